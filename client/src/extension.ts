@@ -1,0 +1,5 @@
+// Extension entry point (placeholder until the client wiring lands).
+import * as vscode from 'vscode';
+
+export function activate(_context: vscode.ExtensionContext): void {}
+export function deactivate(): void {}

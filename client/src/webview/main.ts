@@ -1,0 +1,2 @@
+// Browser entry of the archive explorer webview (placeholder until the explorer lands).
+export {};

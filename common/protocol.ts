@@ -1,0 +1,108 @@
+// The one typed definition of every custom message between the extension (client) and the language
+// server. Both sides import this file; nothing here may import `vscode` or `vscode-languageserver`.
+
+/**
+ * A request or notification: its method name, with the parameter and result types carried as phantom
+ * types. The client and the server each wrap their own jsonrpc library around it (they depend on
+ * different vscode-jsonrpc majors, so a shared RequestType instance would not type-check on both sides).
+ */
+export interface RequestDef<P, R> {
+  readonly method: string;
+  /** Phantom fields: never set, only used by the type checker. */
+  readonly _params?: P;
+  readonly _result?: R;
+}
+export interface NotificationDef<P> {
+  readonly method: string;
+  readonly _params?: P;
+}
+
+/** A pScheduler task as the agent would submit it (psconfig.md §3.5). Opaque JSON beyond the keys we read. */
+export interface PSchedulerTask {
+  schema?: number;
+  test: { type: string; spec: Record<string, unknown> } & Record<string, unknown>;
+  archives: Record<string, unknown>[];
+  schedule: Record<string, unknown>;
+  contexts?: { contexts: unknown[][] } | Record<string, unknown>;
+  tools?: string[];
+  priority?: number;
+  reference?: Record<string, unknown>;
+}
+
+/** One combination a group yields for one task, after scheduling, as the agent sees it. */
+export interface ExpandedCombination {
+  /** Task name in the template. */
+  task: string;
+  /** Names of the address objects in the combination (label/remote entries named by their parent), in order. */
+  addresses: string[];
+  /** The concrete `address` strings of the combination, in order (what `a → b` shows). */
+  addressValues: string[];
+  /** Effective address of the scheduling agent (the parent's address for label/remote entries). */
+  agent?: string;
+  /** True when the scheduler is not the `scheduled-by` member because that one is `no-agent`. */
+  flip?: boolean;
+  /** The task JSON; absent when `error` is set. */
+  pscheduler?: PSchedulerTask;
+  /** pSConfig-worded error for this combination only. */
+  error?: string;
+}
+
+export interface ExpandedTaskSummary {
+  task: string;
+  testType?: string;
+  group?: string;
+  groupType?: string;
+  /** Combinations that would be created (errors excluded). */
+  count: number;
+  /** Distinct agents that schedule them. */
+  agents: string[];
+  /** A task-level error (for example scheduled-by too big) that stopped its iteration. */
+  error?: string;
+  disabled?: boolean;
+}
+
+/** Where pSConfig 5.x (Python) would behave differently from what we show (Perl 4.x / docs semantics). */
+export interface ExpansionNote {
+  task?: string;
+  message: string;
+}
+
+export interface ExpandTasksParams {
+  /** Document URI; the server expands its current text. */
+  uri: string;
+  /** Agent match addresses; empty or absent means all agents (as `psconfig validate` expands). */
+  agentAddresses?: string[];
+  /** Stop after this many combinations (the tree view asks for a bounded number). */
+  limit?: number;
+}
+
+export interface ExpandTasksResult {
+  uri: string;
+  version: number | null;
+  /** Set when the template cannot be expanded at all (JSON syntax error, not an object, ...). */
+  error?: string;
+  tasks: ExpandedTaskSummary[];
+  combinations: ExpandedCombination[];
+  /** True when `limit` cut the list. */
+  truncated: boolean;
+  notes: ExpansionNote[];
+  /** Agents that appear as schedulers, in first-seen order (for the agent picker). */
+  agents: string[];
+  elapsedMs: number;
+}
+
+export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult> = { method: 'psconfig/expandTasks' };
+
+/** Server → client: a template changed and previews of it are stale. */
+export interface TemplateChangedParams {
+  uri: string;
+  version: number | null;
+}
+export const TemplateChangedNotification: NotificationDef<TemplateChangedParams> = { method: 'psconfig/templateChanged' };
+
+/** Settings the client forwards to the server (workspace/configuration section `psconfig`). */
+export interface ServerSettings {
+  jqPath?: string;
+  includesAllowRemote?: boolean;
+  agentAddresses?: string[];
+}

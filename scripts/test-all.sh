@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: set-up, type check, unit + LSP + archive + webview tests, then the
+# end-to-end suite in a real VS Code (code-server + Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export JQ_PATH="${JQ_PATH:-$(command -v jq || true)}"
+npm run typecheck
+npm test

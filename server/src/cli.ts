@@ -1,0 +1,44 @@
+// psconfig-tools: the command line on the same modules as the language server.
+import { runValidateCommand } from './cli/validate-command';
+import { runExpandCommand } from './cli/expand-command';
+import { runArchiveCommand } from '../../client/src/archive/cli-command';
+
+const USAGE = `usage: psconfig-tools <command> [options]
+
+commands:
+  validate FILE... [--format text|json]        check templates (schema, references, variables, semantics)
+  expand FILE [--agent ADDRESS]... [--format json|pscheduler]
+                                               the pScheduler tasks each agent would create
+  archive search URL [filters] [--format json|table]
+  archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'validate':
+      return runValidateCommand(rest);
+    case 'expand':
+      return runExpandCommand(rest);
+    case 'archive':
+      return runArchiveCommand(rest);
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`psconfig-tools: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exitCode = 2;
+  },
+);
