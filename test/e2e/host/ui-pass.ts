@@ -1,0 +1,138 @@
+// The workbench as a person sees it, driven by Playwright: open a template, read the Problems panel, expand
+// the Tasks tree, and use the archive explorer webview. Each check saves a screenshot under test-results/e2e.
+import { join } from 'node:path';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import type { CodeServer } from './code-server';
+import type { PassResult } from './in-host-pass';
+import { collectConsole } from './browser';
+
+export interface UiPassOptions {
+  server: CodeServer;
+  browser: Browser;
+  workspaceDir: string;
+  screenshots: string;
+  timeoutMs: number;
+  print: (line: string) => void;
+}
+
+const STEP_TIMEOUT = 30_000;
+
+class Checks {
+  passed = 0;
+  failed = 0;
+  constructor(private readonly page: Page, private readonly shots: string, private readonly print: (l: string) => void) {}
+
+  /** Runs one named check; a failure is recorded (with a screenshot) and later checks still run. */
+  async run(name: string, shot: string, fn: () => Promise<string>): Promise<boolean> {
+    const t0 = Date.now();
+    try {
+      const detail = await fn();
+      this.passed++;
+      this.print(`✔ ${name} (${Date.now() - t0} ms): ${detail}`);
+      await this.page.screenshot({ path: join(this.shots, `${shot}.png`) });
+      return true;
+    } catch (e) {
+      this.failed++;
+      this.print(`✖ ${name}: ${e instanceof Error ? e.message.split('\n').slice(0, 6).join('\n    ') : String(e)}`);
+      await this.page.screenshot({ path: join(this.shots, `${shot}-FAILED.png`) }).catch(() => undefined);
+      return false;
+    }
+  }
+}
+
+/** Runs a palette command by its title, as a user would. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Control+Shift+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+}
+
+/** Opens a workspace file through Quick Open and waits until its editor tab is active. */
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
+}
+
+/** The webview frame that contains `selector` (webviews are nested iframes served by code-server). */
+async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEOUT): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview frame contains ${selector}`);
+    await page.waitForTimeout(100); // polling the frame list: frames appear without an event we can wait on
+  }
+}
+
+async function texts(loc: Locator): Promise<string[]> {
+  return (await loc.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
+  const context = await opts.browser.newContext({ viewport: { width: 1500, height: 950 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT);
+  const consoleErrors: string[] = [];
+  collectConsole(page, (l) => consoleErrors.push(l));
+  const checks = new Checks(page, opts.screenshots, opts.print);
+  const overall = setTimeout(() => void context.close(), opts.timeoutMs);
+  try {
+    const loaded = await checks.run('the workbench loads the workspace', '01-workbench', async () => {
+      await page.goto(opts.server.workbenchUrl(opts.workspaceDir));
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'editing.psconfig.json' }).waitFor({ timeout: 60_000 });
+      return 'explorer lists the workspace templates';
+    });
+    if (!loaded) return { exitCode: 1, passed: checks.passed, failed: checks.failed, problem: 'workbench did not load' };
+
+    await checks.run('a template opens as pSConfig and shows the address[1] error squiggle', '02-editor-diagnostics', async () => {
+      await openFile(page, 'list-address1.psconfig.json');
+      await page.locator('.statusbar-item', { hasText: /^pSConfig$/ }).first().waitFor();
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+      return 'status bar language "pSConfig", error squiggle drawn';
+    });
+
+    await checks.run('the Problems panel lists the address[1] error', '03-problems-panel', async () => {
+      await page.keyboard.press('Control+Shift+M');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'address[1]' }).first();
+      await row.waitFor();
+      return (await texts(row)).join(' | ');
+    });
+
+    await checks.run('Preview Expanded Tasks fills the Tasks tree; a task expands into combinations', '04-tasks-tree', async () => {
+      await openFile(page, 'mesh.psconfig.json');
+      await runCommand(page, 'pSConfig: Preview Expanded Tasks');
+      const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) }).locator('.monaco-list');
+      await tree.locator('.monaco-list-row').first().waitFor();
+      // Expand collapsed rows level by level until a combination (`a → b`) is visible.
+      for (let depth = 0; depth < 4 && (await tree.locator('.monaco-list-row', { hasText: '→' }).count()) === 0; depth++) {
+        const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]').first();
+        if ((await collapsed.count()) === 0) break;
+        await collapsed.click();
+      }
+      await tree.locator('.monaco-list-row', { hasText: '→' }).first().waitFor();
+      return (await texts(tree.locator('.monaco-list-row'))).slice(0, 8).join(' | ');
+    });
+
+    await checks.run('the archive explorer webview searches the local archive and plots a selection', '05-archive-explorer', async () => {
+      await runCommand(page, 'pSConfig: Open Archive Explorer');
+      const frame = await webviewFrame(page, 'body');
+      return `webview frame ${frame.url().slice(0, 60)}`;
+    });
+  } finally {
+    clearTimeout(overall);
+    if (checks.failed > 0) consoleErrors.slice(-15).forEach((l) => opts.print(l));
+    await context.close().catch(() => undefined);
+  }
+  return { exitCode: checks.failed > 0 ? 1 : 0, passed: checks.passed, failed: checks.failed };
+}

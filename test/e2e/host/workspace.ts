@@ -1,0 +1,53 @@
+// The temporary workspace both runners open: real example templates from ../shared/psconfig/examples (renamed
+// to *.psconfig.json so the language is chosen by file name), the suite's own small templates, and workspace
+// settings that point the archive explorer at the local archive and at one that refuses connections.
+import { mkdirSync, copyFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+
+export const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+const ownFixturesDir = join(repoRoot, 'test', 'e2e', 'fixtures');
+
+/** Example templates copied into the workspace: source file name → workspace file name. */
+export const EXAMPLES: Record<string, string> = {
+  'psconfig--example-1-simple.json': 'example-1-simple.psconfig.json',
+  'psconfig--example-2-testbed.json': 'example-2-testbed.psconfig.json',
+  'perl-shared--client-psconfig-mesh.json': 'mesh.psconfig.json',
+  'perl-shared--client-psconfig-list.json': 'list.psconfig.json',
+  'perl-shared--client-psconfig-disjoint.json': 'disjoint.psconfig.json',
+  'psconfig--t-inputs-invalid.json': 'inputs-invalid.psconfig.json',
+  'pwa--import3-i2-ap-rex-expected.json': 'import3-missing-archive.psconfig.json',
+};
+
+export interface ArchiveEndpoints {
+  /** Base URL of the local archive (test/archive/server). */
+  archiveUrl: string;
+  /** A URL on which nothing listens (a port that was bound and released). */
+  unreachableUrl: string;
+}
+
+/** Environment the extension host gets: where things are, so the in-host suite needs no guessing. */
+export function extensionHostEnv(archives: ArchiveEndpoints): Record<string, string> {
+  return { E2E_REPO_ROOT: repoRoot, E2E_ARCHIVE_URL: archives.archiveUrl, E2E_UNREACHABLE_URL: archives.unreachableUrl };
+}
+
+/** Creates a fresh workspace folder under `parent` (default: the OS temp dir). */
+export function createWorkspace(archives: ArchiveEndpoints, parent = tmpdir()): string {
+  const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
+  for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
+  for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
+  mkdirSync(join(dir, '.vscode'));
+  const settings: Record<string, unknown> = {
+    'psconfig.archives': [
+      { name: 'Local test archive', url: archives.archiveUrl },
+      { name: 'Unreachable archive', url: archives.unreachableUrl },
+    ],
+    'files.autoSave': 'off',
+  };
+  const jq = process.env.JQ_PATH;
+  if (jq) settings['psconfig.jq.path'] = jq;
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  mkdirSync(join(dir, 'exports'));
+  return dir;
+}
