@@ -1,5 +1,93 @@
-// Extension entry point (placeholder until the client wiring lands).
+// Extension entry point: wires the language client, template detection, the Tasks view and the archive explorer.
+//
+// Activation stays cheap (it runs for every JSON file, because of content detection): it registers listeners,
+// views and commands and starts nothing heavy. The language server starts when the first pSConfig document is
+// open, when the Tasks view needs an expansion, or when a command needs one.
+//
+// Command return values (for tests driving the extension through vscode.commands.executeCommand):
+// - psconfig.previewTasks(uri?: Uri | string, options?: { treeDepth?: number }) → PreviewTasksSummary | undefined:
+//   { template, agentAddresses, result?: ExpandTasksResult, error?, tree: TreeSnapshotNode[] } — the expansion the
+//   Tasks view now shows and its items `treeDepth` levels deep (default 2: agents → tasks). Focuses the view.
+//   undefined when there is no template (no argument, no active pSConfig editor, nothing shown before).
+// - psconfig.showTasksForAgent(addresses?: string | string[], options?) → PreviewTasksSummary | undefined:
+//   with an argument no quick pick is shown ("a, b" or ["a","b"]; "" or [] = all agents); saves the choice to
+//   `psconfig.preview.agentAddresses`, then previews as above. undefined when the user cancels the pick.
+// - psconfig.exportTasks(target?: Uri | string, template?: Uri | string) → string | undefined: writes the bare
+//   array of pScheduler task JSON (as `psconfig pscheduler-tasks` prints it, pSConfig order, current agent scope)
+//   and returns the written file's path (fsPath for file URIs). With a target there is no dialog and failures
+//   throw; without one a save dialog is shown and failures are reported in a notification.
+// - psconfig.openTaskJson(arg: TaskDocumentAddress | { task: string; index?: number }) → Uri | undefined: opens the
+//   read-only JSON document of a combination (the index counts the task's combinations in the tree's expansion).
+// activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+// ARCHIVE-EXPLORER-IMPORT (wired once client/src/explorer/provider.ts exists)
+import { createLanguageClient, LANGUAGE_ID } from './language/language-client';
+import { TemplateLanguageSwitch } from './language/template-language-switch';
+import { ExpansionService } from './preview/expansion-service';
+import { registerPreviewCommands } from './preview/preview-commands';
+import { TaskDocuments } from './preview/task-documents';
+import { snapshotTree, type TreeSnapshotNode } from './preview/task-tree-model';
+import { TasksView } from './preview/tasks-view';
 
-export function activate(_context: vscode.ExtensionContext): void {}
-export function deactivate(): void {}
+export interface PsconfigExtensionApi {
+  /** Milliseconds activate() took. */
+  activationMs: number;
+  /** Starts the language server if needed and resolves when it is running. */
+  languageClient(): Promise<LanguageClient>;
+  /** The Tasks view's current items, `depth` levels deep (1: roots only). */
+  tasksTree(depth: number): TreeSnapshotNode[];
+  /** URI of the template the Tasks view follows. */
+  tasksTemplate(): string | undefined;
+}
+
+let client: LanguageClient | undefined;
+
+export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('pSConfig', { log: true });
+  context.subscriptions.push(output);
+
+  let starting: Promise<LanguageClient> | undefined;
+  const expansion = new ExpansionService(() => startClient());
+  const startClient = (): Promise<LanguageClient> => {
+    if (!starting) {
+      const t = performance.now();
+      const c = createLanguageClient(context, output);
+      client = c;
+      expansion.attach(c);
+      starting = c.start().then(() => {
+        output.appendLine(`Language server running (${(performance.now() - t).toFixed(0)} ms to start)`);
+        return c;
+      });
+      starting.catch((err: unknown) => output.appendLine(`Language server failed to start: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    return starting;
+  };
+  const startForTemplate = (doc: vscode.TextDocument): void => {
+    if (doc.languageId === LANGUAGE_ID) startClient().catch(() => undefined);
+  };
+
+  const languageSwitch = new TemplateLanguageSwitch(output);
+  const tasks = new TasksView(expansion, output);
+  const documents = new TaskDocuments(tasks, expansion);
+  context.subscriptions.push(expansion, languageSwitch, tasks, documents, vscode.workspace.onDidOpenTextDocument(startForTemplate));
+  registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
+  // ARCHIVE-EXPLORER-CALL
+
+  vscode.workspace.textDocuments.forEach(startForTemplate);
+  languageSwitch.checkAll();
+
+  const activationMs = performance.now() - started;
+  output.appendLine(`pSConfig extension activated in ${activationMs.toFixed(1)} ms`);
+  return {
+    activationMs,
+    languageClient: startClient,
+    tasksTree: (depth) => snapshotTree(tasks.model, depth),
+    tasksTemplate: () => tasks.template?.toString(),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

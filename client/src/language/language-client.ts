@@ -1,0 +1,55 @@
+// Starts the pSConfig language server (dist/server.js over Node IPC) and forwards the `psconfig` settings
+// to it as the flat ServerSettings of common/protocol.ts, both when the server pulls them
+// (workspace/configuration) and when they change (workspace/didChangeConfiguration).
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification, LanguageClient, ResponseError, TransportKind,
+  type DocumentSelector, type LanguageClientOptions, type ServerOptions,
+} from 'vscode-languageclient/node';
+import type { ServerSettings } from '../../../common/protocol';
+import { serverSettingsFrom } from './server-settings';
+
+export const LANGUAGE_ID = 'psconfig';
+const SECTION = 'psconfig';
+
+export function currentServerSettings(scope?: vscode.Uri): ServerSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  return serverSettingsFrom((key) => config.get(key));
+}
+
+/** Templates by language, plus JSON documents matched by `psconfig.files` that the user keeps as plain JSON. */
+export function templateDocumentSelector(globs: readonly string[]): DocumentSelector {
+  return [{ language: LANGUAGE_ID }, ...globs.map((pattern) => ({ language: 'json', pattern }))];
+}
+
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const globs = vscode.workspace.getConfiguration(SECTION).get<string[]>('files') ?? [];
+  // `client` is assigned below; the middleware only runs after start.
+  let client: LanguageClient | undefined;
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: templateDocumentSelector(globs),
+    outputChannel: output,
+    synchronize: { configurationSection: SECTION },
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const base = await next(params, token);
+          if (base instanceof ResponseError) return base;
+          return params.items.map((item, i) =>
+            item.section === SECTION ? currentServerSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined) : base[i]);
+        },
+        // Send ServerSettings' flat shape instead of VS Code's nested view of the section.
+        didChangeConfiguration: async () => {
+          await client?.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: currentServerSettings() } });
+        },
+      },
+    },
+  };
+  client = new LanguageClient('psconfig', 'pSConfig Language Server', serverOptions, clientOptions);
+  return client;
+}

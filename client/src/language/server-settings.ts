@@ -1,0 +1,36 @@
+// The VS Code settings of section `psconfig`, mapped to the flat ServerSettings the language server reads.
+// Pure: the caller passes a getter (vscode's WorkspaceConfiguration.get), so this is tested without VS Code.
+import type { ServerSettings } from '../../../common/protocol';
+
+/** Reads one setting of the `psconfig` section by its key below the section (`jq.path`, ...). */
+export type SettingGetter = (key: string) => unknown;
+
+/** Keys below `psconfig.` whose change the server must hear about. */
+export const SERVER_SETTING_KEYS = ['jq.path', 'includes.allowRemote', 'preview.agentAddresses'] as const;
+
+export function serverSettingsFrom(get: SettingGetter): ServerSettings {
+  const settings: ServerSettings = {};
+  const jq = get('jq.path');
+  if (typeof jq === 'string' && jq.trim() !== '') settings.jqPath = jq.trim();
+  const remote = get('includes.allowRemote');
+  if (typeof remote === 'boolean') settings.includesAllowRemote = remote;
+  settings.agentAddresses = agentAddressList(get('preview.agentAddresses'));
+  return settings;
+}
+
+/** A clean list of match addresses from a setting value of any shape (non-strings and blanks dropped). */
+export function agentAddressList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const out: string[] = [];
+  for (const v of value) {
+    if (typeof v !== 'string') continue;
+    const a = v.trim();
+    if (a !== '' && !out.includes(a)) out.push(a);
+  }
+  return out;
+}
+
+/** Match addresses typed by the user: separated by commas and/or whitespace; duplicates dropped. */
+export function parseAgentAddressInput(text: string): string[] {
+  return agentAddressList(text.split(/[\s,]+/));
+}

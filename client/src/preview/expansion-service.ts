@@ -1,0 +1,42 @@
+// Asks the language server to expand a template (the one typed request of common/protocol.ts) and relays
+// its "template changed" notifications. The language client starts lazily, on first use.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ExpandTasksRequest, TemplateChangedNotification, type ExpandTasksResult, type TemplateChangedParams } from '../../../common/protocol';
+import { onTypedNotification, sendTypedRequest } from '../language/typed-messages';
+
+export interface ExpandOptions {
+  agentAddresses: string[];
+  limit?: number;
+}
+
+export class ExpansionService implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TemplateChangedParams>();
+  /** The server says a template's previews are stale (uri as the server knows it). */
+  readonly onTemplateChanged = this.changed.event;
+  private listening: vscode.Disposable | undefined;
+
+  constructor(private readonly startClient: () => Promise<LanguageClient>) {}
+
+  /** Wires the notification once the client exists (called by the activation code right after creating it). */
+  attach(client: LanguageClient): void {
+    this.listening?.dispose();
+    this.listening = onTypedNotification(client, TemplateChangedNotification, (p) => this.changed.fire(p));
+  }
+
+  /** The server's name for a document (the same conversion the client uses in didOpen). */
+  async serverUri(uri: vscode.Uri): Promise<string> {
+    return (await this.startClient()).code2ProtocolConverter.asUri(uri);
+  }
+
+  async expand(template: vscode.Uri, options: ExpandOptions, token?: vscode.CancellationToken): Promise<ExpandTasksResult> {
+    const client = await this.startClient();
+    const uri = client.code2ProtocolConverter.asUri(template);
+    return sendTypedRequest(client, ExpandTasksRequest, { uri, agentAddresses: options.agentAddresses, limit: options.limit }, token);
+  }
+
+  dispose(): void {
+    this.listening?.dispose();
+    this.changed.dispose();
+  }
+}

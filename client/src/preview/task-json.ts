@@ -1,0 +1,68 @@
+// Text of the task JSON the preview shows and exports, and the address of a read-only task document.
+// Pure (no `vscode`): the document provider and the export command call these.
+import type { ExpandTasksResult, ExpandedCombination, PSchedulerTask } from '../../../common/protocol';
+
+/** URI scheme of the read-only documents that show one combination's pScheduler task. */
+export const TASK_DOCUMENT_SCHEME = 'psconfig-task';
+
+/**
+ * The bare array `psconfig pscheduler-tasks` prints: the task JSON of every combination that would be created,
+ * in pSConfig order. Failed combinations are left out, as the agent skips them (the caller reports them).
+ */
+export function pschedulerTaskArray(result: ExpandTasksResult): PSchedulerTask[] {
+  const tasks: PSchedulerTask[] = [];
+  for (const c of result.combinations) if (c.error === undefined && c.pscheduler) tasks.push(c.pscheduler);
+  return tasks;
+}
+
+/** Same layout as `psconfig pscheduler-tasks` (JSON indented by 2), with a final newline. */
+export function formatTaskArray(tasks: PSchedulerTask[]): string {
+  return JSON.stringify(tasks, null, 2) + '\n';
+}
+
+/** The document text of one combination: its task JSON, or a JSON object stating why there is none. */
+export function formatCombinationDocument(c: ExpandedCombination | undefined, missing: string): string {
+  if (!c) return JSON.stringify({ error: missing }, null, 2) + '\n';
+  if (c.error !== undefined || !c.pscheduler) {
+    return JSON.stringify({ task: c.task, addresses: c.addresses, error: c.error ?? 'no task JSON' }, null, 2) + '\n';
+  }
+  return JSON.stringify(c.pscheduler, null, 2) + '\n';
+}
+
+/** What a task document's URI carries: which template, which agent scope, which combination. */
+export interface TaskDocumentAddress {
+  template: string;
+  agentAddresses: string[];
+  key: string;
+}
+
+/**
+ * Path and query of a task document URI. The last path segment is the editor tab title (`task a → b.json`,
+ * ending in .json so the editor picks the JSON language); the query holds the lookup data.
+ */
+export function taskDocumentPathAndQuery(address: TaskDocumentAddress, c?: ExpandedCombination): { path: string; query: string } {
+  const title = c ? `${c.task} ${c.addressValues.length ? c.addressValues.join(' → ') : c.addresses.join(' → ')}` : 'task';
+  const query = new URLSearchParams({ template: address.template, agents: JSON.stringify(address.agentAddresses), key: address.key });
+  return { path: '/' + safeSegment(title) + '.json', query: query.toString() };
+}
+
+export function parseTaskDocumentQuery(query: string): TaskDocumentAddress | undefined {
+  const q = new URLSearchParams(query);
+  const template = q.get('template');
+  const key = q.get('key');
+  if (!template || !key) return undefined;
+  let agentAddresses: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(q.get('agents') ?? '[]');
+    if (Array.isArray(parsed)) agentAddresses = parsed.filter((a): a is string => typeof a === 'string');
+  } catch {
+    // a hand-edited URI: fall back to all agents
+  }
+  return { template, agentAddresses, key };
+}
+
+/** A single path segment: no separators, no characters that trouble file-like URIs. */
+function safeSegment(s: string): string {
+  const cleaned = s.replace(/[/\\?#]/g, '_').replace(/\s+/g, ' ').trim();
+  return (cleaned || 'task').slice(0, 120);
+}

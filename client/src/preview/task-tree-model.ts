@@ -1,0 +1,328 @@
+// The Tasks tree as plain data: Agent → Task → combination, built from one ExpandTasksResult. No `vscode`
+// import, so grouping, labels and ids are unit-tested directly; tasks-view.ts maps TreeItemView to TreeItem.
+//
+// A 200-address mesh yields 39,800 combinations: nothing is materialised up front. One O(n) pass indexes
+// combination numbers by agent and task (on first use); nodes are created only for the children VS Code asks
+// for, and long child lists are paged behind a "… N more" item.
+// Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
+// expansion state of each node across refreshes of an edited template.
+import type { ExpandTasksResult, ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../common/protocol';
+
+/** What the view currently shows. */
+export type PreviewState =
+  | { kind: 'no-template' }
+  | { kind: 'loading'; template: string }
+  | { kind: 'request-failed'; template: string; message: string }
+  | { kind: 'result'; template: string; result: ExpandTasksResult; agentAddresses: string[] };
+
+export type MessageSeverity = 'info' | 'warning' | 'error' | 'loading';
+
+export type TaskTreeNode =
+  | { kind: 'message'; id: string; label: string; detail?: string; severity: MessageSeverity }
+  | { kind: 'notes'; id: string }
+  | { kind: 'note'; id: string; note: ExpansionNote }
+  | { kind: 'agent'; id: string; agent: string }
+  | { kind: 'task'; id: string; agent: string; task: string }
+  | { kind: 'combination'; id: string; index: number; key: string }
+  | { kind: 'more'; id: string; parentId: string; remaining: number };
+
+/** Codicon names used by the view (ThemeIcon ids). */
+export type IconId =
+  | 'info' | 'warning' | 'error' | 'loading~spin' | 'server' | 'checklist' | 'arrow-right' | 'arrow-swap'
+  | 'circle-small' | 'ellipsis';
+
+export interface TreeItemView {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon: IconId;
+  collapsible: 'none' | 'collapsed';
+  /** For `view/item/context` menus: message, notes, note, agent, task, combination, combinationError, more. */
+  contextValue: string;
+  /** Set on combinations that have task JSON: the key that `combinationByKey` resolves. */
+  openKey?: string;
+}
+
+/** Label of the bucket for failed combinations whose scheduling agent is unknown. */
+export const NO_AGENT_LABEL = '(no scheduling agent)';
+export const DEFAULT_PAGE_SIZE = 500;
+
+interface AgentBucket {
+  /** Combination numbers per task, task order = first seen = pSConfig order. */
+  tasks: Map<string, number[]>;
+  ok: number;
+  failed: number;
+}
+
+interface Index {
+  agents: string[];
+  byAgent: Map<string, AgentBucket>;
+  keys: string[];
+  keyToIndex: Map<string, number>;
+}
+
+/**
+ * Identity of a combination that survives re-expansion: task, address-object names, and an occurrence number
+ * for the rare duplicates (a selector listed twice). Positions are not used: an edit elsewhere shifts them.
+ */
+export function combinationKey(c: ExpandedCombination, occurrence: number): string {
+  return JSON.stringify([c.task, c.addresses, occurrence]);
+}
+
+/** `a → b` for pairs, the address for lists; address-object names when the engine gave no values. */
+export function combinationLabel(c: ExpandedCombination): string {
+  const parts = c.addressValues.length > 0 ? c.addressValues : c.addresses;
+  return parts.length > 0 ? parts.join(' → ') : '(no addresses)';
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export class TaskTreeModel {
+  private index: Index | undefined;
+  private readonly summaries = new Map<string, ExpandedTaskSummary>();
+  /** How many children are shown per paged parent id; carried over from the previous model. */
+  readonly pages: Map<string, number>;
+  private readonly pageSize: number;
+
+  constructor(readonly state: PreviewState, options: { pageSize?: number; pages?: Map<string, number> } = {}) {
+    this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.pages = options.pages ?? new Map();
+    if (state.kind === 'result') for (const t of state.result.tasks) this.summaries.set(t.task, t);
+  }
+
+  get result(): ExpandTasksResult | undefined {
+    return this.state.kind === 'result' ? this.state.result : undefined;
+  }
+
+  /** Short text for the view's description: which agents are shown. */
+  scopeDescription(): string {
+    if (this.state.kind !== 'result') return '';
+    const a = this.state.agentAddresses;
+    return a.length === 0 ? 'all agents' : `agent ${a.join(', ')}`;
+  }
+
+  roots(): TaskTreeNode[] {
+    const s = this.state;
+    switch (s.kind) {
+      case 'no-template':
+        return [message('no-template', 'Open a pSConfig template to preview the tasks it generates.', 'info')];
+      case 'loading':
+        return [message('loading', 'Expanding tasks…', 'loading')];
+      case 'request-failed':
+        return [message('request-failed', 'The task expansion failed.', 'error', s.message)];
+      case 'result':
+        return this.resultRoots(s.result, s.agentAddresses);
+    }
+  }
+
+  children(node: TaskTreeNode): TaskTreeNode[] {
+    const result = this.result;
+    if (!result) return [];
+    switch (node.kind) {
+      case 'notes':
+        return result.notes.map((note, i) => ({ kind: 'note', id: `note:${i}`, note }));
+      case 'agent': {
+        const bucket = this.getIndex().byAgent.get(node.agent);
+        if (!bucket) return [];
+        const tasks = [...bucket.tasks.keys()];
+        return this.paged(node.id, tasks.length, (i) => ({ kind: 'task', id: JSON.stringify(['t', node.agent, tasks[i]]), agent: node.agent, task: tasks[i] }));
+      }
+      case 'task': {
+        const idx = this.getIndex();
+        const numbers = idx.byAgent.get(node.agent)?.tasks.get(node.task) ?? [];
+        return this.paged(node.id, numbers.length, (i) => {
+          const n = numbers[i];
+          return { kind: 'combination', id: JSON.stringify(['c', node.agent, idx.keys[n]]), index: n, key: idx.keys[n] };
+        });
+      }
+      default:
+        return [];
+    }
+  }
+
+  item(node: TaskTreeNode): TreeItemView {
+    switch (node.kind) {
+      case 'message':
+        return { id: node.id, label: node.label, description: node.detail, tooltip: node.detail ? `${node.label}\n${node.detail}` : node.label, icon: severityIcon(node.severity), collapsible: 'none', contextValue: 'message' };
+      case 'notes': {
+        const n = this.result?.notes.length ?? 0;
+        return { id: node.id, label: `Where pSConfig 5.x differs (${n})`, tooltip: 'What the Python 5.x agent would do differently from the Perl 4.x semantics shown here.', icon: 'warning', collapsible: 'collapsed', contextValue: 'notes' };
+      }
+      case 'note': {
+        const label = node.note.task ? `${node.note.task}: ${node.note.message}` : node.note.message;
+        return { id: node.id, label, tooltip: label, icon: 'info', collapsible: 'none', contextValue: 'note' };
+      }
+      case 'agent':
+        return this.agentItem(node);
+      case 'task':
+        return this.taskItem(node);
+      case 'combination':
+        return this.combinationItem(node);
+      case 'more':
+        return { id: node.id, label: `… ${node.remaining} more`, tooltip: 'Show more items', icon: 'ellipsis', collapsible: 'none', contextValue: 'more' };
+    }
+  }
+
+  /** Shows the next page under a "… N more" item's parent; returns that parent's id (the node to refresh). */
+  showMore(node: Extract<TaskTreeNode, { kind: 'more' }>): string {
+    this.pages.set(node.parentId, (this.pages.get(node.parentId) ?? this.pageSize) + this.pageSize);
+    return node.parentId;
+  }
+
+  combination(index: number): ExpandedCombination | undefined {
+    return this.result?.combinations[index];
+  }
+
+  /** The stable key of combination number `n` of the result. */
+  keyOf(n: number): string | undefined {
+    return this.getIndex().keys[n];
+  }
+
+  combinationByKey(key: string): ExpandedCombination | undefined {
+    const n = this.getIndex().keyToIndex.get(key);
+    return n === undefined ? undefined : this.result?.combinations[n];
+  }
+
+  /** Agents in tree order (schedulers first seen, then the bucket of failures without an agent). */
+  agents(): string[] {
+    return this.result ? [...this.getIndex().agents] : [];
+  }
+
+  private resultRoots(result: ExpandTasksResult, agentAddresses: string[]): TaskTreeNode[] {
+    if (result.error !== undefined) return [message('template-error', 'The template cannot be expanded.', 'error', result.error)];
+    const roots: TaskTreeNode[] = [];
+    if (result.truncated) {
+      roots.push(message('truncated', `Showing the first ${result.combinations.length} combinations.`, 'warning',
+        'Pick an agent (pSConfig: Show Tasks for Agent…) to see all of its tasks; Export writes every task.'));
+    }
+    for (const t of result.tasks) {
+      if (t.error !== undefined) roots.push(message(`task-error:${t.task}`, `Task ${t.task} stopped.`, 'error', t.error));
+    }
+    const idx = this.getIndex();
+    if (idx.agents.length === 0) {
+      const who = agentAddresses.length === 0 ? 'any agent' : `agent ${agentAddresses.join(', ')}`;
+      roots.push(message('empty', `No tasks for ${who}.`, 'info', agentAddresses.length === 0 ? undefined : 'pSConfig: Show Tasks for Agent… picks another agent.'));
+    } else {
+      roots.push(...this.paged('', idx.agents.length, (i) => ({ kind: 'agent', id: JSON.stringify(['a', idx.agents[i]]), agent: idx.agents[i] })));
+    }
+    if (result.notes.length > 0) roots.push({ kind: 'notes', id: 'notes' });
+    return roots;
+  }
+
+  private agentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
+    const bucket = this.getIndex().byAgent.get(node.agent);
+    const ok = bucket?.ok ?? 0;
+    const failed = bucket?.failed ?? 0;
+    const label = node.agent === '' ? NO_AGENT_LABEL : node.agent;
+    const description = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
+    return { id: node.id, label, description, tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}`, icon: failed ? 'warning' : 'server', collapsible: 'collapsed', contextValue: 'agent' };
+  }
+
+  private taskItem(node: Extract<TaskTreeNode, { kind: 'task' }>): TreeItemView {
+    const idx = this.getIndex();
+    const numbers = idx.byAgent.get(node.agent)?.tasks.get(node.task) ?? [];
+    let failed = 0;
+    for (const n of numbers) if (this.result?.combinations[n].error !== undefined) failed++;
+    const ok = numbers.length - failed;
+    const summary = this.summaries.get(node.task);
+    const count = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
+    const parts = [summary?.testType ?? 'unknown test', summary?.group ? `group ${summary.group}` : undefined, count].filter((p): p is string => p !== undefined);
+    const description = parts.join(' · ');
+    const groupType = summary?.groupType ? ` (${summary.groupType})` : '';
+    return {
+      id: node.id, label: node.task, description,
+      tooltip: `Task ${node.task}: ${summary?.testType ?? 'unknown'} test, group ${summary?.group ?? '?'}${groupType}\n${count} for ${node.agent || NO_AGENT_LABEL}`,
+      icon: failed === 0 ? 'checklist' : ok === 0 ? 'error' : 'warning', collapsible: 'collapsed', contextValue: 'task',
+    };
+  }
+
+  private combinationItem(node: Extract<TaskTreeNode, { kind: 'combination' }>): TreeItemView {
+    // A node handed out by an older model may reach us after a refresh: trust its key, not its position.
+    const idx = this.getIndex();
+    const n = idx.keys[node.index] === node.key ? node.index : idx.keyToIndex.get(node.key);
+    const c = n === undefined ? undefined : this.result?.combinations[n];
+    if (!c) return { id: node.id, label: '(gone)', icon: 'error', collapsible: 'none', contextValue: 'message' };
+    const label = combinationLabel(c);
+    const names = c.addresses.join(' → ');
+    if (c.error !== undefined) {
+      return { id: node.id, label, description: c.error, tooltip: `${c.task}: ${names}\n${c.error}`, icon: 'error', collapsible: 'none', contextValue: 'combinationError' };
+    }
+    const flip = c.flip ? `\nflip: the scheduled-by member is no-agent, so ${c.agent ?? '?'} schedules it` : '';
+    return {
+      id: node.id, label, description: c.flip ? 'flip' : undefined,
+      tooltip: `${c.task}: ${names}\nscheduled by ${c.agent ?? '?'}${flip}\nClick to open the pScheduler task JSON.`,
+      icon: c.flip ? 'arrow-swap' : c.addressValues.length === 1 ? 'circle-small' : 'arrow-right',
+      collapsible: 'none', contextValue: 'combination', openKey: node.key,
+    };
+  }
+
+  /** The first page (or more, after "… N more") of a child list of `total` entries; `make(i)` builds entry i. */
+  private paged(parentId: string, total: number, make: (i: number) => TaskTreeNode): TaskTreeNode[] {
+    const shown = Math.min(total, this.pages.get(parentId) ?? this.pageSize);
+    const out: TaskTreeNode[] = [];
+    for (let i = 0; i < shown; i++) out.push(make(i));
+    if (shown < total) out.push({ kind: 'more', id: JSON.stringify(['more', parentId]), parentId, remaining: total - shown });
+    return out;
+  }
+
+  private getIndex(): Index {
+    if (this.index) return this.index;
+    const result = this.result;
+    const idx: Index = { agents: [], byAgent: new Map(), keys: [], keyToIndex: new Map() };
+    if (result) {
+      const seen = new Map<string, number>();
+      const bucketOf = (agent: string): AgentBucket => {
+        let b = idx.byAgent.get(agent);
+        if (!b) {
+          b = { tasks: new Map(), ok: 0, failed: 0 };
+          idx.byAgent.set(agent, b);
+        }
+        return b;
+      };
+      for (const a of result.agents) bucketOf(a);
+      result.combinations.forEach((c, n) => {
+        const base = JSON.stringify([c.task, c.addresses]);
+        const occurrence = seen.get(base) ?? 0;
+        seen.set(base, occurrence + 1);
+        const key = combinationKey(c, occurrence);
+        idx.keys.push(key);
+        idx.keyToIndex.set(key, n);
+        const bucket = bucketOf(c.agent ?? '');
+        let list = bucket.tasks.get(c.task);
+        if (!list) bucket.tasks.set(c.task, (list = []));
+        list.push(n);
+        if (c.error !== undefined) bucket.failed++;
+        else bucket.ok++;
+      });
+      // Agents listed by the engine but with no combination here (for example cut by `limit`) are not shown.
+      for (const [agent, b] of idx.byAgent) if (b.tasks.size > 0) idx.agents.push(agent);
+    }
+    this.index = idx;
+    return idx;
+  }
+}
+
+function message(code: string, label: string, severity: MessageSeverity, detail?: string): TaskTreeNode {
+  return { kind: 'message', id: `msg:${code}`, label, detail, severity };
+}
+
+function severityIcon(s: MessageSeverity): IconId {
+  return s === 'loading' ? 'loading~spin' : s;
+}
+
+/** A rendered tree (items with their children), as the commands return it for tests and tools. */
+export interface TreeSnapshotNode extends TreeItemView {
+  children?: TreeSnapshotNode[];
+}
+
+/** The tree's items down to `depth` levels (1: roots only), opening every collapsible node on the way. */
+export function snapshotTree(model: TaskTreeModel, depth: number): TreeSnapshotNode[] {
+  const walk = (nodes: TaskTreeNode[], level: number): TreeSnapshotNode[] =>
+    nodes.map((node) => {
+      const view: TreeSnapshotNode = { ...model.item(node) };
+      if (view.collapsible === 'collapsed' && level < depth) view.children = walk(model.children(node), level + 1);
+      return view;
+    });
+  return walk(model.roots(), 1);
+}

@@ -1,0 +1,181 @@
+// The Tasks tree as data (client/src/preview/task-tree-model.ts): grouping, labels, ids, paging, messages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ExpandTasksResult, ExpandedCombination } from '../../../common/protocol';
+import { combinationLabel, snapshotTree, TaskTreeModel, type PreviewState, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
+
+const T = 'file:///w/mesh.json';
+
+function combo(task: string, pair: [string, string], agent: string | undefined, extra: Partial<ExpandedCombination> = {}): ExpandedCombination {
+  return {
+    task, addresses: pair, addressValues: pair.map((a) => `${a}.example`), agent,
+    pscheduler: { test: { type: 'throughput', spec: { source: pair[0], dest: pair[1] } }, archives: [], schedule: {} },
+    ...extra,
+  };
+}
+
+function result(combinations: ExpandedCombination[], extra: Partial<ExpandTasksResult> = {}): ExpandTasksResult {
+  const agents: string[] = [];
+  for (const c of combinations) if (c.agent && !agents.includes(c.agent)) agents.push(c.agent);
+  return {
+    uri: T, version: 1, truncated: false, notes: [], elapsedMs: 1, agents, combinations,
+    tasks: [
+      { task: 'tput', testType: 'throughput', group: 'g-mesh', groupType: 'mesh', count: 0, agents: [] },
+      { task: 'lat', testType: 'latencybg', group: 'g-mesh', groupType: 'mesh', count: 0, agents: [] },
+    ],
+    ...extra,
+  };
+}
+
+const model = (r: ExpandTasksResult, agentAddresses: string[] = [], pageSize?: number): TaskTreeModel =>
+  new TaskTreeModel({ kind: 'result', template: T, result: r, agentAddresses }, { pageSize });
+
+/** A full mesh of n addresses with the given tasks, in pSConfig order (task-major, first index major). */
+function mesh(n: number, tasks = ['tput']): ExpandTasksResult {
+  const names = Array.from({ length: n }, (_, i) => `h${i}`);
+  const cs: ExpandedCombination[] = [];
+  for (const t of tasks) for (const a of names) for (const b of names) if (a !== b) cs.push(combo(t, [a, b], `${a}.example`));
+  return result(cs);
+}
+
+const labels = (m: TaskTreeModel, nodes: TaskTreeNode[]): string[] => nodes.map((n) => m.item(n).label);
+
+test('agents at the root in first-seen order, their tasks, then combinations a → b', () => {
+  const m = model(mesh(3, ['tput', 'lat']));
+  const roots = m.roots();
+  assert.deepEqual(labels(m, roots), ['h0.example', 'h1.example', 'h2.example']);
+  assert.equal(m.item(roots[0]).description, '4 tasks');
+  const tasks = m.children(roots[0]);
+  assert.deepEqual(labels(m, tasks), ['tput', 'lat']);
+  assert.equal(m.item(tasks[0]).description, 'throughput · group g-mesh · 2 tasks');
+  const combos = m.children(tasks[0]);
+  assert.deepEqual(labels(m, combos), ['h0.example → h1.example', 'h0.example → h2.example']);
+  const item = m.item(combos[0]);
+  assert.equal(item.collapsible, 'none');
+  assert.equal(item.contextValue, 'combination');
+  assert.ok(item.openKey);
+  assert.equal(m.combinationByKey(item.openKey)?.pscheduler?.test.spec.dest, 'h1');
+});
+
+test('flip combinations carry a marker', () => {
+  const m = model(result([combo('tput', ['a', 'b'], 'b.example', { flip: true })]));
+  const c = m.children(m.children(m.roots()[0])[0])[0];
+  assert.equal(m.item(c).description, 'flip');
+  assert.equal(m.item(c).icon, 'arrow-swap');
+  assert.match(m.item(c).tooltip ?? '', /no-agent/);
+});
+
+test('failed combinations are error items with the message and no document to open', () => {
+  const err = 'task=tput,addresses=a->b,error=Error expanding test specification: Unable to expand variable jq .x';
+  const m = model(result([combo('tput', ['a', 'b'], 'a.example', { error: err, pscheduler: undefined }), combo('tput', ['a', 'c'], 'a.example')]));
+  const agent = m.roots()[0];
+  assert.equal(m.item(agent).description, '1 task, 1 failed');
+  assert.equal(m.item(agent).icon, 'warning');
+  const task = m.children(agent)[0];
+  assert.match(m.item(task).description ?? '', /1 task, 1 failed/);
+  const [bad, good] = m.children(task);
+  assert.equal(m.item(bad).icon, 'error');
+  assert.equal(m.item(bad).description, err);
+  assert.equal(m.item(bad).contextValue, 'combinationError');
+  assert.equal(m.item(bad).openKey, undefined);
+  assert.ok(m.item(good).openKey);
+});
+
+test('a failed combination without a scheduling agent gets its own bucket', () => {
+  const m = model(result([combo('tput', ['a', 'b'], undefined, { error: 'Unable to find archive defined in task: x', pscheduler: undefined })]));
+  assert.deepEqual(labels(m, m.roots()), ['(no scheduling agent)']);
+});
+
+test('ids stay the same when an edit shifts positions, so expansion state survives a refresh', () => {
+  const before = model(mesh(3));
+  const after = model(result([combo('tput', ['x', 'h1'], 'x.example'), ...mesh(3).combinations]));
+  const idsOf = (m: TaskTreeModel, agent: string): string[] => {
+    const a = m.roots().find((n) => n.kind === 'agent' && n.agent === agent);
+    assert.ok(a);
+    const t = m.children(a)[0];
+    return [a.id, t.id, ...m.children(t).map((c) => c.id)];
+  };
+  assert.deepEqual(idsOf(after, 'h1.example'), idsOf(before, 'h1.example'));
+  const all = snapshotTree(after, 3).flatMap(function flat(n): string[] { return [n.id, ...(n.children ?? []).flatMap(flat)]; });
+  assert.equal(new Set(all).size, all.length, 'ids are unique in the whole tree');
+});
+
+test('duplicate combinations get distinct keys and ids', () => {
+  const m = model(result([combo('tput', ['a', 'b'], 'a.example'), combo('tput', ['a', 'b'], 'a.example')]));
+  const cs = m.children(m.children(m.roots()[0])[0]);
+  assert.equal(cs.length, 2);
+  assert.notEqual(cs[0].id, cs[1].id);
+  assert.notEqual(m.item(cs[0]).openKey, m.item(cs[1]).openKey);
+});
+
+test('long child lists are paged behind "… N more", and showing more keeps its page across refreshes', () => {
+  const r = result(Array.from({ length: 25 }, (_, i) => combo('tput', ['a', `b${i}`], 'a.example')));
+  const m = model(r, [], 10);
+  const task = m.children(m.roots()[0])[0];
+  let cs = m.children(task);
+  assert.equal(cs.length, 11);
+  const more = cs[10];
+  assert.equal(more.kind, 'more');
+  assert.equal(m.item(more).label, '… 15 more');
+  if (more.kind !== 'more') return;
+  assert.equal(m.showMore(more), task.id);
+  cs = m.children(task);
+  assert.equal(cs.length, 21);
+  const next = new TaskTreeModel({ kind: 'result', template: T, result: r, agentAddresses: [] }, { pageSize: 10, pages: m.pages });
+  assert.equal(next.children(next.children(next.roots()[0])[0]).length, 21);
+});
+
+test('a 200-address mesh (39,800 combinations) is indexed lazily: only requested children become nodes', () => {
+  const r = mesh(200);
+  assert.equal(r.combinations.length, 39800);
+  const m = model(r);
+  const roots = m.roots();
+  assert.equal(roots.length, 200);
+  const task = m.children(roots[199])[0];
+  assert.equal(m.item(task).description, 'throughput · group g-mesh · 199 tasks');
+  const cs = m.children(task);
+  assert.equal(cs.length, 199);
+  assert.equal(m.item(cs[198]).label, 'h199.example → h198.example');
+});
+
+test('message items: no template, loading, request failure, syntax error, empty result, truncation, task errors, notes', () => {
+  const one = (state: PreviewState): string[] => { const m = new TaskTreeModel(state); return m.roots().map((n) => `${m.item(n).icon}:${m.item(n).label}`); };
+  assert.deepEqual(one({ kind: 'no-template' }), ['info:Open a pSConfig template to preview the tasks it generates.']);
+  assert.deepEqual(one({ kind: 'loading', template: T }), ['loading~spin:Expanding tasks…']);
+  assert.deepEqual(one({ kind: 'request-failed', template: T, message: 'boom' }), ['error:The task expansion failed.']);
+  const syntax = new TaskTreeModel({ kind: 'result', template: T, result: result([], { error: 'Expected comma at 3:4' }), agentAddresses: [] });
+  const [s] = syntax.roots();
+  assert.equal(syntax.item(s).icon, 'error');
+  assert.equal(syntax.item(s).description, 'Expected comma at 3:4');
+  assert.deepEqual(one({ kind: 'result', template: T, result: result([]), agentAddresses: ['x.example'] }), ['info:No tasks for agent x.example.']);
+  const full = result(mesh(2).combinations, {
+    truncated: true,
+    tasks: [{ task: 'tput', testType: 'throughput', group: 'g', count: 2, agents: [] }, { task: 'list-task', count: 0, agents: [], error: 'The scheduled-by property for task list-task is too big. It is set to 1 but must not be bigger than 0' }],
+    notes: [{ task: 'tput', message: 'Python 5.x would flatten class selectors' }],
+  });
+  const m = model(full);
+  const roots = m.roots();
+  assert.deepEqual(roots.map((n) => n.kind), ['message', 'message', 'agent', 'agent', 'notes']);
+  assert.equal(m.item(roots[0]).icon, 'warning');
+  assert.match(m.item(roots[0]).label, /first 2 combinations/);
+  assert.match(m.item(roots[1]).description ?? '', /scheduled-by/);
+  assert.deepEqual(labels(m, m.children(roots[4])), ['tput: Python 5.x would flatten class selectors']);
+});
+
+test('the scope description names the agent filter', () => {
+  assert.equal(model(mesh(2)).scopeDescription(), 'all agents');
+  assert.equal(model(mesh(2), ['h0.example']).scopeDescription(), 'agent h0.example');
+});
+
+test('labels fall back to address names, and lists show one address', () => {
+  assert.equal(combinationLabel({ task: 't', addresses: ['a'], addressValues: ['10.0.0.1'] }), '10.0.0.1');
+  assert.equal(combinationLabel({ task: 't', addresses: ['a', 'b'], addressValues: [] }), 'a → b');
+});
+
+test('snapshotTree opens nodes down to the requested depth', () => {
+  const snap = snapshotTree(model(mesh(2)), 3);
+  assert.deepEqual(snap.map((n) => n.label), ['h0.example', 'h1.example']);
+  assert.deepEqual(snap[0].children?.map((n) => n.label), ['tput']);
+  assert.deepEqual(snap[0].children?.[0].children?.map((n) => n.label), ['h0.example → h1.example']);
+  assert.equal(snapshotTree(model(mesh(2)), 1)[0].children, undefined);
+});
