@@ -1,11 +1,168 @@
-// Placeholder: the LSP wiring lands here (owned by the language-server work).
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+// The language server: documents, settings, diagnostics, navigation, expansion. `node dist/server.js --stdio`
+// (or --node-ipc when VS Code starts it). Documents of language `psconfig` and the `json` documents the client
+// decides are templates are both handled: the client's document selector makes that choice.
+import {
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  CodeActionKind,
+  ResponseError,
+  ErrorCodes,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { readFile } from 'node:fs/promises';
+import { URI } from 'vscode-uri';
+import {
+  ExpandTasksRequest,
+  TemplateChangedNotification,
+  type ExpandTasksParams,
+  type ExpandTasksResult,
+  type ServerSettings,
+  type TemplateChangedParams,
+} from '../../../common/protocol';
+import { AnalysisCache } from './analysis';
+import { DiagnosticsPublisher } from './diagnostics-publisher';
+import { ExpansionService } from './expansion-service';
+import { registerFeatures } from './features';
+import { guarded, runSafe, type Logger } from './guard';
+import { SchemaService } from './schema-service';
+import { toServerSettings } from './settings';
 
-export function startServer(): void {
-  const connection = createConnection(ProposedFeatures.all);
+/** Quiet period after the last edit before diagnostics run (PSCONFIG_DIAGNOSTICS_DELAY_MS overrides, for tests). */
+const DIAGNOSTICS_DELAY_MS = Number(process.env.PSCONFIG_DIAGNOSTICS_DELAY_MS ?? '') || 250;
+
+function consoleLogger(connection: Connection): Logger {
+  return {
+    error: (m) => connection.console.error(m),
+    warn: (m) => connection.console.warn(m),
+    info: (m) => connection.console.info(m),
+  };
+}
+
+export function startServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
+  const log = consoleLogger(connection);
+  // stdout is the protocol channel with --stdio: anything printed by a library must go to the log instead.
+  console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
+  console.info = console.log;
+  console.warn = (...a: unknown[]) => connection.console.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
+  process.on('uncaughtException', (err) => log.error(`uncaught exception: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
+
   const documents = new TextDocuments(TextDocument);
-  connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental } }));
+  const cache = new AnalysisCache();
+  const schema = new SchemaService();
+  let settings: ServerSettings = {};
+  let configurationSupported = false;
+  const expansion = new ExpansionService(() => settings);
+  const changed = new Map<string, NodeJS.Timeout>();
+
+  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS);
+
+  connection.onInitialize((params): InitializeResult => {
+    configurationSupported = params.capabilities.workspace?.configuration === true;
+    if (params.initializationOptions && typeof params.initializationOptions === 'object') {
+      settings = toServerSettings((params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions);
+    }
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['"', ':', '%', ' '], resolveProvider: false },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: true },
+      },
+      serverInfo: { name: 'psconfig-language-server', version: '0.1.0' },
+    };
+  });
+
+  const refreshSettings = async (): Promise<void> => {
+    if (!configurationSupported) return;
+    const section: unknown = await connection.workspace.getConfiguration({ section: 'psconfig' });
+    settings = toServerSettings(section);
+  };
+
+  connection.onInitialized(() => guarded(log, 'initialized', refreshSettings));
+  connection.onDidChangeConfiguration((change) =>
+    guarded(log, 'didChangeConfiguration', async () => {
+      const pushed = (change.settings as Record<string, unknown> | null)?.psconfig;
+      if (pushed !== undefined) settings = toServerSettings(pushed);
+      else await refreshSettings();
+      // Settings change expansion (jq path, includes): previews and lenses must be recomputed.
+      for (const doc of documents.all()) {
+        expansion.forget(doc.uri);
+        notifyChanged(doc);
+      }
+    }),
+  );
+
+  const notifyChanged = (doc: TextDocument): void => {
+    const pending = changed.get(doc.uri);
+    if (pending) clearTimeout(pending);
+    changed.set(
+      doc.uri,
+      setTimeout(() => {
+        changed.delete(doc.uri);
+        const params: TemplateChangedParams = { uri: doc.uri, version: doc.version };
+        void connection.sendNotification(TemplateChangedNotification.method, params);
+      }, DIAGNOSTICS_DELAY_MS),
+    );
+  };
+
+  documents.onDidOpen((e) => guarded(log, 'didOpen', () => publisher.schedule(e.document)));
+  documents.onDidChangeContent((e) =>
+    guarded(log, 'didChange', () => {
+      publisher.schedule(e.document);
+      notifyChanged(e.document);
+    }),
+  );
+  documents.onDidClose((e) =>
+    guarded(log, 'didClose', () => {
+      publisher.clear(e.document.uri);
+      cache.delete(e.document.uri);
+      schema.forget(e.document.uri);
+      expansion.forget(e.document.uri);
+    }),
+  );
+
+  connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token) =>
+    runSafe<ExpandTasksResult>(log, 'expandTasks', emptyExpansion(params?.uri ?? '', 'internal error while expanding (see the server log)'), token, async () => {
+      if (!params || typeof params.uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
+      let doc = documents.get(params.uri);
+      if (!doc) {
+        // Not open in the editor: expand the file on disk.
+        const u = URI.parse(params.uri);
+        if (u.scheme !== 'file') return emptyExpansion(params.uri, 'The document is not open.');
+        try {
+          doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
+        } catch (err) {
+          return emptyExpansion(params.uri, `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        return expansion.expand(doc, { ...params, limit: params.limit }, () => token.isCancellationRequested);
+      }
+      return expansion.expand(doc, params, () => token.isCancellationRequested);
+    }),
+  );
+
+  connection.onShutdown(() => {
+    publisher.dispose();
+    for (const t of changed.values()) clearTimeout(t);
+    cache.clear();
+  });
+
+  registerFeatures({ connection, documents, cache, schema, expansion, log });
   documents.listen(connection);
   connection.listen();
+  return connection;
+}
+
+function emptyExpansion(uri: string, error: string): ExpandTasksResult {
+  return { uri, version: null, error, tasks: [], combinations: [], truncated: false, notes: [], agents: [], elapsedMs: 0 };
 }

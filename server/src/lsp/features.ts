@@ -1,0 +1,196 @@
+// Navigation handlers: LSP request → pure navigation module on the cached analysis → LSP result.
+import {
+  CodeActionKind,
+  ResponseError,
+  ErrorCodes,
+  type CodeAction,
+  type CodeLens,
+  type CompletionItem,
+  type CompletionList,
+  type Connection,
+  type Hover,
+  type Location,
+  type TextDocuments,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { completeAt } from '../template/navigation/completion';
+import { quickFixes } from '../template/navigation/code-actions';
+import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
+import { documentSymbols } from '../template/navigation/document-symbols';
+import { hoverAt } from '../template/navigation/hover';
+import { findDefinitions, findReferences, prepareRename, rename, type TextEditOffsets } from '../template/navigation/names';
+import type { NavModel } from '../template/navigation/model';
+import type { AnalysisCache } from './analysis';
+import { completionKind, toDocumentSymbol, toRange } from './convert';
+import type { ExpansionService } from './expansion-service';
+import { runSafe, type Logger } from './guard';
+import type { SchemaService } from './schema-service';
+
+/** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
+const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
+
+/** Lens data carried from codeLens to codeLens/resolve. */
+type LensData = { uri: string; version: number; kind: 'task'; task: string } | { uri: string; version: number; kind: 'archive'; archive: string };
+
+export interface FeatureDeps {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  cache: AnalysisCache;
+  schema: SchemaService;
+  expansion: ExpansionService;
+  log: Logger;
+}
+
+export function registerFeatures(d: FeatureDeps): void {
+  const { connection, documents, cache, log } = d;
+
+  /** The document and its model, or undefined when it is not open or too large. */
+  const modelOf = (uri: string): { doc: TextDocument; model: NavModel } | undefined => {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const model = cache.get(doc).model;
+    return model ? { doc, model } : undefined;
+  };
+  const edits = (doc: TextDocument, list: TextEditOffsets[]) => list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
+
+  connection.onCompletion((params, token) =>
+    runSafe<CompletionList | null>(log, 'completion', null, token, async () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const offset = m.doc.offsetAt(params.position);
+      const nav = completeAt(m.model, offset);
+      if (nav.context !== 'none') {
+        const items: CompletionItem[] = nav.items.map((i) => {
+          const item: CompletionItem = {
+            label: i.label,
+            kind: completionKind(i.kind),
+            textEdit: { range: toRange(m.doc, i.replaceStart, i.replaceEnd), newText: i.insertText },
+            filterText: i.insertText,
+          };
+          if (i.detail) item.detail = i.detail;
+          if (i.documentation) item.documentation = { kind: 'markdown', value: i.documentation };
+          if (i.sortText) item.sortText = i.sortText;
+          return item;
+        });
+        return { isIncomplete: false, items };
+      }
+      // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
+      const trigger = params.context?.triggerCharacter;
+      if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
+      if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      return d.schema.complete(m.doc, params.position);
+    }),
+  );
+
+  connection.onDefinition((params, token) =>
+    runSafe<Location[]>(log, 'definition', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      return findDefinitions(m.model, m.doc.offsetAt(params.position)).map((def) => ({ uri: m.doc.uri, range: toRange(m.doc, def.start, def.end) }));
+    }),
+  );
+
+  connection.onReferences((params, token) =>
+    runSafe<Location[]>(log, 'references', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const ranges = findReferences(m.model, m.doc.offsetAt(params.position), params.context.includeDeclaration);
+      return ranges.map((r) => ({ uri: m.doc.uri, range: toRange(m.doc, r.start, r.end) }));
+    }),
+  );
+
+  connection.onPrepareRename((params, token) =>
+    runSafe(log, 'prepareRename', null, token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const r = prepareRename(m.model, m.doc.offsetAt(params.position));
+      if ('error' in r) throw new ResponseError(ErrorCodes.InvalidRequest, r.error);
+      return { range: toRange(m.doc, r.start, r.end), placeholder: r.placeholder };
+    }),
+  );
+
+  connection.onRenameRequest((params, token) =>
+    runSafe<WorkspaceEdit | null>(log, 'rename', null, token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const r = rename(m.model, m.doc.offsetAt(params.position), params.newName);
+      if ('error' in r) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
+      return { changes: { [m.doc.uri]: edits(m.doc, r.edits) } };
+    }),
+  );
+
+  connection.onHover((params, token) =>
+    runSafe<Hover | null>(log, 'hover', null, token, async () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const offset = m.doc.offsetAt(params.position);
+      // Expansion figures only if they are already there: a hover must not wait for jq.
+      const facts = d.expansion.settled(m.doc);
+      const h = hoverAt(m.model, offset, facts);
+      if (h) return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(m.doc, h.start, h.end) };
+      if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      return d.schema.hover(m.doc, params.position);
+    }),
+  );
+
+  connection.onDocumentSymbol((params, token) =>
+    runSafe(log, 'documentSymbol', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      return m ? documentSymbols(m.model).map((s) => toDocumentSymbol(m.doc, s)) : [];
+    }),
+  );
+
+  connection.onCodeAction((params, token) =>
+    runSafe<CodeAction[]>(log, 'codeAction', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const out: CodeAction[] = [];
+      for (const diag of params.context.diagnostics) {
+        if (diag.source !== 'psconfig') continue;
+        const start = m.doc.offsetAt(diag.range.start);
+        const end = m.doc.offsetAt(diag.range.end);
+        for (const fix of quickFixes(m.model, { start, end, code: typeof diag.code === 'string' ? diag.code : undefined, data: diag.data })) {
+          out.push({
+            title: fix.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diag],
+            isPreferred: fix.isPreferred,
+            edit: { changes: { [m.doc.uri]: edits(m.doc, fix.edits) } },
+          });
+        }
+      }
+      return out;
+    }),
+  );
+
+  connection.onCodeLens((params, token) =>
+    runSafe<CodeLens[]>(log, 'codeLens', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const base = { uri: m.doc.uri, version: m.doc.version };
+      const lenses: CodeLens[] = taskLenses(m.model).map((l) => ({ range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'task', task: l.task } satisfies LensData }));
+      // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
+      for (const l of archiveLenses(m.model)) lenses.push({ range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'archive', archive: l.archive } satisfies LensData });
+      return lenses;
+    }),
+  );
+
+  connection.onCodeLensResolve((lens, token) =>
+    runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
+      const data = lens.data as LensData;
+      const m = modelOf(data.uri);
+      if (!m || m.doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
+      if (data.kind === 'task') {
+        const result = await d.expansion.fullExpansion(m.doc);
+        const title = result.error ? `cannot expand: ${result.error}` : taskLensTitle(data.task, result);
+        return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [] } };
+      }
+      const facts = await d.expansion.fullExpansion(m.doc).catch(() => undefined);
+      const found = archiveLenses(m.model, facts?.error ? undefined : facts).find((a) => a.archive === data.archive);
+      if (!found) return { ...lens, command: { title: 'archive URL needs an expansion', command: '' } };
+      const args: ArchiveExplorerArgs = found.args;
+      return { ...lens, command: { title: found.title, command: 'psconfig.openArchiveExplorer', arguments: [args] } };
+    }),
+  );
+}

@@ -1,0 +1,40 @@
+// Client settings (workspace/configuration section `psconfig`) mapped onto ServerSettings.
+// The client may hand back either VS Code's nested view of the section ({ jq: { path }, includes:
+// { allowRemote }, preview: { agentAddresses } }) or ServerSettings' flat keys; both are accepted.
+import type { ServerSettings } from '../../../common/protocol';
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function pick(section: Json, flat: string, path: string[]): unknown {
+  if (section[flat] !== undefined) return section[flat];
+  // VS Code also returns dotted keys when a setting is read through a non-nested path.
+  const dotted = path.join('.');
+  if (section[dotted] !== undefined) return section[dotted];
+  let cur: unknown = section;
+  for (const p of path) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+export function toServerSettings(section: unknown): ServerSettings {
+  if (!isObject(section)) return {};
+  const out: ServerSettings = {};
+  const jq = pick(section, 'jqPath', ['jq', 'path']);
+  if (typeof jq === 'string' && jq.trim() !== '') out.jqPath = jq.trim();
+  const remote = pick(section, 'includesAllowRemote', ['includes', 'allowRemote']);
+  if (typeof remote === 'boolean') out.includesAllowRemote = remote;
+  const agents = pick(section, 'agentAddresses', ['preview', 'agentAddresses']);
+  if (Array.isArray(agents)) out.agentAddresses = agents.filter((a): a is string => typeof a === 'string' && a !== '');
+  return out;
+}
+
+/** The jq binary: the setting, then JQ_PATH, then whatever the engine's default is. */
+export function effectiveJqPath(settings: ServerSettings): string | undefined {
+  return settings.jqPath ?? (process.env.JQ_PATH || undefined);
+}

@@ -1,0 +1,144 @@
+// Quick fixes for reference diagnostics: create the missing object (in the right section, creating the section
+// when needed) or replace a near-miss name with the closest defined one. Also renames a misspelt property.
+import { closestName } from '../rules/closest-name';
+import type { DiagnosticData } from '../rules/diagnostic';
+import { keyOf, nodeAtOffset, propertyValue, stringValue, type JsonNode } from '../parse';
+import { isSection, type SymbolKind } from '../symbols';
+import { singular } from './completion';
+import type { NavModel } from './model';
+import type { TextEditOffsets } from './names';
+import { labelsOfAddress } from './reference-slots';
+
+export interface NavCodeAction {
+  title: string;
+  edits: TextEditOffsets[];
+  isPreferred?: boolean;
+}
+
+/** The diagnostic fields quick fixes read (offsets, as the rules produce them). */
+export interface FixableDiagnostic {
+  start: number;
+  end: number;
+  code?: string;
+  data?: DiagnosticData | unknown;
+}
+
+function isData(d: unknown): d is DiagnosticData {
+  return typeof d === 'object' && d !== null && typeof (d as { kind?: unknown }).kind === 'string';
+}
+
+export function quickFixes(model: NavModel, diag: FixableDiagnostic): NavCodeAction[] {
+  const data = isData(diag.data) ? diag.data : undefined;
+  if (data?.kind === 'unknown-property') return renameProperty(model, diag, data.property, data.closest);
+  const ref = model.index.referenceAt(diag.start);
+  let kind: SymbolKind | undefined;
+  let name: string | undefined;
+  let address: string | undefined;
+  if (data?.kind === 'missing-ref') {
+    kind = data.section as SymbolKind;
+    name = data.name;
+    address = data.address;
+  } else if (ref && model.index.definitionsOf(ref.kind, ref.name, ref.kind === 'labels' ? ref.address : undefined).length === 0) {
+    kind = ref.kind;
+    name = ref.name;
+    address = ref.address;
+  }
+  if (kind === undefined || name === undefined) return [];
+  const actions: NavCodeAction[] = [];
+  const candidates = kind === 'labels' && address !== undefined ? labelsOfAddress(model.parsed.root, address) : model.index.namesIn(kind);
+  const closest = (data?.kind === 'missing-ref' ? data.closest : undefined) ?? closestName(name, candidates);
+  if (closest !== undefined && ref) {
+    actions.push({ title: `Change to "${closest}"`, edits: [{ start: ref.start, end: ref.end, newText: escapeInner(closest) }], isPreferred: true });
+  }
+  const create = createObject(model, kind, name, address);
+  if (create) actions.push(create);
+  return actions;
+}
+
+function escapeInner(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
+function renameProperty(model: NavModel, diag: FixableDiagnostic, property: string, closest: string | undefined): NavCodeAction[] {
+  if (!closest) return [];
+  const node = nodeAtOffset(model.parsed.root, diag.start, false);
+  const key = node?.type === 'string' && node.value === property ? node : node?.type === 'property' ? keyOf(node) : undefined;
+  if (!key || key.value !== property) return [];
+  return [{ title: `Change property "${property}" to "${closest}"`, edits: [{ start: key.offset + 1, end: key.offset + key.length - 1, newText: closest }], isPreferred: true }];
+}
+
+/** A minimal, schema-valid object for each section, for the user to fill in. */
+function skeleton(kind: SymbolKind, name: string, addressValue?: string): unknown {
+  switch (kind) {
+    case 'addresses':
+      return { address: name };
+    case 'groups':
+      return { type: 'mesh', addresses: [] };
+    case 'tests':
+      return { type: '', spec: {} };
+    case 'schedules':
+      return { repeat: 'PT4H', slip: 'PT4H', sliprand: true };
+    case 'archives':
+      return { archiver: 'http', data: {} };
+    case 'contexts':
+      return { context: '', data: {} };
+    case 'address-classes':
+      return { 'data-source': { type: 'current-config' } };
+    case 'subtasks':
+      return { test: '' };
+    case 'labels':
+      return { address: addressValue ?? '' };
+    default:
+      return {};
+  }
+}
+
+function createObject(model: NavModel, kind: SymbolKind, name: string, address: string | undefined): NavCodeAction | undefined {
+  const root = model.parsed.root;
+  if (root?.type !== 'object') return undefined;
+  if (kind === 'labels') {
+    if (address === undefined) return undefined;
+    const addr = propertyValue(propertyValue(root, 'addresses'), address);
+    if (addr?.type !== 'object') return undefined;
+    const value = skeleton('labels', name, stringValue(propertyValue(addr, 'address')));
+    const labels = propertyValue(addr, 'labels');
+    const edit = labels?.type === 'object' ? insertProperty(model.text, labels, name, value) : insertProperty(model.text, addr, 'labels', { [name]: value });
+    return { title: `Create label "${name}" on address "${address}"`, edits: [edit] };
+  }
+  if (!isSection(kind)) return undefined;
+  const section = propertyValue(root, kind);
+  const value = skeleton(kind, name);
+  let edit: TextEditOffsets;
+  if (section?.type === 'object') edit = insertProperty(model.text, section, name, value);
+  else if (section === undefined) edit = insertProperty(model.text, root, kind, { [name]: value });
+  else return undefined;
+  return { title: `Create ${singular(kind)} "${name}" in "${kind}"`, edits: [edit] };
+}
+
+/** Indentation unit of the document (first indented line), two spaces by default. */
+function indentUnit(text: string): string {
+  const m = /\n([ \t]+)\S/.exec(text.slice(0, 20000));
+  return m ? m[1] : '  ';
+}
+
+function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset + 1))?.[0] ?? '';
+}
+
+/** An edit adding `"key": value` as the last property of an object node, indented like its siblings. */
+export function insertProperty(text: string, obj: JsonNode, key: string, value: unknown): TextEditOffsets {
+  const unit = indentUnit(text);
+  const props = obj.children ?? [];
+  const objIndent = lineIndent(text, obj.offset);
+  const childIndent = props.length > 0 ? lineIndent(text, props[0].offset) : objIndent + unit;
+  const body = JSON.stringify(value, null, unit).split('\n').join(`\n${childIndent}`);
+  const prop = `${JSON.stringify(key)}: ${body}`;
+  if (props.length > 0) {
+    const last = props[props.length - 1];
+    const at = last.offset + last.length;
+    return { start: at, end: at, newText: `,\n${childIndent}${prop}` };
+  }
+  const close = obj.offset + obj.length - 1;
+  return { start: obj.offset + 1, end: close, newText: `\n${childIndent}${prop}\n${objIndent}` };
+}

@@ -1,0 +1,191 @@
+// Completion of names at reference positions and of `{% %}` variables, as plain offset-based items.
+// Positions that are neither are left to schema completion (the LSP layer asks the JSON language service).
+import { nodeAtOffset, nodePath, type JsonNode, type JsonPath } from '../parse';
+import { isSection, NAME_PATTERN, type Section, type SymbolKind } from '../symbols';
+import { INDEXED_VARIABLES } from '../variables';
+import { maxAddressIndex, summaryOf, type NavModel } from './model';
+import { keySlotAt, labelsOfAddress, valueSlotAt, type ReferenceSlot } from './reference-slots';
+
+export interface NavCompletionItem {
+  label: string;
+  /** What the name refers to (a section, `labels`), or `variable`. */
+  kind: SymbolKind | 'variable';
+  detail?: string;
+  documentation?: string;
+  /** Replaces the document text [replaceStart, replaceEnd). */
+  insertText: string;
+  replaceStart: number;
+  replaceEnd: number;
+  sortText?: string;
+}
+
+export interface NavCompletionResult {
+  /** 'reference': a name slot; 'variable': inside `{% %}`; 'none': leave it to schema completion. */
+  context: 'reference' | 'variable' | 'none';
+  items: NavCompletionItem[];
+}
+
+const NONE: NavCompletionResult = { context: 'none', items: [] };
+
+export function completeAt(model: NavModel, offset: number): NavCompletionResult {
+  const root = model.parsed.root;
+  const node = nodeAtOffset(root, offset, true);
+  if (!node) return NONE;
+  if (node.type === 'string') {
+    const inside = offset > node.offset && (offset < node.offset + node.length || !closed(model.text, node));
+    if (inside) return completeInString(model, node, offset);
+    return NONE;
+  }
+  // Between tokens: an array item or a property value not written yet.
+  if (node.type === 'array') {
+    const path = nodePath(node);
+    const index = (node.children ?? []).filter((c) => c.offset + c.length <= offset).length;
+    const slot = valueSlotAt([...path, index], undefined);
+    return slot ? names(model, slot, offset, offset, true) : NONE;
+  }
+  if (node.type === 'property' && node.colonOffset !== undefined && offset > node.colonOffset) {
+    const value = node.children?.[1];
+    if (value && offset > value.offset) return NONE;
+    const key = node.children?.[0];
+    if (typeof key?.value !== 'string' || !node.parent) return NONE;
+    const slot = valueSlotAt([...nodePath(node.parent), key.value], node.parent);
+    return slot ? names(model, slot, offset, offset, true) : NONE;
+  }
+  return NONE;
+}
+
+/** A string token whose closing quote is really there (the tolerant parser ends unterminated ones at the line end). */
+function closed(text: string, node: JsonNode): boolean {
+  const end = node.offset + node.length - 1;
+  return node.length >= 2 && text.charCodeAt(end) === 34 && text.charCodeAt(end - 1) !== 92;
+}
+
+function completeInString(model: NavModel, node: JsonNode, offset: number): NavCompletionResult {
+  const start = node.offset + 1;
+  const end = closed(model.text, node) ? node.offset + node.length - 1 : node.offset + node.length;
+  const parent = node.parent;
+  if (parent?.type === 'property' && parent.children?.[0] === node) {
+    // A key: only remote-addresses keys name something.
+    const slot = parent.parent ? keySlotAt(nodePath(parent.parent)) : undefined;
+    return slot ? names(model, slot, start, end, false) : NONE;
+  }
+  const path = nodePath(node);
+  const holder = parent?.type === 'property' ? parent.parent : undefined;
+  const slot = valueSlotAt(path, holder);
+  if (slot) return names(model, slot, start, end, false);
+  return completeVariable(model, path, start, end, offset);
+}
+
+function names(model: NavModel, slot: ReferenceSlot, start: number, end: number, quote: boolean): NavCompletionResult {
+  const idx = model.index;
+  let list: string[];
+  let detailOf: (name: string) => string | undefined;
+  if (slot.kind === 'labels') {
+    list = slot.address !== undefined ? labelsOfAddress(model.parsed.root, slot.address) : idx.namesIn('labels');
+    detailOf = () => (slot.address !== undefined ? `label of ${slot.address}` : 'address label');
+  } else {
+    list = idx.namesIn(slot.kind);
+    detailOf = (name) => {
+      const d = idx.definitionsOf(slot.kind, name)[0];
+      const summary = summaryOf(d?.valueNode);
+      return summary ? `${singular(slot.kind)} · ${summary}` : singular(slot.kind);
+    };
+  }
+  const items: NavCompletionItem[] = [];
+  for (const name of list) {
+    // Names outside the pattern cannot be referenced from a validated field; still offer them (real templates use them).
+    items.push({
+      label: name,
+      kind: slot.kind,
+      detail: detailOf(name),
+      insertText: quote ? JSON.stringify(name) : escapeInString(name),
+      replaceStart: start,
+      replaceEnd: end,
+      sortText: NAME_PATTERN.test(name) ? `0${name}` : `1${name}`,
+    });
+  }
+  return { context: 'reference', items };
+}
+
+function escapeInString(name: string): string {
+  return JSON.stringify(name).slice(1, -1);
+}
+
+const SINGULAR: Record<string, string> = {
+  addresses: 'address',
+  'address-classes': 'address class',
+  archives: 'archive',
+  contexts: 'context',
+  groups: 'group',
+  hosts: 'host',
+  schedules: 'schedule',
+  subtasks: 'subtask',
+  tasks: 'task',
+  tests: 'test',
+  labels: 'label',
+  'remote-addresses': 'remote address',
+};
+export function singular(kind: SymbolKind): string {
+  return SINGULAR[kind] ?? kind;
+}
+
+/** Sections whose objects pSConfig expands, and the owning object of a path inside them. */
+export function expandedOwner(path: JsonPath): { section: Section; name: string } | undefined {
+  const [section, name, field] = path;
+  if (typeof section !== 'string' || typeof name !== 'string' || !isSection(section)) return undefined;
+  if (section === 'tests' || section === 'archives' || section === 'contexts') return { section, name };
+  if (section === 'tasks' && field === 'reference') return { section, name };
+  return undefined;
+}
+
+const VARIABLE_DOCS: Record<string, string> = {
+  address: 'The `address` of the N-th address object in the combination (after label / remote-address selection).',
+  pscheduler_address: "The N-th address's `pscheduler-address`, falling back to its `address` (IPv6 bracketed).",
+  lead_bind_address: "The N-th address's `lead-bind-address`, falling back to its `address`.",
+  scheduled_by_address: 'The address of the agent that schedules the task.',
+  flip: '`true` when the scheduler is not the `scheduled-by` member because that one is `no-agent` (a JSON boolean when standalone).',
+  localhost: '`localhost`, or the scheduling address when `flip` is true.',
+  jq: 'The result of a jq script run on the task document (`addresses`, `archives`, `contexts`, `hosts`, `task`, `test`, `schedule`).',
+};
+
+function completeVariable(model: NavModel, path: JsonPath, start: number, end: number, offset: number): NavCompletionResult {
+  const text = model.text;
+  const open = text.lastIndexOf('{%', offset - 1);
+  if (open < start - 0 || open + 2 > offset) return NONE;
+  const closeBefore = text.indexOf('%}', open + 2);
+  if (closeBefore !== -1 && closeBefore + 2 <= offset) return NONE;
+  const owner = expandedOwner(path);
+  // Replace the word being typed: from the first non-blank after `{%` to the end of the name at the cursor.
+  let from = open + 2;
+  while (from < offset && (text[from] === ' ' || text[from] === '\t')) from++;
+  let to = offset;
+  while (to < end && /[\w[\]]/.test(text[to])) to++;
+  const hasSpace = from > open + 2;
+  const close = text.indexOf('%}', to);
+  const hasClose = close !== -1 && close < end && !text.slice(to, close).includes('{%');
+  const wrap = (v: string): string => `${hasSpace ? '' : ' '}${v}${hasClose ? '' : ' %}'}`;
+  const maxIndex = owner ? maxAddressIndex(model.parsed.root, owner.section, owner.name) : 1;
+  const items: NavCompletionItem[] = [];
+  const add = (label: string, name: string, sort: number, insert = label): void => {
+    items.push({
+      label,
+      kind: 'variable',
+      detail: owner ? 'pSConfig template variable' : 'pSConfig template variable (not expanded here)',
+      documentation: VARIABLE_DOCS[name],
+      insertText: wrap(insert),
+      replaceStart: from,
+      replaceEnd: to,
+      sortText: `${sort}${label}`,
+    });
+  };
+  let sort = 0;
+  for (const name of INDEXED_VARIABLES) {
+    for (let i = 0; i <= maxIndex; i++) add(`${name}[${i}]`, name, sort);
+    sort++;
+  }
+  add('scheduled_by_address', 'scheduled_by_address', sort++);
+  add('flip', 'flip', sort++);
+  add('localhost', 'localhost', sort++);
+  add('jq', 'jq', sort++, 'jq .');
+  return { context: 'variable', items };
+}

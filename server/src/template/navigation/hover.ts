@@ -1,0 +1,167 @@
+// Hover text (markdown) for names and template variables. Expansion figures come from the caller (the engine's
+// result for this document version), so this module stays pure and cheap.
+import type { ExpandedCombination, ExpandedTaskSummary } from '../../../../common/protocol';
+import { nodeAtOffset, nodePath, propertyValue, stringValue, toValue, type JsonNode } from '../parse';
+import { scanStringNode, type TemplateVariable } from '../variables';
+import { singular, expandedOwner } from './completion';
+import { tasksExpanding, tasksUsing, type NavModel } from './model';
+import { definitionsOf, targetAt, type NameTarget } from './names';
+
+/** The parts of an expansion result hovers use. */
+export interface ExpansionFacts {
+  tasks: ExpandedTaskSummary[];
+  combinations: ExpandedCombination[];
+}
+
+export interface NavHover {
+  start: number;
+  end: number;
+  markdown: string;
+}
+
+const MAX_SNIPPET_LINES = 30;
+
+export function hoverAt(model: NavModel, offset: number, facts?: ExpansionFacts): NavHover | undefined {
+  const t = targetAt(model, offset);
+  if (t) return hoverName(model, t, facts);
+  const node = nodeAtOffset(model.parsed.root, offset, false);
+  if (node?.type === 'string') {
+    const v = scanStringNode(model.text, node).find((x) => offset >= x.start && offset <= x.end);
+    if (v) return hoverVariable(model, node, v, facts);
+  }
+  return undefined;
+}
+
+function fence(value: unknown): string {
+  let json = JSON.stringify(value, null, 2) ?? 'undefined';
+  const lines = json.split('\n');
+  if (lines.length > MAX_SNIPPET_LINES) json = `${lines.slice(0, MAX_SNIPPET_LINES).join('\n')}\n…`;
+  return `\`\`\`json\n${json}\n\`\`\``;
+}
+
+function hoverName(model: NavModel, t: NameTarget, facts?: ExpansionFacts): NavHover {
+  const defs = definitionsOf(model, t);
+  const what = singular(t.kind);
+  const parts: string[] = [];
+  const where = t.kind === 'labels' && t.address !== undefined ? ` of address \`${t.address}\`` : '';
+  if (defs.length === 0) {
+    parts.push(`**${what}** \`${t.name}\`${where} is not defined.`);
+  } else {
+    parts.push(`**${what}** \`${t.name}\`${where}`);
+    if (t.kind === 'groups') parts.push(groupFacts(model, t.name, defs[0].valueNode, facts));
+    if (t.kind === 'tasks') parts.push(taskFacts(t.name, facts));
+    // On a reference show the object; on the definition key the object is right there.
+    if (!t.definition) parts.push(fence(toValue(defs[0].valueNode)));
+    const refs = model.index.referencesTo(t.kind, t.name, t.kind === 'labels' ? t.address : undefined).length;
+    if (t.kind !== 'tasks') parts.push(`${refs} reference${refs === 1 ? '' : 's'} in this template.`);
+  }
+  return { start: t.start, end: t.end, markdown: parts.filter((p) => p !== '').join('\n\n') };
+}
+
+function groupFacts(model: NavModel, group: string, value: JsonNode | undefined, facts?: ExpansionFacts): string {
+  const type = stringValue(propertyValue(value, 'type')) ?? '(no type)';
+  const lines = [`Type: \`${type}\``];
+  const tasks = tasksUsing(model.parsed.root, 'group', group);
+  if (tasks.length === 0) lines.push('No task uses this group.');
+  for (const task of tasks.slice(0, 5)) {
+    const s = facts?.tasks.find((x) => x.task === task);
+    if (!s) lines.push(`Task \`${task}\``);
+    else if (s.error) lines.push(`Task \`${task}\`: ${s.error}`);
+    else lines.push(`Task \`${task}\`: ${s.count} task${s.count === 1 ? '' : 's'} for ${s.agents.length} agent${s.agents.length === 1 ? '' : 's'}${s.disabled ? ' (disabled)' : ''}`);
+  }
+  if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
+  return lines.join('  \n');
+}
+
+function taskFacts(task: string, facts?: ExpansionFacts): string {
+  const s = facts?.tasks.find((x) => x.task === task);
+  if (!s) return '';
+  if (s.error) return `Cannot be expanded: ${s.error}`;
+  return `Yields ${s.count} pScheduler task${s.count === 1 ? '' : 's'} for ${s.agents.length} agent${s.agents.length === 1 ? '' : 's'}.`;
+}
+
+const DESCRIPTIONS: Record<string, string> = {
+  address: 'the `address` of address object',
+  pscheduler_address: 'the `pscheduler-address` (else `address`) of address object',
+  lead_bind_address: 'the `lead-bind-address` (else `address`) of address object',
+  scheduled_by_address: 'the address of the agent that schedules the task',
+  flip: '`true` when the task is scheduled by the other side because the `scheduled-by` member is `no-agent`',
+  localhost: '`localhost`, or the scheduling address when `flip` is true',
+  jq: 'the result of the jq script on the task document',
+};
+
+function hoverVariable(model: NavModel, node: JsonNode, v: TemplateVariable, facts?: ExpansionFacts): NavHover {
+  const range = { start: v.start, end: v.end };
+  if (v.malformed) {
+    return { ...range, markdown: '`{%' + v.text + '%}` is **not** a template variable: pSConfig needs a space after `{%` and before `%}`, so it stays literal text.' };
+  }
+  if (v.kind === 'unknown') return { ...range, markdown: `\`${v.text}\` is not a pSConfig template variable.` };
+  const desc = DESCRIPTIONS[v.kind] + (v.index !== undefined ? ` ${v.index} of the combination` : '');
+  const parts = [`**{% ${v.text} %}**: ${desc}.`];
+  const path = nodePath(node);
+  const owner = expandedOwner(path);
+  if (!owner) {
+    parts.push('pSConfig does not expand variables here: the text stays as written.');
+    return { ...range, markdown: parts.join('\n\n') };
+  }
+  const users = tasksExpanding(model.parsed.root, owner.section, owner.name);
+  const combo = facts?.combinations.find((c) => !c.error && users.some((u) => u.task === c.task));
+  if (!combo) {
+    parts.push(users.length === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).');
+    return { ...range, markdown: parts.join('\n\n') };
+  }
+  const value = variableValue(model, v, combo);
+  const pair = combo.addressValues.join(' → ');
+  if (value !== undefined) parts.push(`In task \`${combo.task}\`, first combination \`${pair}\`: \`${JSON.stringify(value)}\``);
+  const expanded = expandedString(path, owner.section, combo);
+  if (expanded !== undefined) parts.push(`This value expands to:\n${fence(expanded)}`);
+  return { ...range, markdown: parts.join('\n\n') };
+}
+
+function bracketV6(a: string): string {
+  return a.includes(':') && !a.startsWith('[') ? `[${a}]` : a;
+}
+
+/** Value of a non-jq variable for one combination (jq results are read from the expanded task instead). */
+function variableValue(model: NavModel, v: TemplateVariable, c: ExpandedCombination): unknown {
+  const addresses = propertyValue(model.parsed.root, 'addresses');
+  const field = (i: number, key: string): string | undefined => stringValue(propertyValue(propertyValue(addresses, c.addresses[i]), key));
+  switch (v.kind) {
+    case 'address':
+      return v.index !== undefined ? c.addressValues[v.index] : undefined;
+    case 'pscheduler_address': {
+      if (v.index === undefined || c.addressValues[v.index] === undefined) return undefined;
+      return field(v.index, 'pscheduler-address') ?? bracketV6(c.addressValues[v.index]);
+    }
+    case 'lead_bind_address':
+      if (v.index === undefined || c.addressValues[v.index] === undefined) return undefined;
+      return field(v.index, 'lead-bind-address') ?? c.addressValues[v.index];
+    case 'scheduled_by_address':
+      return c.agent;
+    case 'flip':
+      return c.flip ?? false;
+    case 'localhost':
+      return c.flip ? c.agent : 'localhost';
+    default:
+      return undefined;
+  }
+}
+
+/** The same spot in the expanded pScheduler task, for tests (under `test`) and task references (under `reference`). */
+function expandedString(path: (string | number)[], section: string, c: ExpandedCombination): unknown {
+  if (!c.pscheduler) return undefined;
+  let cur: unknown;
+  let rest: (string | number)[];
+  if (section === 'tests') {
+    cur = c.pscheduler.test;
+    rest = path.slice(2);
+  } else if (section === 'tasks') {
+    cur = c.pscheduler.reference;
+    rest = path.slice(3);
+  } else return undefined;
+  for (const seg of rest) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
