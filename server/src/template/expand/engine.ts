@@ -1,0 +1,353 @@
+// expandTemplate: template JSON → the pScheduler tasks each agent would create, in pSConfig order.
+// Phase 1 (sync) plans every task's combinations; phase 2 runs ONE batched jq process for every `{% jq %}`
+// of every combination; phase 3 fills the compiled templates and assembles the task JSON.
+import { ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../../common/protocol';
+import { JqRunner, runJqBatch } from '../jq';
+import { checkJqCompiles, JqValueResult } from '../jq/batch';
+import { ClassContext, prefetchClassJq } from './address-classes';
+import { NodeTable } from './groups';
+import { IncludeOptions, mergeIncludes } from './includes';
+import { isObject, Json, JsonObject, strList, stripHashKeys, TemplateView, viewOf, AddressNode } from './model';
+import { archivesFor, assembleTask, contextsFor, Sourced } from './pscheduler-task';
+import { agentMatcher, PlannedCombination, planTask, TaskPlan } from './scheduling';
+import { CompiledTemplate, compileTemplate, expandVar, fillTemplate, VarScope, VarValue } from './template-vars';
+import { noteVariableDivergence } from './divergence';
+
+export interface ExpandOptions extends IncludeOptions {
+  /** Agent match addresses; empty or absent = every agent (as `psconfig validate` expands). */
+  agentAddresses?: string[];
+  /** Build at most this many combinations (counts still cover all of them). */
+  limit?: number;
+  jq: JqRunner;
+  /** Addresses of the `requesting-agent` class data source; default: one `{address}` per agent address. */
+  requestingAgent?: Record<string, JsonObject>;
+}
+
+export interface ExpansionResult {
+  error?: string;
+  tasks: ExpandedTaskSummary[];
+  combinations: ExpandedCombination[];
+  truncated: boolean;
+  notes: ExpansionNote[];
+  agents: string[];
+  /** jq processes started for this expansion (compile checks included). */
+  jqProcesses: number;
+  elapsedMs: number;
+}
+
+interface Built {
+  plan: TaskPlan;
+  combo: PlannedCombination;
+  /** Index of the combination in the jq batch, when it needs jq. */
+  jqItem?: number;
+  archives: Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate[]; key: number }>;
+  contexts: Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate }[]>;
+}
+
+export function requestingAgentFrom(agentAddresses: string[] | undefined): Map<string, JsonObject> {
+  return new Map((agentAddresses ?? []).filter(Boolean).map((a) => [a, { address: a }]));
+}
+
+/** The template after `#` keys are stripped and includes merged, or why it cannot be expanded at all. */
+export async function prepareTemplate(template: unknown, options: IncludeOptions): Promise<{ view?: TemplateView; error?: string; includeErrors: string[] }> {
+  const raw = stripHashKeys(template);
+  if (!isObject(raw)) return { error: 'The template is not a JSON object.', includeErrors: [] };
+  const inc = await mergeIncludes(raw, options);
+  return { view: viewOf(inc.merged), includeErrors: inc.errors };
+}
+
+export async function expandTemplate(template: unknown, options: ExpandOptions): Promise<ExpansionResult> {
+  const started = performance.now();
+  const jqBefore = options.jq.processesStarted;
+  const notes: ExpansionNote[] = [];
+  const noteKeys = new Set<string>();
+  const addNote = (task: string | undefined, message: string): void => {
+    const k = `${task ?? ''}\u0000${message}`;
+    if (noteKeys.has(k)) return;
+    noteKeys.add(k);
+    notes.push(task ? { task, message } : { message });
+  };
+  const done = (r: Omit<ExpansionResult, 'jqProcesses' | 'elapsedMs' | 'notes'>): ExpansionResult => ({
+    ...r,
+    notes,
+    jqProcesses: options.jq.processesStarted - jqBefore,
+    elapsedMs: performance.now() - started,
+  });
+
+  const prepared = await prepareTemplate(template, options);
+  for (const e of prepared.includeErrors) addNote(undefined, e);
+  const view = prepared.view;
+  if (!view) return done({ error: prepared.error, tasks: [], combinations: [], truncated: false, agents: [] });
+
+  const requestingAgent = options.requestingAgent ? new Map(Object.entries(options.requestingAgent)) : requestingAgentFrom(options.agentAddresses);
+  const usesRequestingAgent = [...view.addressClasses.values()].some((c) => isObject(c['data-source']) && c['data-source'].type === 'requesting-agent');
+  if (usesRequestingAgent && !requestingAgent.size) {
+    addNote(undefined, 'An address class uses the requesting-agent data source: with no agent addresses set it selects nothing (set psconfig.preview.agentAddresses or pass --agent).');
+  }
+  let currentTask: string | undefined;
+  const classes: ClassContext = {
+    view,
+    requestingAgent,
+    jqResults: await prefetchClassJq(view, requestingAgent, options.jq, (m) => addNote(undefined, m)),
+    note: (m) => addNote(currentTask, m),
+  };
+  const nodes = new NodeTable();
+  const matches = agentMatcher(options.agentAddresses);
+  const limit = options.limit !== undefined && options.limit >= 0 ? options.limit : Infinity;
+
+  // ---- phase 1: plan ---------------------------------------------------------------------------------------
+  const plans: TaskPlan[] = [];
+  for (const [name, task] of view.tasks) {
+    currentTask = name;
+    const plan = planTask(view, classes, nodes, name, task, matches);
+    plan.notes.forEach((m) => addNote(name, m));
+    if (task.priority === 0) addNote(name, 'priority is 0: pSConfig 5.x skips a falsy priority, so the agent sends no priority (shown that way); Perl 4.x sent 0.');
+    plans.push(plan);
+  }
+  currentTask = undefined;
+
+  // ---- phase 2: gather templates and jq ---------------------------------------------------------------------
+  const built: Built[] = [];
+  const archiveTables: JsonObject[][] = [];
+  const taskShared: JsonObject[] = [];
+  const jqSets: string[][] = [];
+  const jqItems: number[][] = []; // [set, shared, archives, ...node ids]
+  const compiledByTask = new Map<TaskPlan, { test: CompiledTemplate; reference?: CompiledTemplate; set?: number; shared: number }>();
+  const archiveCache = new Map<string, Built['archives']>();
+  const contextCache = new Map<number, Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate }>>();
+  let total = 0;
+  for (const plan of plans) {
+    if (plan.disabled || plan.error || !plan.test) continue;
+    const test = compileTemplate(plan.test);
+    const ref = plan.task.reference;
+    // `if task.reference()`: an empty or missing reference is not expanded (the psconfig block is still added).
+    const reference = isObject(ref) && Object.keys(ref).length ? compileTemplate(ref) : undefined;
+    const scripts = new Set<string>([...test.jqScripts.values(), ...(reference?.jqScripts.values() ?? [])]);
+    const shared = taskShared.push({ task: plan.task, test: plan.test, ...(plan.schedule ? { schedule: plan.schedule } : {}) }) - 1;
+    const entry: { test: CompiledTemplate; reference?: CompiledTemplate; set?: number; shared: number } = { test, reference, shared };
+    compiledByTask.set(plan, entry);
+    const mine: Built[] = [];
+    for (const combo of plan.combos) {
+      if (total >= limit) break;
+      total++;
+      const aKey = `${plan.name}\u0000${combo.scheduler.hostRef ?? ''}`;
+      let archives = archiveCache.get(aKey);
+      if (!archives) {
+        const a = archivesFor(view, plan.task, combo.scheduler);
+        archives = a.ok ? { ok: true, value: { raw: a.value, compiled: a.value.map(compileTemplate), key: archiveTables.push(a.value) - 1 } } : a;
+        archiveCache.set(aKey, archives);
+      }
+      if (archives.ok) archives.value.compiled.forEach((c) => c.jqScripts.forEach((s) => scripts.add(s)));
+      const ctxs: { raw: JsonObject[]; compiled: CompiledTemplate }[] = [];
+      let ctxError: string | undefined;
+      for (const m of combo.members) {
+        let c = contextCache.get(m.id);
+        if (!c) {
+          const r = contextsFor(view, m);
+          c = r.ok ? { ok: true, value: { raw: r.value, compiled: compileTemplate(r.value) } } : r;
+          contextCache.set(m.id, c);
+        }
+        if (!c.ok) {
+          ctxError ??= c.error;
+          continue;
+        }
+        c.value.compiled.jqScripts.forEach((s) => scripts.add(s));
+        ctxs.push(c.value);
+      }
+      mine.push({ plan, combo, archives, contexts: ctxError ? { ok: false, error: ctxError } : { ok: true, value: ctxs } });
+    }
+    if (scripts.size && mine.length) {
+      entry.set = jqSets.push([...scripts]) - 1;
+      for (const b of mine) {
+        b.jqItem = jqItems.push([entry.set, shared, b.archives.ok ? b.archives.value.key : -1, ...b.combo.members.map((m) => m.id)]) - 1;
+      }
+    }
+    built.push(...mine);
+  }
+  const truncated = plans.reduce((n, p) => n + p.combos.length, 0) > total;
+
+  const jqCells = await runTemplateJq(options.jq, jqSets, jqItems, nodes.list, view, archiveTables, taskShared);
+
+  // ---- phase 3: fill and assemble ------------------------------------------------------------------------------
+  const combinations: ExpandedCombination[] = [];
+  const failures = new Map<TaskPlan, number>();
+  for (const b of built) {
+    const { plan, combo } = b;
+    const entry = compiledByTask.get(plan);
+    if (!entry) continue;
+    const addressValues = combo.members.map((m) => m.address ?? 'undefined');
+    const base: ExpandedCombination = {
+      task: plan.name,
+      addresses: combo.members.map((m) => m.objectName),
+      addressValues,
+      agent: effective(combo.scheduler),
+      flip: combo.flip,
+    };
+    const fail = (error: string): void => {
+      failures.set(plan, (failures.get(plan) ?? 0) + 1);
+      combinations.push({ ...base, error: `task=${plan.name},addresses=${addressValues.join('->')},error=${error}` });
+    };
+    if (!b.archives.ok) {
+      fail(b.archives.error);
+      continue;
+    }
+    if (!b.contexts.ok) {
+      fail(b.contexts.error);
+      continue;
+    }
+    const set = entry.set !== undefined ? jqSets[entry.set] : [];
+    const cells = b.jqItem !== undefined ? jqCells(b.jqItem) : [];
+    const scope: VarScope = {
+      members: combo.members,
+      scheduler: combo.scheduler,
+      flip: combo.flip,
+      jq: (script) => {
+        const i = set.indexOf(script);
+        return cells[i] ?? { ok: false, error: 'jq result missing' };
+      },
+    };
+    const memo = new Map<string, VarValue>();
+    const value = (name: string): VarValue => {
+      let v = memo.get(name);
+      if (!v) {
+        v = expandVar(name, scope);
+        memo.set(name, v);
+        noteVariableDivergence(name, v, scope, (m) => addNote(plan.name, m));
+      }
+      return v;
+    };
+    const test = fillTemplate(entry.test, value);
+    if (!test.ok || !isObject(test.value) || !Object.keys(test.value).length) {
+      fail(`Error expanding test specification: ${test.ok ? '' : test.error}`);
+      continue;
+    }
+    const archives: Json[] = [];
+    let archiveError: string | undefined;
+    for (const c of b.archives.value.compiled) {
+      const r = fillTemplate(c, value);
+      if (!r.ok || !isObject(r.value) || !Object.keys(r.value).length) {
+        archiveError = `Error expanding archives: ${r.ok ? '' : r.error}`;
+        break;
+      }
+      archives.push(r.value);
+    }
+    if (archiveError) {
+      fail(archiveError);
+      continue;
+    }
+    const contexts: Json[] = [];
+    let contextError: string | undefined;
+    for (const c of b.contexts.value) {
+      const r = fillTemplate(c.compiled, value);
+      if (!r.ok) {
+        contextError = `Error expanding context: ${r.error}`;
+        break;
+      }
+      contexts.push(r.value);
+    }
+    if (contextError) {
+      fail(contextError);
+      continue;
+    }
+    let reference: Json | undefined;
+    if (entry.reference) {
+      const r = fillTemplate(entry.reference, value);
+      if (!r.ok) {
+        fail(`Error expanding reference: ${r.error}`);
+        continue;
+      }
+      reference = r.value;
+    }
+    if (contexts.some((c) => Array.isArray(c) && c.length)) {
+      addNote(plan.name, 'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.');
+    }
+    combinations.push({
+      ...base,
+      pscheduler: assembleTask({
+        test: test.value,
+        archives,
+        contexts,
+        schedule: plan.schedule,
+        reference,
+        tools: strList(plan.task.tools),
+        priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
+        schedulerAddress: combo.scheduler.address ?? '',
+      }),
+    });
+  }
+
+  const agents: string[] = [];
+  const seenAgents = new Set<string>();
+  const tasks: ExpandedTaskSummary[] = plans.map((p) => {
+    const taskAgents: string[] = [];
+    const seen = new Set<string>();
+    for (const c of p.combos) {
+      const a = effective(c.scheduler);
+      if (!seen.has(a)) {
+        seen.add(a);
+        taskAgents.push(a);
+      }
+      if (!seenAgents.has(a)) {
+        seenAgents.add(a);
+        agents.push(a);
+      }
+    }
+    const s: ExpandedTaskSummary = {
+      task: p.name,
+      testType: typeof p.test?.type === 'string' ? p.test.type : undefined,
+      group: p.groupName,
+      groupType: typeof p.group?.type === 'string' ? p.group.type : undefined,
+      count: p.disabled ? 0 : p.combos.length - (failures.get(p) ?? 0),
+      agents: p.disabled ? [] : taskAgents,
+    };
+    if (p.error) s.error = p.error;
+    if (p.disabled) s.disabled = true;
+    return s;
+  });
+  return done({ tasks, combinations, truncated, agents });
+}
+
+function effective(n: AddressNode): string {
+  return n.parentAddress ?? n.address ?? 'undefined';
+}
+
+/**
+ * One jq process for every `{% jq %}` of every combination. The input carries shared tables once (addresses,
+ * hosts, contexts, archive lists, task/test/schedule) and each item only indexes them; jq rebuilds the document
+ * pSConfig's _jq_obj gives each combination.
+ */
+async function runTemplateJq(
+  jq: JqRunner,
+  sets: string[][],
+  items: number[][],
+  nodeList: AddressNode[],
+  view: TemplateView,
+  archiveTables: JsonObject[][],
+  shared: JsonObject[],
+): Promise<(item: number) => JqValueResult[]> {
+  if (!items.length) return () => [];
+  const all = [...new Set(sets.flat())];
+  const compiles = await checkJqCompiles(all, jq);
+  const runnable = sets.map((s) => s.filter((e) => !compiles.get(e)));
+  const failedCompile = (e: string): JqValueResult | undefined => {
+    const err = compiles.get(e);
+    return err ? { ok: false, error: err } : undefined;
+  };
+  const a = nodeList.map((n) => n.data);
+  const h = nodeList.map((n) => (n.hostRef && view.hosts.get(n.hostRef)) || {});
+  const cx = nodeList.map((n) => strList(n.data.contexts).flatMap((r) => (view.contexts.has(r) ? [view.contexts.get(r) as JsonObject] : [])));
+  const input = JSON.stringify({ a, h, cx, ar: archiveTables, t: shared, c: items });
+  const itemsProgram =
+    '. as $r | $r.c[] | .[3:] as $m | [.[0], ({addresses: [$m[] | $r.a[.]], archives: (if .[2] >= 0 then $r.ar[.[2]] else [] end), contexts: [$m[] | $r.cx[.]], hosts: [$m[] | $r.h[.]]} + $r.t[.[1]])]';
+  const batch = runnable.some((s) => s.length) ? await runJqBatch(jq, { expressionSets: runnable, itemsProgram, input }) : { ok: true as const, items: [] };
+  return (item) => {
+    const set = sets[items[item][0]];
+    const run = runnable[items[item][0]];
+    return set.map((e) => {
+      const f = failedCompile(e);
+      if (f) return f;
+      if (!batch.ok) return { ok: false, error: batch.error };
+      return batch.items[item]?.[run.indexOf(e)] ?? { ok: false, error: 'jq result missing' };
+    });
+  };
+}

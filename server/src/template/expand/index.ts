@@ -1,0 +1,8 @@
+// The task expansion engine (pure: no LSP or VS Code imports). See README section "task-preview".
+export { expandTemplate, prepareTemplate } from './engine';
+export type { ExpandOptions, ExpansionResult } from './engine';
+export { countCombinations } from './count';
+export type { CountResult, TaskCount } from './count';
+export { mergeIncludes, MERGED_SECTIONS } from './includes';
+export type { IncludeReader, IncludeOptions } from './includes';
+export { stripHashKeys } from './model';

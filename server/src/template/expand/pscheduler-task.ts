@@ -1,0 +1,74 @@
+// The pieces of the pScheduler task JSON the agent builds per combination (psconfig.md §3.5):
+// archives (task + scheduler host, de-duplicated), per-participant contexts, and the final assembly.
+import { PSchedulerTask } from '../../../../common/protocol';
+import { AddressNode, canonicalJson, hostOf, isObject, Json, JsonObject, strList, TemplateView } from './model';
+
+export type Sourced<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** TaskGenerator._get_archives: task archives then the scheduler host's, de-duplicated by checksum. */
+export function archivesFor(view: TemplateView, task: JsonObject, scheduler: AddressNode): Sourced<JsonObject[]> {
+  const refs = [...strList(task.archives), ...strList(hostOf(view, scheduler)?.archives)];
+  const seen = new Set<string>();
+  const out: JsonObject[] = [];
+  for (const ref of refs) {
+    const a = view.archives.get(ref);
+    if (!a) return { ok: false, error: `Unable to find archive defined in task: ${ref}` };
+    const sum = canonicalJson(a);
+    if (seen.has(sum)) continue;
+    seen.add(sum);
+    out.push(a);
+  }
+  return { ok: true, value: out };
+}
+
+/** TaskGenerator._get_contexts for one participant (the label/remote entry's own `contexts`). */
+export function contextsFor(view: TemplateView, n: AddressNode): Sourced<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for (const ref of strList(n.data.contexts)) {
+    const c = view.contexts.get(ref);
+    if (!c) return { ok: false, error: `Unable to find context '${ref}' defined for address ${n.address ?? 'undefined'}` };
+    out.push(c);
+  }
+  return { ok: true, value: out };
+}
+
+/** _pscheduler_prep: `_meta` removed (top level only, as pSConfig does). */
+export function withoutMeta(v: Json): Json {
+  if (!isObject(v) || !('_meta' in v)) return v;
+  const { _meta: _drop, ...rest } = v;
+  return rest;
+}
+
+export interface TaskPieces {
+  test: Json;
+  archives: Json[];
+  /** One list per participant; `contexts` is emitted only when some participant has one. */
+  contexts: Json[];
+  schedule?: JsonObject;
+  reference?: Json;
+  tools: string[];
+  priority?: number;
+  schedulerAddress: string;
+}
+
+/** The placeholder the preview puts where the agent writes its own identity (uuid, hostname). */
+export function createdBy(schedulerAddress: string): JsonObject {
+  return { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': schedulerAddress, uuid: '<preview>' };
+}
+
+export function assembleTask(p: TaskPieces): PSchedulerTask {
+  const task: Record<string, unknown> = { test: withoutMeta(p.test) };
+  // The generator adds archives/schedule only when present, but Task.checksum() inserts "archives": [] and
+  // "schedule": {}, so the JSON the agent logs and submits always has both.
+  task.archives = p.archives.map(withoutMeta);
+  if (p.contexts.some((c) => Array.isArray(c) && c.length > 0)) {
+    task.contexts = { contexts: p.contexts.map((c) => (Array.isArray(c) ? c.map(withoutMeta) : c)) };
+  }
+  task.schedule = p.schedule ? withoutMeta(p.schedule) : {};
+  const ref: JsonObject = isObject(p.reference) ? { ...p.reference } : {};
+  ref.psconfig = { 'created-by': createdBy(p.schedulerAddress) }; // overwrites a user key named psconfig, as the agent does
+  task.reference = ref;
+  if (p.tools.length) task.tools = p.tools;
+  if (p.priority) task.priority = p.priority; // 5.x tests truthiness: a priority of 0 is not sent
+  return task as unknown as PSchedulerTask;
+}
