@@ -1,0 +1,130 @@
+// Derived facts the rules share: group types and sizes, which tasks use which test/archive/context.
+// Built once per parse from the AST and the symbol index (only string-valued fields count; the schema check
+// reports the rest).
+import { itemsOf, members, propertyValue, stringValue, type JsonNode, type ParsedTemplate } from './parse';
+import { buildSymbolIndex, sectionNode, type SymbolIndex } from './symbols';
+
+export type GroupType = 'mesh' | 'disjoint' | 'list';
+
+export interface GroupInfo {
+  name: string;
+  node: JsonNode;
+  type: GroupType | undefined;
+  /** Addresses per generated task: 1 for list, 2 for mesh/disjoint. */
+  size: number | undefined;
+  /** Address names selected by `name` selectors (addresses, a-addresses, b-addresses). */
+  addressNames: Set<string>;
+  /** The group selects by `class`: its members are not known statically. */
+  hasClassSelectors: boolean;
+}
+
+export interface TaskInfo {
+  name: string;
+  node: JsonNode;
+  group: string | undefined;
+  test: string | undefined;
+  archives: string[];
+  disabled: boolean;
+}
+
+export interface TemplateModel {
+  parsed: ParsedTemplate;
+  index: SymbolIndex;
+  groups: Map<string, GroupInfo>;
+  tasks: TaskInfo[];
+  /** Tasks whose expansion uses an object: tests and task archives directly, host archives and contexts
+   *  through the addresses of the task's group. */
+  usersOf(kind: 'tests' | 'archives' | 'contexts', name: string): TaskInfo[];
+}
+
+export function groupSize(type: GroupType | undefined): number | undefined {
+  return type === 'list' ? 1 : type === 'mesh' || type === 'disjoint' ? 2 : undefined;
+}
+
+export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSymbolIndex(parsed.root)): TemplateModel {
+  const root = parsed.root;
+  const groups = new Map<string, GroupInfo>();
+  for (const [name, prop] of members(sectionNode(root, 'groups'))) {
+    const node = prop.children![1];
+    const t = stringValue(propertyValue(node, 'type'));
+    const type = t === 'mesh' || t === 'disjoint' || t === 'list' ? t : undefined;
+    const addressNames = new Set<string>();
+    let hasClassSelectors = false;
+    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
+      for (const sel of itemsOf(propertyValue(node, field))) {
+        const n = stringValue(propertyValue(sel, 'name'));
+        if (n !== undefined) addressNames.add(n);
+        if (propertyValue(sel, 'class')) hasClassSelectors = true;
+      }
+    }
+    groups.set(name, { name, node, type, size: groupSize(type), addressNames, hasClassSelectors });
+  }
+
+  const tasks: TaskInfo[] = [];
+  for (const [name, prop] of members(sectionNode(root, 'tasks'))) {
+    const node = prop.children![1];
+    tasks.push({
+      name,
+      node,
+      group: stringValue(propertyValue(node, 'group')),
+      test: stringValue(propertyValue(node, 'test')),
+      archives: itemsOf(propertyValue(node, 'archives')).map(stringValue).filter((s): s is string => s !== undefined),
+      disabled: propertyValue(node, 'disabled')?.value === true,
+    });
+  }
+
+  // address → host name, and address → contexts (own, labels', remote entries')
+  const addressHost = new Map<string, string>();
+  const addressContexts = new Map<string, Set<string>>();
+  for (const r of index.references) {
+    if (r.ownerKind !== 'addresses') continue;
+    if (r.kind === 'hosts') addressHost.set(r.ownerName, r.name);
+    if (r.kind === 'contexts') {
+      let s = addressContexts.get(r.ownerName);
+      if (!s) addressContexts.set(r.ownerName, (s = new Set()));
+      s.add(r.name);
+    }
+  }
+  const hostArchives = new Map<string, Set<string>>();
+  for (const r of index.references) {
+    if (r.ownerKind === 'hosts' && r.kind === 'archives') {
+      let s = hostArchives.get(r.ownerName);
+      if (!s) hostArchives.set(r.ownerName, (s = new Set()));
+      s.add(r.name);
+    }
+  }
+
+  let users: Map<string, TaskInfo[]> | undefined;
+  const buildUsers = (): Map<string, TaskInfo[]> => {
+    const m = new Map<string, TaskInfo[]>();
+    const add = (kind: string, name: string, t: TaskInfo): void => {
+      const k = `${kind}\u0000${name}`;
+      const a = m.get(k);
+      if (!a) m.set(k, [t]);
+      else if (a[a.length - 1] !== t) a.push(t);
+    };
+    for (const t of tasks) {
+      if (t.test !== undefined) add('tests', t.test, t);
+      for (const a of t.archives) add('archives', a, t);
+      const g = t.group !== undefined ? groups.get(t.group) : undefined;
+      if (!g) continue;
+      for (const addr of g.addressNames) {
+        const host = addressHost.get(addr);
+        for (const a of (host !== undefined && hostArchives.get(host)) || []) add('archives', a, t);
+        for (const c of addressContexts.get(addr) ?? []) add('contexts', c, t);
+      }
+    }
+    return m;
+  };
+
+  return {
+    parsed,
+    index,
+    groups,
+    tasks,
+    usersOf(kind, name) {
+      users ??= buildUsers();
+      return users.get(`${kind}\u0000${name}`) ?? [];
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// The diagnostic value every check produces (offsets into the template text; the LSP layer converts them).
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+export type DiagnosticTag = 'unnecessary' | 'deprecated';
+
+/** Extra data for quick fixes. */
+export type DiagnosticData =
+  | { kind: 'missing-ref'; section: string; name: string; closest?: string; address?: string }
+  | { kind: 'unknown-property'; property: string; closest?: string }
+  | { kind: 'missing-property'; property: string }
+  | { kind: 'unused'; section: string; name: string };
+
+export interface TemplateDiagnostic {
+  /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
+  code: string;
+  severity: Severity;
+  message: string;
+  start: number;
+  end: number;
+  tags?: DiagnosticTag[];
+  data?: DiagnosticData;
+}
+
+export function diag(code: string, severity: Severity, message: string, start: number, end: number, extra?: Pick<TemplateDiagnostic, 'tags' | 'data'>): TemplateDiagnostic {
+  return { code, severity, message, start, end, ...extra };
+}

@@ -1,0 +1,75 @@
+// jq that does not compile, checked with jq itself (async, so the server can publish the fast diagnostics first):
+// `{% jq … %}` variables where pSConfig expands them, address-class `jq` filters and archive `transform` scripts.
+import { checkJqCompiles, getDefaultJqRunner, type JqRunner } from '../jq';
+import type { TemplateModel } from '../model';
+import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
+import { sectionNode } from '../symbols';
+import { scanStringNode } from '../variables';
+import { diag, type TemplateDiagnostic } from './diagnostic';
+import { eachString } from './template-variables';
+
+export interface JqSite {
+  expression: string;
+  start: number;
+  end: number;
+  what: string;
+}
+
+/** Every jq program in the template, with the range to mark if it does not compile. */
+export function collectJqSites(model: TemplateModel): JqSite[] {
+  const { text, root } = model.parsed;
+  const sites: JqSite[] = [];
+  const scan = (node: JsonNode | undefined): void =>
+    eachString(node, (n) => {
+      for (const v of scanStringNode(text, n)) {
+        if (v.kind === 'jq' && !v.malformed && v.expression !== undefined) sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
+      }
+    });
+  for (const section of ['tests', 'archives', 'contexts'] as const) for (const [, p] of members(sectionNode(root, section))) scan(p.children![1]);
+  for (const t of model.tasks) scan(propertyValue(t.node, 'reference'));
+  for (const [, p] of members(sectionNode(root, 'archives'))) script(propertyValue(propertyValue(p.children![1], 'transform'), 'script'), 'archive transform', sites);
+  for (const [, p] of members(sectionNode(root, 'address-classes'))) {
+    for (const f of ['match-filter', 'exclude-filter']) filterScripts(propertyValue(p.children![1], f), sites);
+  }
+  return sites;
+}
+
+function filterScripts(filter: JsonNode | undefined, sites: JqSite[]): void {
+  if (filter?.type !== 'object') return;
+  script(propertyValue(propertyValue(filter, 'jq'), 'script'), 'address-class jq filter', sites);
+  for (const f of itemsOf(propertyValue(filter, 'filters'))) filterScripts(f, sites);
+  filterScripts(propertyValue(filter, 'filter'), sites);
+}
+
+/** A `script` is a string or an array of lines (joined with newlines, as pSConfig does). */
+function script(node: JsonNode | undefined, what: string, sites: JqSite[]): void {
+  if (node?.type === 'string') sites.push({ expression: node.value as string, start: node.offset + 1, end: node.offset + node.length - 1, what });
+  else if (node?.type === 'array') {
+    const lines = itemsOf(node);
+    if (lines.length && lines.every((l) => l.type === 'string')) {
+      sites.push({ expression: lines.map((l) => l.value as string).join('\n'), start: node.offset, end: node.offset + node.length, what });
+    }
+  }
+}
+
+/** jq compile errors for the template's jq programs. Never rejects; without a jq binary it returns one note. */
+export async function checkJqExpressions(model: TemplateModel, runner: JqRunner = getDefaultJqRunner()): Promise<TemplateDiagnostic[]> {
+  const sites = collectJqSites(model);
+  if (sites.length === 0) return [];
+  if (runner.unavailable || !runner.binary) {
+    const s = sites[0];
+    return [diag('psconfig/jq-unavailable', 'information', `jq expressions were not checked: ${runner.unavailable ?? 'no jq binary'}.`, s.start, s.end)];
+  }
+  let results: Map<string, string | null>;
+  try {
+    results = await checkJqCompiles(sites.map((s) => s.expression), runner);
+  } catch (e) {
+    return [diag('psconfig/jq-unavailable', 'information', `jq expressions were not checked: ${(e as Error).message}`, sites[0].start, sites[0].end)];
+  }
+  const out: TemplateDiagnostic[] = [];
+  for (const s of sites) {
+    const err = results.get(s.expression);
+    if (err) out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${err}`, s.start, s.end));
+  }
+  return out;
+}

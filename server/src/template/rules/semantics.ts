@@ -1,0 +1,108 @@
+// Meaning beyond the schema: scheduled-by range, legacy archivers, labels no member has, subtasks and includes
+// that have no effect in the pSConfig 5.x agent.
+import type { TemplateModel } from '../model';
+import { itemsOf, keyOf, members, propertyValue, stringValue, type JsonNode } from '../parse';
+import { sectionNode } from '../symbols';
+import { diag, type TemplateDiagnostic } from './diagnostic';
+
+export function checkSemantics(model: TemplateModel): TemplateDiagnostic[] {
+  const out: TemplateDiagnostic[] = [];
+  scheduledBy(model, out);
+  archivers(model, out);
+  defaultLabels(model, out);
+  subtasks(model, out);
+  includes(model, out);
+  return out;
+}
+
+function scheduledBy(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  for (const t of model.tasks) {
+    const sb = propertyValue(t.node, 'scheduled-by');
+    if (sb?.type !== 'number' || typeof sb.value !== 'number' || sb.value < 0) continue;
+    const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
+    if (!g?.size || sb.value < g.size) continue;
+    const valid = g.size === 1 ? '0' : '0 or 1';
+    out.push(
+      diag(
+        'psconfig/scheduled-by-range',
+        'error',
+        `Task \`${t.name}\` has \`scheduled-by: ${sb.value}\`, but its group \`${g.name}\` is a ${g.type} group with ${g.size} address${g.size === 1 ? '' : 'es'} per task (valid: ${valid}). pSConfig stops generating this task ("The scheduled-by property for task ${t.name} is too big").`,
+        sb.offset,
+        sb.offset + sb.length,
+      ),
+    );
+  }
+}
+
+function archivers(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  for (const [name, prop] of members(sectionNode(model.parsed.root, 'archives'))) {
+    const a = propertyValue(prop.children![1], 'archiver');
+    if (stringValue(a) !== 'esmond') continue;
+    out.push(
+      diag(
+        'psconfig/esmond-archiver',
+        'warning',
+        `Archive \`${name}\` uses the \`esmond\` archiver, which pScheduler 5.x no longer has ("Unknown archiver plugin 'esmond'"): 5.x hosts reject these tasks. Use \`http\` to an OpenSearch/Logstash archive, or keep it only for 4.x hosts.`,
+        a!.offset,
+        a!.offset + a!.length,
+        { tags: ['deprecated'] },
+      ),
+    );
+  }
+}
+
+/** default-address-label: members without that label (and no remote entry providing it) produce no tasks. */
+function defaultLabels(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  const { index } = model;
+  for (const g of model.groups.values()) {
+    const node = propertyValue(g.node, 'default-address-label');
+    const label = stringValue(node);
+    if (label === undefined || g.hasClassSelectors || g.addressNames.size === 0) continue;
+    const has = [...g.addressNames].some((a) => index.definitionsOf('labels', label, a).length > 0);
+    if (has) continue;
+    out.push(
+      diag(
+        'psconfig/default-label-unused',
+        'warning',
+        `No address selected by group \`${g.name}\` has a label \`${label}\`, so the group yields no tasks: pSConfig skips members without the default label. Add \`labels.${label}\` to its addresses or fix the name.`,
+        node!.offset + 1,
+        node!.offset + node!.length - 1,
+      ),
+    );
+  }
+}
+
+function subtasks(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  const sec = propertyValue(model.parsed.root, 'subtasks');
+  const key = sec?.parent ? keyOf(sec.parent) : undefined;
+  if (!key || members(sec).size === 0) return;
+  out.push(
+    diag(
+      'psconfig/subtasks-no-effect',
+      'information',
+      'Subtasks are validated but never generated: the pSConfig 5.x agent creates no pScheduler tasks from them.',
+      key.offset,
+      key.offset + key.length,
+    ),
+  );
+}
+
+function includes(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  for (const item of itemsOf(propertyValue(model.parsed.root, 'includes'))) {
+    const url = stringValue(item);
+    if (url === undefined) continue;
+    const ok = /^(https?|file):\/\//.test(url) || url.startsWith('/');
+    const node: JsonNode = item;
+    out.push(
+      ok
+        ? diag(
+            'psconfig/include',
+            'information',
+            `pSConfig merges \`${url}\` into this template before use (existing names win); names it defines are not checked here.`,
+            node.offset + 1,
+            node.offset + node.length - 1,
+          )
+        : diag('psconfig/include', 'warning', `\`${url}\` is neither a URL nor an absolute path: pSConfig cannot fetch it. Use \`https://…\`, \`file:///…\` or \`/path\`.`, node.offset + 1, node.offset + node.length - 1),
+    );
+  }
+}

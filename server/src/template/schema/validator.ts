@@ -1,0 +1,241 @@
+// Validates a template AST against the official draft-04 schema, reporting EVERY error on the smallest range.
+//
+// A small interpreter of the schema JSON (definitions under `pSConfig`, refs `#/pSConfig/X`, non-unicode regexps
+// so patterns like `24\:?00` compile). Where the schema offers alternatives (anyOf/oneOf) the author's intent is
+// dispatched on (see alternatives.ts) so messages name the field at fault. `#` keys are comments and skipped.
+// Objects whose names pSConfig does not validate (outside NameType) get a warning and are validated leniently.
+import { keyOf, members, nodePath, type JsonNode } from '../parse';
+import { diag, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
+import { closestName } from '../rules/closest-name';
+import { ALTERNATIVES } from './alternatives';
+import { DEFINITION_LABELS, describePath, singular, expectedType, isIntegerToken, jsonTypeName, quote } from './describe';
+import { officialSchema, type JsonSchema } from './schema-source';
+import { unknownPropertyHint } from './property-hints';
+
+export interface Frame {
+  /** Nearest schema definition name (`#` for the root). */
+  def: string;
+  /** Property that holds the value (for array items: the array's property). */
+  field?: string;
+  /** Key node of that property (used to place "missing property" errors). */
+  keyNode?: JsonNode;
+  item?: boolean;
+  /** Inside an object pSConfig does not validate (name outside NameType): problems are warnings. */
+  lenient?: boolean;
+  /** Properties already reported by an alternative dispatcher. */
+  ignore?: ReadonlySet<string>;
+}
+
+const NAME_KEY = '^[a-zA-Z0-9:._\\-]+$';
+
+export class SchemaChecker {
+  readonly out: TemplateDiagnostic[] = [];
+  readonly defs: Record<string, JsonSchema>;
+  private readonly regexps = new Map<string, RegExp>();
+
+  constructor(
+    readonly text: string,
+    readonly schema: JsonSchema,
+  ) {
+    this.defs = schema.pSConfig ?? {};
+  }
+
+  report(code: string, frame: Frame, message: string, start: number, end: number, data?: TemplateDiagnostic['data']): void {
+    const severity: Severity = frame.lenient ? 'warning' : 'error';
+    const suffix = frame.lenient ? ' (pSConfig does not validate this object because of its name.)' : '';
+    this.out.push(diag(code, severity, message + suffix, start, end, data ? { data } : undefined));
+  }
+
+  regex(pattern: string): RegExp {
+    let r = this.regexps.get(pattern);
+    if (!r) {
+      r = new RegExp(pattern); // no `u` flag: the schema's patterns use identity escapes such as `\:`
+      this.regexps.set(pattern, r);
+    }
+    return r;
+  }
+
+  resolve(ref: string): { name: string; schema: JsonSchema } {
+    const name = ref.slice(ref.lastIndexOf('/') + 1);
+    return { name, schema: this.defs[name] ?? {} };
+  }
+
+  check(node: JsonNode, s: JsonSchema, frame: Frame): void {
+    if (s.$ref) {
+      const { name, schema } = this.resolve(s.$ref);
+      if (name === 'AnyJSON') return;
+      const alt = ALTERNATIVES[name];
+      if (alt) alt(this, node, { ...frame, def: name });
+      else this.check(node, schema, { ...frame, def: name });
+      return;
+    }
+    if (s.anyOf || s.oneOf) return this.checkGeneric(node, s, frame);
+    if (s.type !== undefined && !this.typeOk(node, s.type)) return this.wrongType(node, s.type, frame);
+    if (s.enum && !s.enum.some((e) => e === node.value)) {
+      const list = s.enum.map((e) => quote(e)).join(', ');
+      this.report('psconfig/invalid-enum', frame, `${quote(node.value)} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`, node.offset, node.offset + node.length);
+      return;
+    }
+    if (s.pattern !== undefined && node.type === 'string' && !this.regex(s.pattern).test(node.value as string)) {
+      if (frame.lenient && frame.def === 'NameType') return; // already flagged by name-not-validated
+      return this.patternError(node, s, frame);
+    }
+    if (s.minimum !== undefined && typeof node.value === 'number' && node.value < s.minimum) {
+      this.report('psconfig/out-of-range', frame, `\`${frame.field ?? 'value'}\` must be at least ${s.minimum} (it is ${node.value}).`, node.offset, node.offset + node.length);
+      return;
+    }
+    if (node.type === 'object') this.checkObject(node, s, frame);
+    else if (node.type === 'array' && s.items) {
+      for (const item of node.children ?? []) this.check(item, s.items, { ...frame, item: true, keyNode: undefined });
+    }
+  }
+
+  typeOk(node: JsonNode, type: string | string[]): boolean {
+    if (Array.isArray(type)) return type.some((t) => this.typeOk(node, t));
+    if (type === 'integer') return isIntegerToken(node, this.text);
+    return node.type === type;
+  }
+
+  wrongType(node: JsonNode, type: string | string[], frame: Frame, what?: string): void {
+    const subject = frame.field === undefined ? 'The template' : frame.item ? `Each item of \`${frame.field}\`` : `\`${frame.field}\``;
+    const [start, end] = this.valueRange(node, frame);
+    this.report('psconfig/wrong-type', frame, `${subject} must be ${what ?? expectedType(type, frame.def)}, not ${jsonTypeName(node, this.text)}.`, start, end);
+  }
+
+  /** Scalars are short: mark the value. Objects/arrays can span pages: mark their key when there is one. */
+  valueRange(node: JsonNode, frame: Frame): [number, number] {
+    if ((node.type === 'object' || node.type === 'array') && frame.keyNode) return [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length];
+    if (node.type === 'object' || node.type === 'array') return [node.offset, node.offset + 1];
+    return [node.offset, node.offset + node.length];
+  }
+
+  patternError(node: JsonNode, s: JsonSchema, frame: Frame): void {
+    const v = node.value as string;
+    const field = `\`${frame.field ?? 'value'}\``;
+    const at: [number, number] = [node.offset, node.offset + node.length];
+    switch (frame.def) {
+      case 'NameType':
+        return this.report('psconfig/invalid-name', frame, `${quote(v)} is not a valid name for ${field}: names may contain only letters, digits and \`: . _ -\`.`, ...at);
+      case 'Duration': {
+        const base = (s['x-invalid-message'] ?? "'%s' is not a valid ISO 8601 duration.").replace('%s', v);
+        return this.report('psconfig/invalid-duration', frame, `${base} Write it like PT30S, PT4H or P1DT12H (W, D, H, M, S; months and years are not allowed).`, ...at);
+      }
+      case 'HostNamePort':
+      case 'IPv6RFC2732':
+        return this.report('psconfig/invalid-host-port', frame, `${quote(v)} is not a valid host[:port] for ${field}: use a hostname or IPv4 address, or an IPv6 address in brackets (\`[2001:db8::1]\`), optionally followed by \`:port\`.`, ...at);
+      case 'Timestamp':
+        return this.report('psconfig/invalid-time', frame, `${quote(v)} is not a valid time for ${field}: use an ISO 8601 timestamp (\`2025-01-31T12:00:00Z\`), a duration (\`PT1H\`) or a relative time (\`@PT1H\`, \`@R5/PT1H\`).`, ...at);
+      case 'IPv4CIDR':
+      case 'IPv6CIDR':
+        return this.report('psconfig/invalid-netmask', frame, `${quote(v)} is not a CIDR netmask: write it like \`10.0.0.0/8\` or \`2001:db8::/32\`.`, ...at);
+      default:
+        return this.report('psconfig/invalid-value', frame, `${quote(v)} does not match the format required for ${field} (${s.pattern}).`, ...at);
+    }
+  }
+
+  checkObject(node: JsonNode, s: JsonSchema, frame: Frame): void {
+    const props = s.properties ?? {};
+    const pats = s.patternProperties;
+    const own = members(node);
+    for (const [k, prop] of own) {
+      if (frame.ignore?.has(k)) continue;
+      const key = keyOf(prop);
+      const val = prop.children![1];
+      const sub = props[k];
+      const child: Frame = { def: frame.def, field: k, keyNode: key, lenient: frame.lenient };
+      if (sub) {
+        this.check(val, sub, child);
+        continue;
+      }
+      let matched = false;
+      if (pats) {
+        for (const p in pats) {
+          if (this.regex(p).test(k)) {
+            matched = true;
+            this.check(val, pats[p], child);
+          }
+        }
+      }
+      if (matched) continue;
+      if (s.additionalProperties === false) {
+        this.unknownProperty(key, k, s, frame);
+      } else if (pats && pats[NAME_KEY]) {
+        // Section maps: pSConfig lets such names through unvalidated. Say so, then validate anyway.
+        const section = frame.field ?? 'this section';
+        this.out.push(
+          diag(
+            'psconfig/name-not-validated',
+            'warning',
+            `${quote(k)} has characters outside \`[a-zA-Z0-9:._-]\`: pSConfig skips validating this ${singular(section)} entirely, and validated objects cannot reference it. Rename it, e.g. ${quote(k.replace(/[^a-zA-Z0-9:._\-]+/g, '-'))}.`,
+            key.offset,
+            key.offset + key.length,
+          ),
+        );
+        this.check(val, pats[NAME_KEY], { ...child, lenient: true });
+      } else if (typeof s.additionalProperties === 'object') {
+        this.check(val, s.additionalProperties, child);
+      }
+    }
+    for (const r of s.required ?? []) {
+      if (own.has(r) || frame.ignore?.has(r)) continue;
+      const owner = frame.def === '#' ? 'The template' : capitalize(describePath(nodePath(node)));
+      const [start, end] = frame.keyNode ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length] : [node.offset, node.offset + 1];
+      this.report('psconfig/missing-property', frame, `${owner} is missing the required property \`${r}\`${REQUIRED_HINTS[r] ?? ''}.`, start, end, { kind: 'missing-property', property: r });
+    }
+  }
+
+  unknownProperty(key: JsonNode, k: string, s: JsonSchema, frame: Frame): void {
+    const allowed = Object.keys(s.properties ?? {});
+    const what = DEFINITION_LABELS[frame.def] ?? `\`${frame.field ?? 'this object'}\``;
+    const hint = unknownPropertyHint(frame.def, k);
+    const closest = hint ? undefined : closestName(k, allowed);
+    let message: string;
+    if (hint) message = hint;
+    else if (s.patternProperties && allowed.length === 0) message = `${quote(k)} is not a valid name here: names may contain only letters, digits and \`: . _ -\`.`;
+    else message = `${quote(k)} is not a property of ${what}${closest ? `; did you mean \`${closest}\`?` : '.'} Allowed: ${allowed.map((a) => `\`${a}\``).join(', ')}.`;
+    this.report('psconfig/unknown-property', frame, message, key.offset, key.offset + key.length, { kind: 'unknown-property', property: k, closest });
+  }
+
+  /** anyOf/oneOf without a dedicated dispatcher: keep the branches whose type fits; report the closest branch. */
+  checkGeneric(node: JsonNode, s: JsonSchema, frame: Frame): void {
+    const branches = (s.anyOf ?? s.oneOf)!;
+    const fitting = branches.filter((b) => {
+      const t = b.$ref ? this.resolve(b.$ref).schema.type : b.type;
+      return t === undefined || this.typeOk(node, t);
+    });
+    if (fitting.length === 0) {
+      const types = branches.map((b) => (b.$ref ? this.resolve(b.$ref).schema.type : b.type)).filter((t): t is string => typeof t === 'string');
+      return this.wrongType(node, [...new Set(types)], frame);
+    }
+    let best: TemplateDiagnostic[] | undefined;
+    for (const b of fitting) {
+      const sub = new SchemaChecker(this.text, this.schema);
+      sub.check(node, b, frame);
+      if (sub.out.length === 0) return;
+      if (!best || sub.out.length < best.length) best = sub.out;
+    }
+    this.out.push(...(best ?? []));
+  }
+}
+
+const REQUIRED_HINTS: Record<string, string> = {
+  type: '',
+  archiver: ' (the pScheduler archiver plugin, e.g. `http`, `rabbitmq`, `syslog`)',
+  data: ' (the archiver’s or context’s own settings; `{}` if none)',
+  spec: ' (the pScheduler test spec)',
+  group: ' (the name of a group in `groups`)',
+  test: ' (the name of a test in `tests`)',
+  address: ' (a hostname or IP address)',
+};
+
+function capitalize(s: string): string {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** Schema diagnostics for a parsed template. */
+export function validateSchema(root: JsonNode | undefined, text: string, schema: JsonSchema = officialSchema()): TemplateDiagnostic[] {
+  if (!root) return [];
+  const checker = new SchemaChecker(text, schema);
+  checker.check(root, schema, { def: '#' });
+  return checker.out;
+}
