@@ -1,0 +1,26 @@
+// `npm run archive`: start the local archive on PORT (default 8085) and keep running until interrupted.
+import { startArchiveServer } from './server';
+
+async function main(): Promise<void> {
+  const port = process.env.PORT !== undefined ? Number(process.env.PORT) : 8085;
+  const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
+  const server = await startArchiveServer({ port, tokens: token ? [token] : undefined });
+  for (const w of server.seed.warnings) process.stderr.write(`warning: ${w}\n`);
+  process.stdout.write(
+    `local archive: ${server.url}\n` +
+      server.seed.sources.map((s) => `  seeded with ${s}\n`).join('') +
+      `  write token: ${token ? '(from PSCONFIG_ARCHIVE_TOKEN)' : server.token}\n` +
+      `  simulated failures: ${server.faultUrl('500-html').replace('500-html', '<404|401|500-json|500-html|malformed-json|hang|redirect>')}\n` +
+      `  try: node dist/cli.js archive search ${server.url} --format table\n`,
+  );
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`local archive failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+// What the local archive starts with: the esmond fixtures (found at ../shared/esmond-fixtures relative to the repo
+// root, or PSCONFIG_ESMOND_FIXTURES) and generated recent series; each part can be turned off.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { seedFromFixtures } from './seed-fixtures';
+import { seedBenchSeries, seedGenerated } from './seed-generated';
+import type { ArchiveStore } from './store';
+
+export interface SeedOptions {
+  /** true (default): ../shared/esmond-fixtures; a string: that directory; false: none. */
+  fixtures?: boolean | string;
+  /** Generated recent series (default true). */
+  generated?: boolean;
+  /** Add a throughput series of this many points (benchmark). */
+  benchPoints?: number;
+  /** Clock for generated data, UNIX seconds (default now). */
+  now?: number;
+}
+
+export interface SeedReport {
+  records: number;
+  points: number;
+  /** Where data came from, for the start-up message. */
+  sources: string[];
+  warnings: string[];
+  /** metadata-key of the bench series when benchPoints was set. */
+  benchKey?: string;
+}
+
+/** The repository root: the nearest ancestor directory with this project's package.json. */
+export function repoRoot(from = __dirname): string {
+  let dir = resolve(from);
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && /"name":\s*"psconfig-vscode"/.test(readFileSync(pkg, 'utf8'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(from, '..', '..', '..');
+    dir = up;
+  }
+}
+
+export function defaultFixturesDir(): string {
+  return process.env.PSCONFIG_ESMOND_FIXTURES ?? join(repoRoot(), '..', 'shared', 'esmond-fixtures');
+}
+
+export function seedArchive(store: ArchiveStore, opts: SeedOptions): SeedReport {
+  const rep: SeedReport = { records: 0, points: 0, sources: [], warnings: [] };
+  const now = opts.now ?? Math.floor(Date.now() / 1000);
+  if (opts.fixtures !== false) {
+    const dir = typeof opts.fixtures === 'string' ? opts.fixtures : defaultFixturesDir();
+    if (existsSync(join(dir, 'esmond'))) {
+      const f = seedFromFixtures(store, dir);
+      rep.records += f.records;
+      rep.points += f.points;
+      rep.warnings.push(...f.warnings);
+      rep.sources.push(`esmond fixtures from ${dir} (${f.records} metadata, ${f.points} points)`);
+    } else {
+      rep.warnings.push(`esmond fixtures not found at ${dir}; starting with generated data only (set PSCONFIG_ESMOND_FIXTURES to their directory)`);
+    }
+  }
+  if (opts.generated !== false) {
+    const g = seedGenerated(store, now);
+    rep.records += g.records;
+    rep.points += g.points;
+    rep.sources.push(`generated series ending now (${g.records} metadata, ${g.points} points)`);
+  }
+  if (opts.benchPoints) {
+    rep.benchKey = seedBenchSeries(store, now, opts.benchPoints).key;
+    rep.records++;
+    rep.points += opts.benchPoints;
+    rep.sources.push(`bench throughput series (${opts.benchPoints} points, key ${rep.benchKey})`);
+  }
+  return rep;
+}
