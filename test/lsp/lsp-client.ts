@@ -1,0 +1,163 @@
+// Test client: spawns the bundled server (`node dist/server.js --stdio`) as a real child process and talks LSP
+// to it over its stdin/stdout. Diagnostics and server log messages are collected for assertions.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+
+export const repoRoot = join(__dirname, '..', '..', '..');
+export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+
+export function exampleText(name: string): string {
+  return readFileSync(join(examplesDir, name), 'utf8');
+}
+
+export function exampleUri(name: string): string {
+  return pathToFileURL(join(examplesDir, name)).toString();
+}
+
+interface Waiter {
+  uri: string;
+  version: number | undefined;
+  resolve: (d: Diagnostic[]) => void;
+}
+
+export class LspClient {
+  readonly connection: ProtocolConnection;
+  readonly logs: { type: number; message: string }[] = [];
+  readonly templateChanged: { uri: string; version: number | null }[] = [];
+  private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  private waiters: Waiter[] = [];
+  private exited = false;
+  private versions = new Map<string, number>();
+
+  private constructor(readonly child: ChildProcessWithoutNullStreams) {
+    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    child.on('exit', () => (this.exited = true));
+    child.stderr.on('data', (b: Buffer) => this.logs.push({ type: 0, message: b.toString() }));
+    this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      this.diagnostics.set(p.uri, p);
+      const ready = this.waiters.filter((w) => w.uri === p.uri && (w.version === undefined || p.version === w.version));
+      this.waiters = this.waiters.filter((w) => !ready.includes(w));
+      for (const w of ready) w.resolve(p.diagnostics);
+    });
+    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => this.logs.push(p));
+    this.connection.onNotification('psconfig/templateChanged', (p: { uri: string; version: number | null }) => this.templateChanged.push(p));
+    this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+      p.items.map((i) => (i.section === 'psconfig' ? { jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' }, preview: { agentAddresses: [] } } : null)),
+    );
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.listen();
+  }
+
+  static async start(): Promise<LspClient> {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist', 'server.js'), '--stdio'], {
+      cwd: repoRoot,
+      env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
+    });
+    const client = new LspClient(child);
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { workspace: { configuration: true }, textDocument: { rename: { prepareSupport: true } } },
+    });
+    await client.connection.sendNotification('initialized', {});
+    return client;
+  }
+
+  get alive(): boolean {
+    return !this.exited && this.child.exitCode === null;
+  }
+
+  /** Opens a document and resolves with its first diagnostics. */
+  open(uri: string, text: string, languageId = 'psconfig'): Promise<Diagnostic[]> {
+    this.versions.set(uri, 1);
+    const p = this.nextDiagnostics(uri, 1);
+    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    return p;
+  }
+
+  /** Replaces the whole text (as one incremental change over the full range) and waits for the new diagnostics. */
+  change(uri: string, changes: { range?: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }[]): Promise<Diagnostic[]> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    const p = this.nextDiagnostics(uri, version);
+    void this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+    return p;
+  }
+
+  close(uri: string): void {
+    void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  nextDiagnostics(uri: string, version?: number): Promise<Diagnostic[]> {
+    return new Promise((resolve) => this.waiters.push({ uri, version, resolve }));
+  }
+
+  lastDiagnostics(uri: string): Diagnostic[] | undefined {
+    return this.diagnostics.get(uri)?.diagnostics;
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.connection.sendRequest(method, params) as Promise<R>;
+  }
+
+  /** Errors the server logged (handler exceptions become log lines, never a dead server). */
+  loggedErrors(): string[] {
+    return this.logs.filter((l) => l.type === 1).map((l) => l.message);
+  }
+
+  async stop(): Promise<void> {
+    if (this.alive) {
+      const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+      try {
+        await this.connection.sendRequest('shutdown');
+        await this.connection.sendNotification('exit');
+      } catch {
+        this.child.kill();
+      }
+      await exited;
+    }
+    this.connection.dispose();
+  }
+}
+
+/** Position (0-based line/character) of the n-th occurrence of `needle` in `text`, plus `delta` characters. */
+export function positionOf(text: string, needle: string, delta = 0, occurrence = 0): { line: number; character: number } {
+  let at = -1;
+  for (let i = 0; i <= occurrence; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`"${needle}" (occurrence ${occurrence}) not found`);
+  }
+  return offsetToPosition(text, at + delta);
+}
+
+export function offsetToPosition(text: string, offset: number): { line: number; character: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+export function positionToOffset(text: string, pos: { line: number; character: number }): number {
+  const lines = text.split('\n');
+  let off = 0;
+  for (let i = 0; i < pos.line; i++) off += lines[i].length + 1;
+  return off + pos.character;
+}
+
+/** Applies non-overlapping text edits (LSP ranges) to a text. */
+export function applyEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+  const sorted = edits.map((e) => ({ s: positionToOffset(text, e.range.start), e: positionToOffset(text, e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
+  return out;
+}
