@@ -58,8 +58,8 @@ interface AgentBucket {
 interface Index {
   agents: string[];
   byAgent: Map<string, AgentBucket>;
-  keys: string[];
-  keyToIndex: Map<string, number>;
+  /** Keys by combination number, filled per task list when that list is first shown (see keyOf). */
+  keys: (string | undefined)[];
 }
 
 /**
@@ -131,9 +131,11 @@ export class TaskTreeModel {
       case 'task': {
         const idx = this.getIndex();
         const numbers = idx.byAgent.get(node.agent)?.tasks.get(node.task) ?? [];
+        this.fillKeys(numbers);
         return this.paged(node.id, numbers.length, (i) => {
           const n = numbers[i];
-          return { kind: 'combination', id: JSON.stringify(['c', node.agent, idx.keys[n]]), index: n, key: idx.keys[n] };
+          const key = idx.keys[n] as string;
+          return { kind: 'combination', id: JSON.stringify(['c', node.agent, key]), index: n, key };
         });
       }
       default:
@@ -176,12 +178,56 @@ export class TaskTreeModel {
 
   /** The stable key of combination number `n` of the result. */
   keyOf(n: number): string | undefined {
-    return this.getIndex().keys[n];
+    const c = this.result?.combinations[n];
+    if (!c) return undefined;
+    const idx = this.getIndex();
+    if (idx.keys[n] === undefined) this.fillKeys(idx.byAgent.get(c.agent ?? '')?.tasks.get(c.task) ?? []);
+    return idx.keys[n];
   }
 
   combinationByKey(key: string): ExpandedCombination | undefined {
-    const n = this.getIndex().keyToIndex.get(key);
+    const n = this.indexOfKey(key);
     return n === undefined ? undefined : this.result?.combinations[n];
+  }
+
+  /** A linear scan without allocations: cheaper than keeping a key map of every combination for a rare lookup. */
+  private indexOfKey(key: string): number | undefined {
+    const result = this.result;
+    if (!result) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(key);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])) return undefined;
+    const [task, addresses, occurrence] = parsed as [unknown, unknown[], unknown];
+    let seen = 0;
+    const cs = result.combinations;
+    for (let n = 0; n < cs.length; n++) {
+      const c = cs[n];
+      if (c.task !== task || c.addresses.length !== addresses.length || !c.addresses.every((a, i) => a === addresses[i])) continue;
+      if (seen++ === occurrence) return n;
+    }
+    return undefined;
+  }
+
+  /**
+   * Keys of one agent's combinations of one task. Duplicates (same task and address names) always have the
+   * same scheduler, so they sit in the same list and the occurrence count can be local to it.
+   */
+  private fillKeys(numbers: number[]): void {
+    const idx = this.getIndex();
+    const cs = this.result?.combinations;
+    if (!cs || numbers.length === 0 || idx.keys[numbers[0]] !== undefined) return;
+    const seen = new Map<string, number>();
+    for (const n of numbers) {
+      const c = cs[n];
+      const base = c.addresses.join('\u0000');
+      const occurrence = seen.get(base) ?? 0;
+      seen.set(base, occurrence + 1);
+      idx.keys[n] = combinationKey(c, occurrence);
+    }
   }
 
   /** Agents in tree order (schedulers first seen, then the bucket of failures without an agent). */
@@ -239,8 +285,7 @@ export class TaskTreeModel {
 
   private combinationItem(node: Extract<TaskTreeNode, { kind: 'combination' }>): TreeItemView {
     // A node handed out by an older model may reach us after a refresh: trust its key, not its position.
-    const idx = this.getIndex();
-    const n = idx.keys[node.index] === node.key ? node.index : idx.keyToIndex.get(node.key);
+    const n = this.keyOf(node.index) === node.key ? node.index : this.indexOfKey(node.key);
     const c = n === undefined ? undefined : this.result?.combinations[n];
     if (!c) return { id: node.id, label: '(gone)', icon: 'error', collapsible: 'none', contextValue: 'message' };
     const label = combinationLabel(c);
@@ -269,9 +314,8 @@ export class TaskTreeModel {
   private getIndex(): Index {
     if (this.index) return this.index;
     const result = this.result;
-    const idx: Index = { agents: [], byAgent: new Map(), keys: [], keyToIndex: new Map() };
+    const idx: Index = { agents: [], byAgent: new Map(), keys: [] };
     if (result) {
-      const seen = new Map<string, number>();
       const bucketOf = (agent: string): AgentBucket => {
         let b = idx.byAgent.get(agent);
         if (!b) {
@@ -281,20 +325,16 @@ export class TaskTreeModel {
         return b;
       };
       for (const a of result.agents) bucketOf(a);
-      result.combinations.forEach((c, n) => {
-        const base = JSON.stringify([c.task, c.addresses]);
-        const occurrence = seen.get(base) ?? 0;
-        seen.set(base, occurrence + 1);
-        const key = combinationKey(c, occurrence);
-        idx.keys.push(key);
-        idx.keyToIndex.set(key, n);
+      const cs = result.combinations;
+      for (let n = 0; n < cs.length; n++) {
+        const c = cs[n];
         const bucket = bucketOf(c.agent ?? '');
         let list = bucket.tasks.get(c.task);
         if (!list) bucket.tasks.set(c.task, (list = []));
         list.push(n);
         if (c.error !== undefined) bucket.failed++;
         else bucket.ok++;
-      });
+      }
       // Agents listed by the engine but with no combination here (for example cut by `limit`) are not shown.
       for (const [agent, b] of idx.byAgent) if (b.tasks.size > 0) idx.agents.push(agent);
     }
