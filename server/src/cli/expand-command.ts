@@ -1,5 +1,117 @@
-// Placeholder until the expand command lands; replaced by its owner.
-export async function runExpandCommand(_args: string[]): Promise<number> {
-  process.stderr.write('psconfig-tools expand: not built yet\n');
-  return 2;
+// psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--allow-remote-includes]
+// Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: all combinations expanded;
+// 1: some combination or task failed; 2: the file cannot be read or parsed, or bad usage.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expandText } from '../template/expand/from-text';
+
+const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--allow-remote-includes]
+
+  --agent ADDRESS          only tasks this agent schedules (repeatable; case-insensitive exact match, as the agent's
+                           match-addresses); default: every agent
+  --format json            (default) one element per combination:
+                           {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"}
+  --format pscheduler      the bare array of task JSON, as \`psconfig pscheduler-tasks\` prints it
+  --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH)
+  --allow-remote-includes  fetch http(s) URLs listed in \`includes\`
+Notes (where pSConfig 5.x would behave differently) and errors go to stderr.
+`;
+
+interface Args {
+  file?: string;
+  agents: string[];
+  format: 'json' | 'pscheduler';
+  jq?: string;
+  allowRemote: boolean;
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const a: Args = { agents: [], format: 'json', allowRemote: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string | undefined => {
+      const eq = arg.indexOf('=');
+      if (eq > 0) return arg.slice(eq + 1);
+      return argv[++i];
+    };
+    const name = arg.startsWith('--') ? arg.split('=')[0] : arg;
+    if (name === '--agent') {
+      const v = value();
+      if (!v) return '--agent needs an address';
+      a.agents.push(v);
+    } else if (name === '--format') {
+      const v = value();
+      if (v !== 'json' && v !== 'pscheduler') return `--format must be json or pscheduler, not ${v ?? '(nothing)'}`;
+      a.format = v;
+    } else if (name === '--jq') {
+      const v = value();
+      if (!v) return '--jq needs a path';
+      a.jq = v;
+    } else if (name === '--allow-remote-includes') {
+      a.allowRemote = true;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      return `unknown option ${arg}`;
+    } else if (a.file === undefined) {
+      a.file = arg;
+    } else {
+      return `only one FILE can be expanded (got ${a.file} and ${arg})`;
+    }
+  }
+  return a.file ? a : 'missing FILE';
+}
+
+export async function runExpandCommand(argv: string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`psconfig-tools expand: ${args}\n\n${USAGE}`);
+    return 2;
+  }
+  const file = resolve(args.file as string);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`psconfig-tools expand: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? ''} ${(e as Error).message}\n`);
+    return 2;
+  }
+  const result = await expandText({
+    uri: pathToFileURL(file).toString(),
+    version: null,
+    text,
+    baseDir: dirname(file),
+    agentAddresses: args.agents,
+    jqPath: args.jq,
+    allowRemoteIncludes: args.allowRemote,
+  });
+  if (result.error) {
+    process.stderr.write(`${args.file}: ${result.error}\n`);
+    return 2;
+  }
+  for (const n of result.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
+  let failed = false;
+  for (const t of result.tasks) {
+    if (t.error) {
+      failed = true;
+      process.stderr.write(`error: task ${t.task}: ${t.error}\n`);
+    }
+  }
+  const out: unknown[] = [];
+  for (const c of result.combinations) {
+    if (c.error) {
+      failed = true;
+      if (args.format === 'json') out.push({ task: c.task, addresses: c.addresses, error: c.error });
+      else process.stderr.write(`error: ${c.error}\n`);
+    } else if (args.format === 'json') {
+      out.push({ task: c.task, addresses: c.addresses, agent: c.agent, flip: c.flip ?? false, pscheduler: c.pscheduler });
+    } else {
+      out.push(c.pscheduler);
+    }
+  }
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  return failed ? 1 : 0;
 }

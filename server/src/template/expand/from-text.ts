@@ -1,0 +1,91 @@
+// Template text → ExpandTasksResult: the one entry point the CLI and the language server share.
+// Parses, resolves local includes against the template's directory, picks the jq runner, and never throws.
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { ExpandTasksResult } from '../../../../common/protocol';
+import { createJqRunner, JqRunner } from '../jq';
+import { LineIndex } from '../positions';
+import { expandTemplate } from './engine';
+
+export interface ExpandTextInput {
+  uri: string;
+  version: number | null;
+  text: string;
+  /** Directory relative `includes` are resolved against (undefined: only absolute paths can be read). */
+  baseDir?: string;
+  agentAddresses?: string[];
+  limit?: number;
+  /** The `psconfig.jq.path` setting (empty: JQ_PATH, node-jq's binary, then PATH). */
+  jqPath?: string;
+  allowRemoteIncludes?: boolean;
+  /** Reads include files (default: the file system). */
+  readFile?: (path: string) => Promise<string>;
+}
+
+const runners = new Map<string, JqRunner>();
+
+/** One runner per jq path, so compile checks stay cached and a changed setting takes effect at once. */
+export function jqRunnerFor(jqPath: string | undefined): JqRunner {
+  const key = jqPath ?? '';
+  let r = runners.get(key);
+  if (!r || r.unavailable) {
+    r = createJqRunner({ jqPath });
+    runners.set(key, r);
+  }
+  return r;
+}
+
+/** The first JSON syntax error as `line L, column C: message` (1-based, as editors show it). */
+export function syntaxErrorOf(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    // V8 names the offset ("... in JSON at position 123"); we add line and column.
+    const message = (e as Error).message;
+    const at = /at position (\d+)/.exec(message);
+    if (!at) return `JSON syntax error: ${message}`;
+    const p = new LineIndex(text).positionAt(Number(at[1]));
+    return `JSON syntax error at line ${p.line + 1}, column ${p.character + 1}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+  }
+}
+
+export async function expandText(input: ExpandTextInput): Promise<ExpandTasksResult> {
+  const empty = (error: string, elapsedMs = 0): ExpandTasksResult => ({
+    uri: input.uri,
+    version: input.version,
+    error,
+    tasks: [],
+    combinations: [],
+    truncated: false,
+    notes: [],
+    agents: [],
+    elapsedMs,
+  });
+  let template: unknown;
+  try {
+    template = JSON.parse(input.text);
+  } catch {
+    return empty(syntaxErrorOf(input.text) ?? 'The template is not valid JSON.');
+  }
+  const read = input.readFile ?? ((p: string) => readFile(p, 'utf8'));
+  const readInclude = async (path: string): Promise<string> => {
+    if (isAbsolute(path)) return read(path);
+    if (!input.baseDir) throw new Error('a relative include path needs a template saved on disk (pSConfig itself expects an absolute path or URL)');
+    return read(resolve(input.baseDir, path));
+  };
+  try {
+    const r = await expandTemplate(template, {
+      jq: jqRunnerFor(input.jqPath),
+      agentAddresses: input.agentAddresses,
+      limit: input.limit,
+      readInclude,
+      allowRemoteIncludes: input.allowRemoteIncludes,
+    });
+    const { jqProcesses: _jq, ...rest } = r;
+    return { uri: input.uri, version: input.version, ...rest };
+  } catch (e) {
+    // A bug in the engine must not take the server down; report it as the expansion's error.
+    return empty(`Internal error while expanding: ${(e as Error).stack ?? String(e)}`);
+  }
+}
