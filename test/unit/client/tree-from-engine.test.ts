@@ -1,0 +1,77 @@
+// The Tasks tree fed with the real expansion engine's output for real example templates: every combination the
+// engine yields appears exactly once, under its scheduling agent and its task, in pSConfig order, and opens to
+// its own task JSON. (The engine's correctness is tested in test/unit/expand; this checks the tree's contract.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { expandText } from '../../../server/src/template/expand/from-text';
+import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
+import { formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
+
+const examples = path.join(__dirname, '..', '..', '..', '..', '..', 'shared', 'psconfig', 'examples');
+const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
+
+async function expandExample(file: string, agentAddresses: string[] = []): Promise<TaskTreeModel> {
+  const text = readFileSync(path.join(examples, file), 'utf8');
+  const uri = `file://${path.join(examples, file)}`;
+  const result = await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses, jqPath });
+  return new TaskTreeModel({ kind: 'result', template: uri, result, agentAddresses });
+}
+
+/** Every combination node of the tree, walking agents → tasks → combinations (all pages). */
+function leaves(m: TaskTreeModel): Extract<TaskTreeNode, { kind: 'combination' }>[] {
+  const out: Extract<TaskTreeNode, { kind: 'combination' }>[] = [];
+  const walk = (nodes: TaskTreeNode[]): void => {
+    for (const n of nodes) {
+      if (n.kind === 'combination') out.push(n);
+      else if (n.kind === 'agent' || n.kind === 'task') walk(m.children(n));
+    }
+  };
+  walk(m.roots());
+  return out;
+}
+
+for (const file of ['perl-shared--client-psconfig-mesh.json', 'perl-shared--client-psconfig-noagent.json', 'psconfig--example-2-testbed.json', 'qa--psconfig-netsage-mesh.json']) {
+  test(`${file}: every engine combination appears once, under its agent and task, and opens to its task JSON`, async () => {
+    const m = await expandExample(file);
+    const r = m.result;
+    assert.ok(r && r.error === undefined, r?.error);
+    assert.ok(r.combinations.length > 0, 'the example yields combinations');
+    const found = leaves(m);
+    assert.equal(found.length, r.combinations.length);
+    assert.deepEqual(found.map((n) => n.index).sort((a, b) => a - b), r.combinations.map((_, i) => i));
+    for (const n of found) {
+      const c = r.combinations[n.index];
+      const item = m.item(n);
+      assert.equal(item.label, c.addressValues.join(' → '));
+      assert.equal(item.description === 'flip', c.flip === true);
+      if (c.error === undefined) assert.equal(m.combinationByKey(item.openKey ?? ''), c);
+      else assert.equal(item.icon, 'error');
+    }
+    // Within each agent and task, the tree keeps the engine's (pSConfig's) order.
+    for (const agent of m.roots().filter((n) => n.kind === 'agent')) {
+      for (const task of m.children(agent)) {
+        const idx = m.children(task).map((n) => (n.kind === 'combination' ? n.index : -1));
+        assert.deepEqual(idx, [...idx].sort((a, b) => a - b));
+      }
+    }
+  });
+}
+
+test('the no-agent example shows flip markers where the engine flipped the scheduler', async () => {
+  const m = await expandExample('perl-shared--client-psconfig-noagent.json');
+  const flips = m.result?.combinations.filter((c) => c.flip) ?? [];
+  assert.ok(flips.length > 0, 'the example has flipped combinations');
+  const flipItems = leaves(m).filter((n) => m.item(n).description === 'flip');
+  assert.equal(flipItems.length, flips.length);
+});
+
+test('agent scope: the tree for one agent holds exactly that agent, and the export is its task array', async () => {
+  const all = await expandExample('perl-shared--client-psconfig-mesh.json');
+  const agent = all.agents()[1];
+  const one = await expandExample('perl-shared--client-psconfig-mesh.json', [agent]);
+  assert.deepEqual(snapshotTree(one, 1).map((n) => n.label), [agent]);
+  const expected = all.result?.combinations.filter((c) => c.agent === agent).map((c) => c.pscheduler);
+  assert.deepEqual(JSON.parse(formatTaskArray(pschedulerTaskArray(one.result!))), JSON.parse(JSON.stringify(expected)));
+});
