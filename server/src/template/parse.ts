@@ -5,8 +5,8 @@
 // lengths include the quotes; `value` is the decoded string.
 //
 // Valid JSON takes a fast strict path (a hand-written scanner, a few times the cost of JSON.parse). Text with a
-// syntax error is re-parsed by jsonc-parser's tolerant parser, which recovers a partial tree and lists every error.
-import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError } from 'jsonc-parser';
+// syntax error is re-parsed by parse-recovering.ts, which recovers a partial tree and lists every error.
+import { parseRecovering } from './parse-recovering';
 
 export type JsonNodeType = 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
 export type JsonPath = (string | number)[];
@@ -59,43 +59,12 @@ export function parseTemplate(text: string): ParsedTemplate {
   }
   duplicateKeys.length = 0;
   commentKeys.length = 0;
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as
-    | JsoncNode
-    | undefined;
-  if (root) annotate(root as JsonNode, duplicateKeys, commentKeys);
-  const syntaxErrors = errors.map((e) => ({
-    message: syntaxMessage(printParseErrorCode(e.error)),
-    start: e.offset,
-    end: e.offset + Math.max(e.length, 1),
-  }));
-  return { text, root: root as JsonNode | undefined, syntaxErrors, duplicateKeys, commentKeys };
+  const { root, errors } = parseRecovering(text);
+  if (root) annotate(root, duplicateKeys, commentKeys);
+  return { text, root, syntaxErrors: errors, duplicateKeys, commentKeys };
 }
 
-const SYNTAX_MESSAGES: Record<string, string> = {
-  InvalidSymbol: 'Invalid symbol: JSON allows only objects, arrays, strings, numbers, true, false and null here.',
-  InvalidNumberFormat: 'Invalid number.',
-  PropertyNameExpected: 'Expected a property name in double quotes.',
-  ValueExpected: 'Expected a value.',
-  ColonExpected: 'Expected `:` after the property name.',
-  CommaExpected: 'Expected a comma.',
-  CloseBraceExpected: 'Expected `}` to close the object.',
-  CloseBracketExpected: 'Expected `]` to close the array.',
-  EndOfFileExpected: 'Expected the end of the file: a template is one JSON object.',
-  InvalidCommentToken: 'Comments are not allowed in JSON; use a `#`-prefixed key (pSConfig 5.2+) instead.',
-  UnexpectedEndOfComment: 'Unterminated comment (comments are not allowed in JSON).',
-  UnexpectedEndOfString: 'Unterminated string.',
-  UnexpectedEndOfNumber: 'Unterminated number.',
-  InvalidUnicode: 'Invalid unicode escape sequence.',
-  InvalidEscapeCharacter: 'Invalid escape character in string.',
-  InvalidCharacter: 'Invalid character in string (control characters must be escaped).',
-};
-
-function syntaxMessage(code: string): string {
-  return SYNTAX_MESSAGES[code] ?? `JSON syntax error (${code}).`;
-}
-
-/** Marks comment keys and finds duplicate keys in a tree built by jsonc-parser. */
+/** Marks comment keys and finds duplicate keys in a tree built by the recovering parser. */
 function annotate(node: JsonNode, dups: DuplicateKey[], comments: JsonNode[]): void {
   if (node.type === 'object' && node.children) {
     const seen = new Map<string, JsonNode>();

@@ -42,7 +42,7 @@ function archivers(model: TemplateModel, out: TemplateDiagnostic[]): void {
       diag(
         'psconfig/esmond-archiver',
         'warning',
-        `Archive \`${name}\` uses the \`esmond\` archiver, which pScheduler 5.x no longer has ("Unknown archiver plugin 'esmond'"): 5.x hosts reject these tasks. Use \`http\` to an OpenSearch/Logstash archive, or keep it only for 4.x hosts.`,
+        `Archive \`${name}\` uses the \`esmond\` archiver, which pScheduler 5.x no longer has: 5.x hosts reject its tasks ("Unknown archiver plugin 'esmond'"). Switch to \`http\` (e.g. Logstash/OpenSearch) unless every host runs 4.x.`,
         a!.offset,
         a!.offset + a!.length,
         { tags: ['deprecated'] },

@@ -1,0 +1,248 @@
+// Error-recovering JSON parser for text with syntax errors (the fast strict path in parse.ts failed).
+// Reports every error with a range and still builds the tree around them, so that a template being typed keeps
+// its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
+import type { JsonNode, SyntaxProblem } from './parse';
+
+type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
+
+const MAX_DEPTH = 500;
+
+export function parseRecovering(text: string): { root: JsonNode | undefined; errors: SyntaxProblem[] } {
+  return new RecoveringParser(text).parse();
+}
+
+class RecoveringParser {
+  private pos = 0;
+  private tok: Tok = 'eof';
+  private tokStart = 0;
+  private tokEnd = 0;
+  private tokValue: string | number | boolean | null = null;
+  private depth = 0;
+  readonly errors: SyntaxProblem[] = [];
+
+  /** The current token (a method, so TypeScript does not narrow it across next()). */
+  private cur(): Tok {
+    return this.tok;
+  }
+
+  constructor(private readonly text: string) {}
+
+  parse(): { root: JsonNode | undefined; errors: SyntaxProblem[] } {
+    this.next();
+    let root: JsonNode | undefined;
+    if (this.cur() === 'eof') this.error('The file is empty: a template is one JSON object.', 0, 0);
+    else root = this.value(undefined);
+    while (this.cur() !== 'eof') {
+      this.error('Expected the end of the file: a template is one JSON object.', this.tokStart, this.tokEnd);
+      this.skipToEnd();
+    }
+    return { root, errors: this.errors };
+  }
+
+  private error(message: string, start: number, end: number): void {
+    const last = this.errors[this.errors.length - 1];
+    if (last && last.start === start) return; // one error per place
+    this.errors.push({ message, start, end: Math.max(end, start + 1) });
+  }
+
+  private skipToEnd(): void {
+    this.pos = this.text.length;
+    this.tok = 'eof';
+    this.tokStart = this.tokEnd = this.pos;
+  }
+
+  // ---- scanner ----------------------------------------------------------------------------------------------
+
+  private next(): void {
+    const t = this.text;
+    for (;;) {
+      let c = t.charCodeAt(this.pos);
+      while (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) c = t.charCodeAt(++this.pos);
+      if (c === 47 && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) {
+        const start = this.pos;
+        const block = t[this.pos + 1] === '*';
+        let end = block ? t.indexOf('*/', this.pos + 2) : t.slice(this.pos).search(/[\r\n]/);
+        if (block) end = end < 0 ? t.length : end + 2;
+        else end = end < 0 ? t.length : this.pos + end;
+        this.error('Comments are not allowed in JSON; use a `#`-prefixed key (pSConfig 5.2+) instead.', start, end);
+        this.pos = end;
+        continue;
+      }
+      break;
+    }
+    this.tokStart = this.pos;
+    if (this.pos >= t.length) {
+      this.tok = 'eof';
+      this.tokEnd = this.pos;
+      return;
+    }
+    const ch = t[this.pos];
+    if ('{}[]:,'.includes(ch)) {
+      this.tok = ch as Tok;
+      this.tokEnd = ++this.pos;
+      return;
+    }
+    if (ch === '"') return this.scanString();
+    const num = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    num.lastIndex = this.pos;
+    const word = /[A-Za-z0-9_.+\-]+/y;
+    word.lastIndex = this.pos;
+    const w = word.exec(t);
+    const n = num.exec(t);
+    if (n && (!w || w[0].length === n[0].length)) {
+      this.tok = 'number';
+      this.tokValue = Number(n[0]);
+      this.pos += n[0].length;
+    } else if (w && (w[0] === 'true' || w[0] === 'false' || w[0] === 'null')) {
+      this.tok = 'literal';
+      this.tokValue = w[0] === 'null' ? null : w[0] === 'true';
+      this.pos += w[0].length;
+    } else {
+      this.tok = 'invalid';
+      this.pos += w ? w[0].length : 1;
+      this.error(w ? `Invalid value \`${w[0].slice(0, 40)}\`: strings need double quotes; literals are true, false and null.` : 'Invalid character.', this.tokStart, this.pos);
+    }
+    this.tokEnd = this.pos;
+  }
+
+  private scanString(): void {
+    const t = this.text;
+    let p = this.pos + 1;
+    let ok = true;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (Number.isNaN(c) || c === 10 || c === 13) {
+        this.error('Unterminated string: add the closing `"`.', this.pos, p);
+        ok = false;
+        break;
+      }
+      if (c === 34) {
+        p++;
+        break;
+      }
+      if (c === 92) {
+        const e = t[p + 1];
+        if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(t.slice(p + 2, p + 6)) : !'"\\/bfnrt'.includes(e ?? 'x')) {
+          this.error('Invalid escape sequence in string.', p, p + 2);
+          ok = false;
+        }
+        p += e === 'u' ? 6 : 2;
+        continue;
+      }
+      if (c < 32) {
+        this.error('Control characters in strings must be escaped (e.g. `\\t`, `\\n`).', p, p + 1);
+        ok = false;
+      }
+      p++;
+    }
+    this.tok = 'string';
+    const raw = t.slice(this.pos, p);
+    let value: string;
+    try {
+      value = ok ? (JSON.parse(raw) as string) : raw.replace(/^"|"$/g, '');
+    } catch {
+      value = raw.replace(/^"|"$/g, '');
+    }
+    this.tokValue = value;
+    this.pos = p;
+    this.tokEnd = p;
+  }
+
+  // ---- parser -----------------------------------------------------------------------------------------------
+
+  private leaf(parent: JsonNode | undefined): JsonNode {
+    const type = this.cur() === 'string' ? 'string' : this.cur() === 'number' ? 'number' : this.tokValue === null ? 'null' : 'boolean';
+    const node: JsonNode = { type, offset: this.tokStart, length: this.tokEnd - this.tokStart, value: this.tokValue, parent };
+    this.next();
+    return node;
+  }
+
+  private value(parent: JsonNode | undefined): JsonNode | undefined {
+    switch (this.cur()) {
+      case '{':
+        return this.container(parent, 'object');
+      case '[':
+        return this.container(parent, 'array');
+      case 'string':
+      case 'number':
+      case 'literal':
+        return this.leaf(parent);
+      case 'invalid':
+        this.next();
+        return undefined;
+      default:
+        this.error('Expected a value.', this.tokStart, this.tokEnd);
+        return undefined;
+    }
+  }
+
+  private container(parent: JsonNode | undefined, type: 'object' | 'array'): JsonNode {
+    const node: JsonNode = { type, offset: this.tokStart, length: 0, parent, children: [] };
+    const close: Tok = type === 'object' ? '}' : ']';
+    if (++this.depth > MAX_DEPTH) {
+      this.error('Nesting is too deep.', this.tokStart, this.tokEnd);
+      this.skipToEnd();
+      node.length = this.text.length - node.offset;
+      return node;
+    }
+    this.next();
+    let needComma = false;
+    for (;;) {
+      if (this.cur() === close) {
+        this.next();
+        break;
+      }
+      if (this.cur() === 'eof' || this.cur() === (type === 'object' ? ']' : '}')) {
+        // leave a mismatched closer to the enclosing container
+        this.error(type === 'object' ? 'Expected `}` to close the object.' : 'Expected `]` to close the array.', this.tokStart, this.tokEnd);
+        break;
+      }
+      if (this.cur() === ',') {
+        if (!needComma) this.error('Unexpected comma.', this.tokStart, this.tokEnd);
+        this.next();
+        if (this.cur() === close) this.error('Trailing comma: remove it (JSON does not allow one before the closing bracket).', this.tokStart - 1, this.tokStart);
+        needComma = false;
+        continue;
+      }
+      if (needComma) this.error('Expected a comma.', this.tokStart, this.tokEnd);
+      const before = this.tokStart;
+      const child = type === 'object' ? this.property(node) : this.value(node);
+      if (child) node.children!.push(child);
+      needComma = true;
+      if (this.tokStart === before && this.cur() !== 'eof') this.next(); // always make progress
+    }
+    this.depth--;
+    const last = node.children![node.children!.length - 1];
+    const end = Math.max(this.tokStart > node.offset ? prevEnd(this.text, this.tokStart) : node.offset + 1, last ? last.offset + last.length : 0);
+    node.length = end - node.offset;
+    return node;
+  }
+
+  private property(parent: JsonNode): JsonNode | undefined {
+    if (this.cur() !== 'string') {
+      this.error('Expected a property name in double quotes.', this.tokStart, this.tokEnd);
+      return undefined;
+    }
+    const prop: JsonNode = { type: 'property', offset: this.tokStart, length: 0, parent, children: [] };
+    const key = this.leaf(prop);
+    prop.children!.push(key);
+    if (this.cur() === ':') {
+      prop.colonOffset = this.tokStart;
+      this.next();
+      const v = this.value(prop);
+      if (v) prop.children!.push(v);
+    } else {
+      this.error('Expected `:` after the property name.', this.tokStart, this.tokEnd);
+    }
+    const last = prop.children![prop.children!.length - 1];
+    prop.length = (prop.colonOffset !== undefined && last === key ? prop.colonOffset + 1 : last.offset + last.length) - prop.offset;
+    return prop;
+  }
+}
+
+/** End of the token before `offset`: containers end right after their closing bracket. */
+function prevEnd(text: string, offset: number): number {
+  let p = offset;
+  while (p > 0 && /\s/.test(text[p - 1])) p--;
+  return p;
+}
