@@ -49,8 +49,12 @@ export class LspClient {
       this.waiters = this.waiters.filter((w) => !ready.includes(w));
       for (const w of ready) w.resolve(p.diagnostics);
     });
-    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => this.logs.push(p));
-    this.connection.onNotification('psconfig/templateChanged', (p: { uri: string; version: number | null }) => this.templateChanged.push(p));
+    this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
+      this.logs.push(p);
+    });
+    this.connection.onNotification('psconfig/templateChanged', (p: { uri: string; version: number | null }) => {
+      this.templateChanged.push(p);
+    });
     this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
       p.items.map((i) => (i.section === 'psconfig' ? { jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' }, preview: { agentAddresses: [] } } : null)),
     );

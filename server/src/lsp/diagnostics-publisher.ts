@@ -3,7 +3,7 @@
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
-import { MAX_ANALYSIS_CHARS } from './analysis';
+import { MAX_ANALYSIS_CHARS, type AnalysisCache } from './analysis';
 import { toDiagnostic } from './convert';
 import { computeDiagnostics } from './diagnostics-source';
 import type { Logger } from './guard';
@@ -16,6 +16,8 @@ export class DiagnosticsPublisher {
     private readonly log: Logger,
     private readonly current: (uri: string) => TextDocument | undefined,
     private readonly delayMs: number,
+    private readonly cache: AnalysisCache,
+    private readonly jqPath: () => string | undefined,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -55,7 +57,9 @@ export class DiagnosticsPublisher {
     let later: (() => Promise<TemplateDiagnostic[]>) | undefined;
     try {
       const started = Date.now();
-      ({ diagnostics, later } = computeDiagnostics(text));
+      const pass = computeDiagnostics(text, this.jqPath());
+      ({ diagnostics, later } = pass);
+      this.cache.store(doc, text, pass.result.parsed, pass.result.index);
       const ms = Date.now() - started;
       if (ms > 500) this.log.warn(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {

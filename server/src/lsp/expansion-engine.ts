@@ -1,5 +1,6 @@
 // Adapter to the expansion engine (server/src/template/expand): the only file that knows its entry point.
 import type { ExpandTasksResult, ServerSettings } from '../../../common/protocol';
+import { expandText } from '../template/expand/from-text';
 
 export interface EngineInput {
   uri: string;
@@ -11,19 +12,17 @@ export interface EngineInput {
   limit: number | undefined;
   settings: ServerSettings;
   jqPath: string | undefined;
-  isCancelled: () => boolean;
 }
 
-export async function runEngine(input: EngineInput): Promise<ExpandTasksResult> {
-  return {
+export function runEngine(input: EngineInput): Promise<ExpandTasksResult> {
+  return expandText({
     uri: input.uri,
     version: input.version,
-    error: 'The expansion engine is not available in this build.',
-    tasks: [],
-    combinations: [],
-    truncated: false,
-    notes: [],
-    agents: [],
-    elapsedMs: 0,
-  };
+    text: input.text,
+    baseDir: input.baseDir,
+    agentAddresses: input.agentAddresses,
+    limit: input.limit,
+    jqPath: input.jqPath,
+    allowRemoteIncludes: input.settings.includesAllowRemote === true,
+  });
 }

@@ -25,7 +25,7 @@ export class ExpansionService {
   fullExpansion(doc: TextDocument): Promise<ExpandTasksResult> {
     const hit = this.full.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.result;
-    const result = this.run(doc, [], undefined, () => false);
+    const result = this.run(doc, [], undefined);
     const entry: { version: number; result: Promise<ExpandTasksResult>; value?: ExpandTasksResult } = { version: doc.version, result };
     this.full.set(doc.uri, entry);
     result.then(
@@ -42,17 +42,17 @@ export class ExpansionService {
     return hit && hit.version === doc.version ? hit.value : undefined;
   }
 
-  expand(doc: TextDocument, params: ExpandTasksParams, isCancelled: () => boolean): Promise<ExpandTasksResult> {
+  expand(doc: TextDocument, params: ExpandTasksParams): Promise<ExpandTasksResult> {
     const agents = params.agentAddresses ?? [];
     if (agents.length === 0 && params.limit === undefined) return this.fullExpansion(doc);
-    return this.run(doc, agents, params.limit, isCancelled);
+    return this.run(doc, agents, params.limit);
   }
 
   forget(uri: string): void {
     this.full.delete(uri);
   }
 
-  private run(doc: TextDocument, agentAddresses: string[], limit: number | undefined, isCancelled: () => boolean): Promise<ExpandTasksResult> {
+  private run(doc: TextDocument, agentAddresses: string[], limit: number | undefined): Promise<ExpandTasksResult> {
     const settings = this.settings();
     return runEngine({
       uri: doc.uri,
@@ -63,7 +63,6 @@ export class ExpansionService {
       limit,
       settings,
       jqPath: effectiveJqPath(settings),
-      isCancelled,
     });
   }
 }

@@ -18,7 +18,7 @@ import { completeAt } from '../template/navigation/completion';
 import { quickFixes } from '../template/navigation/code-actions';
 import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
 import { documentSymbols } from '../template/navigation/document-symbols';
-import { hoverAt } from '../template/navigation/hover';
+import { hoverAt, type ExpansionFacts } from '../template/navigation/hover';
 import { findDefinitions, findReferences, prepareRename, rename, type TextEditOffsets } from '../template/navigation/names';
 import type { NavModel } from '../template/navigation/model';
 import type { AnalysisCache } from './analysis';
@@ -125,14 +125,23 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return null;
       const offset = m.doc.offsetAt(params.position);
-      // Expansion figures only if they are already there: a hover must not wait for jq.
-      const facts = d.expansion.settled(m.doc);
-      const h = hoverAt(m.model, offset, facts);
+      const h = hoverAt(m.model, offset, await factsFor(m.doc, offset));
       if (h) return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(m.doc, h.start, h.end) };
       if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return d.schema.hover(m.doc, params.position);
     }),
   );
+
+  /**
+   * Counts come from the engine's jq-free count (cheap, cached per version). A variable's value needs a real
+   * combination: wait briefly for the full expansion, and show the hover without it if jq is slow.
+   */
+  const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
+    const tasks = cache.counts(cache.get(doc));
+    let result = d.expansion.settled(doc);
+    if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.fullExpansion(doc), HOVER_EXPANSION_WAIT_MS);
+    return { tasks, combinations: result?.combinations ?? [] };
+  };
 
   connection.onDocumentSymbol((params, token) =>
     runSafe(log, 'documentSymbol', [], token, () => {
@@ -179,18 +188,44 @@ export function registerFeatures(d: FeatureDeps): void {
   connection.onCodeLensResolve((lens, token) =>
     runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
       const data = lens.data as LensData;
+      const doc = documents.get(data.uri);
       const m = modelOf(data.uri);
-      if (!m || m.doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
+      if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
       if (data.kind === 'task') {
-        const result = await d.expansion.fullExpansion(m.doc);
-        const title = result.error ? `cannot expand: ${result.error}` : taskLensTitle(data.task, result);
+        const title = taskLensTitle(data.task, { tasks: cache.counts(cache.get(doc)), combinations: [] });
         return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [] } };
       }
-      const facts = await d.expansion.fullExpansion(m.doc).catch(() => undefined);
-      const found = archiveLenses(m.model, facts?.error ? undefined : facts).find((a) => a.archive === data.archive);
-      if (!found) return { ...lens, command: { title: 'archive URL needs an expansion', command: '' } };
+      const result = await d.expansion.fullExpansion(doc).catch(() => undefined);
+      const facts: ExpansionFacts | undefined = result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
+      const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
+      if (!found) return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
       const args: ArchiveExplorerArgs = found.args;
       return { ...lens, command: { title: found.title, command: 'psconfig.openArchiveExplorer', arguments: [args] } };
     }),
   );
+}
+
+const HOVER_EXPANSION_WAIT_MS = 1500;
+
+function insideVariable(text: string, offset: number): boolean {
+  const open = text.lastIndexOf('{%', offset);
+  if (open < 0 || offset - open > 4000) return false;
+  const close = text.indexOf('%}', open);
+  return close >= offset - 2 && !text.slice(open, offset).includes('\n');
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
 }

@@ -29,7 +29,7 @@ import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
-import { toServerSettings } from './settings';
+import { effectiveJqPath, toServerSettings } from './settings';
 
 /** Quiet period after the last edit before diagnostics run (PSCONFIG_DIAGNOSTICS_DELAY_MS overrides, for tests). */
 const DIAGNOSTICS_DELAY_MS = Number(process.env.PSCONFIG_DIAGNOSTICS_DELAY_MS ?? '') || 250;
@@ -60,7 +60,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   const expansion = new ExpansionService(() => settings);
   const changed = new Map<string, NodeJS.Timeout>();
 
-  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS);
+  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, cache, () => effectiveJqPath(settings));
 
   connection.onInitialize((params): InitializeResult => {
     configurationSupported = params.capabilities.workspace?.configuration === true;
@@ -145,9 +145,9 @@ export function startServer(connection: Connection = createConnection(ProposedFe
         } catch (err) {
           return emptyExpansion(params.uri, `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
         }
-        return expansion.expand(doc, { ...params, limit: params.limit }, () => token.isCancellationRequested);
+        return expansion.expand(doc, params);
       }
-      return expansion.expand(doc, params, () => token.isCancellationRequested);
+      return expansion.expand(doc, params);
     }),
   );
 

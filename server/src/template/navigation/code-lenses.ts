@@ -2,7 +2,7 @@
 // an esmond or http archive URL. Counts come from the expansion the caller passes in.
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
-import type { ExpansionFacts } from './hover';
+import { plural, type ExpansionFacts } from './hover';
 import { tasksExpanding, type NavModel } from './model';
 
 export interface TaskLens {
@@ -42,7 +42,7 @@ export function taskLensTitle(task: string, facts: ExpansionFacts): string {
   const s = facts.tasks.find((t) => t.task === task);
   if (!s) return 'not expanded';
   if (s.error) return `cannot expand: ${s.error}`;
-  const n = `${s.count} task${s.count === 1 ? '' : 's'} for ${s.agents.length} agent${s.agents.length === 1 ? '' : 's'}`;
+  const n = `${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}`;
   return s.disabled ? `${n} (disabled)` : n;
 }
 

@@ -1,16 +1,30 @@
 // Hover text (markdown) for names and template variables. Expansion figures come from the caller (the engine's
 // result for this document version), so this module stays pure and cheap.
-import type { ExpandedCombination, ExpandedTaskSummary } from '../../../../common/protocol';
+import type { ExpandedCombination } from '../../../../common/protocol';
 import { nodeAtOffset, nodePath, propertyValue, stringValue, toValue, type JsonNode } from '../parse';
 import { scanStringNode, type TemplateVariable } from '../variables';
 import { singular, expandedOwner } from './completion';
 import { tasksExpanding, tasksUsing, type NavModel } from './model';
 import { definitionsOf, targetAt, type NameTarget } from './names';
 
-/** The parts of an expansion result hovers use. */
+/** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
+export interface TaskFact {
+  task: string;
+  count: number;
+  /** Number of distinct scheduling agents. */
+  agents: number;
+  error?: string;
+  disabled?: boolean;
+}
+
+/** The parts of an expansion result hovers and lenses use; `combinations` may be empty (counts only). */
 export interface ExpansionFacts {
-  tasks: ExpandedTaskSummary[];
+  tasks: TaskFact[];
   combinations: ExpandedCombination[];
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export interface NavHover {
@@ -67,7 +81,7 @@ function groupFacts(model: NavModel, group: string, value: JsonNode | undefined,
     const s = facts?.tasks.find((x) => x.task === task);
     if (!s) lines.push(`Task \`${task}\``);
     else if (s.error) lines.push(`Task \`${task}\`: ${s.error}`);
-    else lines.push(`Task \`${task}\`: ${s.count} task${s.count === 1 ? '' : 's'} for ${s.agents.length} agent${s.agents.length === 1 ? '' : 's'}${s.disabled ? ' (disabled)' : ''}`);
+    else lines.push(`Task \`${task}\`: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`);
   }
   if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
   return lines.join('  \n');
@@ -77,7 +91,7 @@ function taskFacts(task: string, facts?: ExpansionFacts): string {
   const s = facts?.tasks.find((x) => x.task === task);
   if (!s) return '';
   if (s.error) return `Cannot be expanded: ${s.error}`;
-  return `Yields ${s.count} pScheduler task${s.count === 1 ? '' : 's'} for ${s.agents.length} agent${s.agents.length === 1 ? '' : 's'}.`;
+  return `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
