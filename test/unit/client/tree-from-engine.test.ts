@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { ExpandedCombination } from '../../../common/protocol';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
 import { formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
@@ -42,7 +43,7 @@ for (const file of ['perl-shared--client-psconfig-mesh.json', 'perl-shared--clie
     assert.equal(found.length, r.combinations.length);
     assert.deepEqual(found.map((n) => n.index).sort((a, b) => a - b), r.combinations.map((_, i) => i));
     for (const n of found) {
-      const c = r.combinations[n.index];
+      const c: ExpandedCombination = r.combinations[n.index];
       const item = m.item(n);
       assert.equal(item.label, c.addressValues.join(' → '));
       assert.equal(item.description === 'flip', c.flip === true);
