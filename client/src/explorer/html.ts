@@ -1,0 +1,66 @@
+// The explorer webview's HTML: a strict Content-Security-Policy (nothing remote, scripts only with this page's
+// nonce, no inline styles, no network from the page: the host does every fetch) and the bundled script and CSS.
+// Pure: the provider passes VS Code webview URIs, the test harness passes its local server's URLs.
+
+export interface ExplorerHtmlOptions {
+  /** URI of dist/webview/explorer.js as the webview can load it. */
+  scriptUri: string;
+  /** URIs of the style sheets (uPlot's, then the explorer's). */
+  styleUris: string[];
+  /** `webview.cspSource` in VS Code; the harness's origin in tests. */
+  cspSource: string;
+  /** Random per page; generated when not given. */
+  nonce?: string;
+}
+
+/** 32 random alphanumerics, as the VS Code webview samples use. */
+export function makeNonce(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = new Uint8Array(32);
+  globalThis.crypto.getRandomValues(bytes);
+  let out = '';
+  for (const b of bytes) out += alphabet[b % alphabet.length];
+  return out;
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The Content-Security-Policy of the page (exported so tests can assert it). */
+export function explorerCsp(cspSource: string, nonce: string): string {
+  if (!/^[\w.:/*+-]+( [\w.:/*+-]+)*$/.test(cspSource)) throw new Error(`unsafe cspSource: ${cspSource}`);
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function buildExplorerHtml(opts: ExplorerHtmlOptions): string {
+  const nonce = opts.nonce ?? makeNonce();
+  if (!/^[A-Za-z0-9+/=]{16,}$/.test(nonce)) throw new Error('nonce must be at least 16 base64 characters');
+  const styles = opts.styleUris.map((u) => `  <link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeAttr(explorerCsp(opts.cspSource, nonce))}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+${styles}
+  <title>Archive Explorer</title>
+</head>
+<body>
+  <main id="app" aria-live="polite"><p class="boot">Loading the archive explorer…</p></main>
+  <noscript><p class="boot">The archive explorer needs scripts enabled in this webview.</p></noscript>
+  <script nonce="${nonce}" src="${escapeAttr(opts.scriptUri)}"></script>
+</body>
+</html>
+`;
+}

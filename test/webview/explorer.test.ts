@@ -1,0 +1,234 @@
+// The explorer webview in headless Chromium against the local archive (test/archive/server), with the real host
+// logic (client/src/explorer/host.ts) in this process. Screenshots go to test-results/webview/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startArchiveServer, type ArchiveServerHandle } from '../archive/server/server';
+import { searchMetadata } from '../../client/src/archive/search';
+import type { ExplorerState, SeriesResult } from '../../client/src/explorer/messages';
+import { launchChromium, screenshotDir, startHarness, type Harness } from './harness';
+
+let archive: ArchiveServerHandle;
+let browser: Browser;
+
+before(async () => {
+  archive = await startArchiveServer({ seed: { fixtures: true, generated: true } });
+  browser = await launchChromium();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await archive?.close();
+});
+
+async function open(extra: Partial<Parameters<typeof startHarness>[0]> = {}): Promise<Harness> {
+  return startHarness({ browser, archives: [{ name: 'local', url: archive.url }], ...extra });
+}
+
+async function fill(page: Page, fields: Record<string, string>): Promise<void> {
+  for (const [id, v] of Object.entries(fields)) await page.fill(`#${id}`, v);
+}
+
+async function search(page: Page): Promise<void> {
+  await page.click('#search-button');
+  await page.waitForFunction(() => {
+    const s = document.getElementById('status');
+    return !!s && !s.classList.contains('busy') && s.textContent !== '';
+  });
+}
+
+function legendLabels(page: Page, panel: string): Promise<string[]> {
+  return page.$$eval(`#panel-${panel} .u-legend .u-series .u-label`, (els) => els.map((e) => e.textContent ?? ''));
+}
+
+test('a search fills the virtualised table with every page of the archive', async () => {
+  const h = await open();
+  try {
+    await page1Search(h);
+    const expected = await searchMetadata({ url: archive.url }, {}, { all: true });
+    const rowcount = await h.page.getAttribute('.results', 'aria-rowcount');
+    assert.equal(Number(rowcount), expected.metadata.length);
+    assert.match(await h.page.textContent('#status') ?? '', new RegExp(`^${expected.metadata.length} measurements`));
+    // Virtualised: far fewer DOM rows than results when there are many.
+    const domRows = await h.page.$$eval('.trows .trow', (els) => els.length);
+    assert.ok(domRows > 0 && domRows <= Math.max(40, expected.metadata.length));
+    // Sorting by last update (descending) puts the newest write first.
+    await h.page.click('[data-col="lastUpdate"]');
+    const first = await h.page.textContent('.trows .trow:first-child .tcell:nth-child(4)');
+    const newest = Math.max(...expected.metadata.flatMap((m) => (m['event-types'] ?? []).map((e) => Number(e['time-updated'] ?? 0))));
+    assert.equal(first, new Date(newest * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+    await h.page.screenshot({ path: join(screenshotDir, 'search-table.png'), fullPage: true });
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+async function page1Search(h: Harness): Promise<void> {
+  await search(h.page);
+  await h.page.waitForSelector('.trows .trow');
+}
+
+async function selectThroughput(h: Harness): Promise<void> {
+  await fill(h.page, { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' });
+  await h.page.click('[data-preset="1w"]');
+  await page1Search(h);
+  await h.page.click('.trows .trow:first-child');
+  await h.page.waitForSelector('#panel-throughput canvas');
+  // Both directions and the retransmit markers have arrived when the legend lists them.
+  await h.page.waitForFunction(() => {
+    const labels = [...document.querySelectorAll('#panel-throughput .u-legend .u-label')].map((e) => e.textContent);
+    return labels.includes('throughput (rev)') && labels.includes('retransmits (fwd)') && !document.querySelector('#panel-throughput.loading');
+  });
+}
+
+test('selecting a row draws throughput (both directions, retransmits, failures) with the data received', async () => {
+  const h = await open();
+  try {
+    await selectThroughput(h);
+    const labels = await legendLabels(h.page, 'throughput');
+    assert.deepEqual(labels.slice(0, 5), ['time (UTC)', 'throughput (fwd)', 'retransmits (fwd)', 'throughput (rev)', 'retransmits (rev)']);
+    const series = h.answered.filter((m): m is { type: 'seriesResult'; id: number; result: SeriesResult; range: { start: number; end: number } } => m.type === 'seriesResult');
+    const thr = series.filter((m) => m.result.eventType === 'throughput');
+    assert.equal(thr.length, 2);
+    for (const m of thr) {
+      assert.ok(m.result.received > 0, 'points were received');
+      assert.equal(m.result.unit, 'bps');
+      assert.equal(m.result.data.kind, 'number');
+    }
+    const points = Number(await h.page.getAttribute('#panel-throughput', 'data-points'));
+    assert.equal(points, thr.reduce((n, m) => n + m.result.data.ts.length, 0));
+    // Values in SI bits/s: hover the middle of the plot and read the legend.
+    const over = await h.page.$('#panel-throughput .u-over');
+    const box = await over?.boundingBox();
+    assert.ok(box);
+    await h.page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    await h.page.waitForFunction(() => /b\/s$/.test(document.querySelector('#panel-throughput .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? ''));
+    assert.match(await h.page.textContent('#panel-throughput .u-legend .u-series:nth-child(2) .u-value') ?? '', /^\d+(\.\d+)? [GM]b\/s$/);
+    // The 1w range asks for 1-hour summaries (the graphs' rule); throughput has only a daily average, so base data
+    // is read rather than a sum of rates; retransmits (a count) use their hourly aggregation.
+    assert.ok(thr.every((m) => m.result.summaryType === 'base' && m.result.windowReason.startsWith('auto: 3600 s')), JSON.stringify(thr.map((m) => m.result.windowReason)));
+    const rtx = series.filter((m) => m.result.eventType === 'packet-retransmits');
+    assert.ok(rtx.length === 2 && rtx.every((m) => m.result.summaryType === 'aggregation' && m.result.window === 3600));
+    await h.page.screenshot({ path: join(screenshotDir, 'throughput-chart.png'), fullPage: true });
+    // Overriding the window to base re-plots with base data.
+    await h.page.selectOption('#summary-window', '0');
+    await h.page.waitForFunction(() => /forward: base/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''));
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+test('latency shows min, median, mean and p95 from histograms; traces show hops and path changes', async () => {
+  const h = await open();
+  try {
+    await fill(h.page, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' });
+    await h.page.click('[data-preset="1d"]');
+    await page1Search(h);
+    await h.page.click('.trows .trow:first-child');
+    await h.page.waitForFunction(() => [...document.querySelectorAll('#panel-latency .u-legend .u-label')].some((e) => e.textContent === 'p95 (fwd)'));
+    const labels = await legendLabels(h.page, 'latency');
+    for (const l of ['min (fwd)', 'median (fwd)', 'mean (fwd)', 'p95 (fwd)']) assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
+    await h.page.waitForSelector('#panel-loss canvas');
+    await h.page.screenshot({ path: join(screenshotDir, 'latency-chart.png'), fullPage: true });
+
+    await fill(h.page, { 'tool-name': 'pscheduler/traceroute' });
+    await h.page.click('[data-preset="1w"]');
+    await page1Search(h);
+    await h.page.click('.trows .trow:first-child');
+    await h.page.waitForSelector('#panel-trace table.hops tbody tr');
+    const hops = await h.page.$$eval('#panel-trace table.hops tbody tr', (els) => els.length);
+    assert.ok(hops >= 2, `hop rows: ${hops}`);
+    const heading = await h.page.textContent('#panel-trace h4');
+    assert.match(heading ?? '', /\d+ runs, [2-9]\d* distinct paths/, 'the generated traces change path');
+    await h.page.screenshot({ path: join(screenshotDir, 'trace.png'), fullPage: true });
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+test('failures show the archive\'s error text inline, never a blank view', async () => {
+  const cases: [string, RegExp][] = [
+    [archive.faultUrl('500-json'), /HTTP 500 .*Cassandra timeout/],
+    [archive.faultUrl('500-html'), /HTTP 500 .*non-JSON body/],
+    [archive.faultUrl('malformed-json'), /not JSON/],
+    ['http://127.0.0.1:9/esmond/perfsonar/archive/', /connection refused/],
+  ];
+  for (const [url, re] of cases) {
+    const h = await startHarness({ browser, archives: [{ name: 'broken', url }] });
+    try {
+      await search(h.page);
+      const text = await h.page.textContent('#status');
+      assert.match(text ?? '', re);
+      assert.ok(await h.page.$eval('#status', (e) => e.classList.contains('error')));
+      if (url.includes('500-json')) await h.page.screenshot({ path: join(screenshotDir, 'error-500.png'), fullPage: true });
+    } finally {
+      await h.close();
+    }
+  }
+  // A series request failing after a good search shows its error in the chart panel.
+  const h = await open();
+  try {
+    await fill(h.page, { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' });
+    await page1Search(h);
+    archive.setFault('500-json');
+    await h.page.click('.trows .trow:first-child');
+    await h.page.waitForSelector('#panel-throughput.has-error');
+    assert.match(await h.page.textContent('#panel-throughput .status') ?? '', /forward throughput: HTTP 500 .*Cassandra timeout/);
+    await h.page.screenshot({ path: join(screenshotDir, 'error-series.png'), fullPage: true });
+  } finally {
+    archive.setFault(undefined);
+    await h.close();
+  }
+});
+
+test('state is restored: form, range, window and selection come back and the chart is re-fetched', async () => {
+  const h = await open();
+  let saved: ExplorerState;
+  try {
+    await selectThroughput(h);
+    saved = h.state() as ExplorerState;
+    assert.equal(saved.form.source, '10.10.0.1');
+    assert.deepEqual(saved.time, { preset: '1w' });
+    assert.ok(saved.selectedKey);
+  } finally {
+    await h.close();
+  }
+  const h2 = await open({ initialState: saved });
+  try {
+    await h2.page.waitForSelector('#panel-throughput canvas');
+    assert.equal(await h2.page.inputValue('#source'), '10.10.0.1');
+    assert.equal(await h2.page.inputValue('#tool-name'), 'pscheduler/iperf3');
+    assert.equal(await h2.page.getAttribute('[data-preset="1w"]', 'aria-checked'), 'true');
+    assert.equal(await h2.page.getAttribute('.trows .trow.selected', 'data-key'), saved.selectedKey);
+  } finally {
+    await h2.close();
+  }
+});
+
+test('export produces CSV (and JSON) of what is shown', async () => {
+  const h = await open();
+  try {
+    await selectThroughput(h);
+    await h.page.click('#export-csv');
+    await h.page.waitForFunction(() => /Exported \d+ bytes/.test(document.getElementById('status')?.textContent ?? ''));
+    assert.equal(h.saved.length, 1);
+    const csv = h.saved[0].text.trim().split('\n');
+    assert.equal(csv[0], 'direction,source,destination,event_type,summary_type,summary_window,unit,ts,time_utc,field,value');
+    const thr = csv.filter((l) => l.includes(',throughput,'));
+    assert.ok(thr.some((l) => l.startsWith('forward,10.10.0.1,10.10.0.2,throughput,')));
+    assert.ok(thr.some((l) => l.startsWith('reverse,10.10.0.2,10.10.0.1,throughput,')));
+    assert.match(h.saved[0].name, /\.csv$/);
+    await h.page.click('#export-json');
+    await h.page.waitForFunction(() => (window as unknown as { explorerMetrics: { exports: number } }).explorerMetrics.exports === 2);
+    const json = JSON.parse(h.saved[1].text) as { series: { 'event-type': string; points: unknown[] }[] };
+    assert.ok(json.series.some((s) => s['event-type'] === 'throughput' && s.points.length > 0));
+  } finally {
+    await h.close();
+  }
+});
