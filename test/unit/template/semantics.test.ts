@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, template, withCode } from './helpers';
+
+test('scheduled-by beyond the group size', () => {
+  const ds = check(template({ groups: { l: { type: 'list', addresses: [{ name: 'a' }, { name: 'b' }] } }, tests: { t: { type: 'rtt', spec: {} } }, tasks: { task: { group: 'l', test: 't', 'scheduled-by': 1 } } }));
+  const [d] = withCode(ds, 'psconfig/scheduled-by-range');
+  assert.equal(d.severity, 'error');
+  assert.equal(d.text, '1');
+  assert.match(d.message, /list group/);
+  assert.equal(withCode(check(template({ tasks: { task: { group: 'g', test: 't', 'scheduled-by': 1 } } })), 'psconfig/scheduled-by-range').length, 0);
+});
+
+test('esmond archiver warns at the archiver value', () => {
+  const ds = check(template({ archives: { e: { archiver: 'esmond', data: {} } }, tasks: { task: { group: 'g', test: 't', archives: ['e'] } } }));
+  const [d] = withCode(ds, 'psconfig/esmond-archiver');
+  assert.equal(d.severity, 'warning');
+  assert.equal(d.text, '"esmond"');
+});
+
+test('unused definitions are hints tagged unnecessary; host archives and class selections count', () => {
+  const ds = check(
+    template({
+      addresses: { a: { address: 'a', host: 'h' }, b: { address: 'b' }, c: { address: 'c' } },
+      hosts: { h: { archives: ['via-host'] }, lonely: {} },
+      archives: { 'via-host': { archiver: 'http', data: {} }, spare: { archiver: 'http', data: {} } },
+      schedules: { never: { repeat: 'PT1H' } },
+    }),
+  );
+  const unused = withCode(ds, 'psconfig/unused-definition');
+  assert.deepEqual(unused.map((d) => d.text), ['c', 'lonely', 'spare', 'never']);
+  assert.ok(unused.every((d) => d.severity === 'hint' && d.tags?.includes('unnecessary')));
+  const classes = check(
+    template({
+      addresses: { a: { address: 'a' }, b: { address: 'b' }, c: { address: 'c' } },
+      'address-classes': { all: { 'data-source': { type: 'current-config' } } },
+      groups: { g: { type: 'mesh', addresses: [{ class: 'all' }] } },
+    }),
+  );
+  assert.equal(withCode(classes, 'psconfig/unused-definition').length, 0);
+});
+
+test('default-address-label that no member has', () => {
+  const ds = check(template({ groups: { g: { type: 'mesh', 'default-address-label': 'ipv6', addresses: [{ name: 'a' }, { name: 'b' }] } } }));
+  assert.deepEqual(withCode(ds, 'psconfig/default-label-unused').map((d) => d.text), ['ipv6']);
+});
+
+test('duplicate keys are errors at the later key', () => {
+  const text = '{"addresses": {"a": {"address": "x"}, "a": {"address": "y"}}, "groups": {}, "tests": {}, "tasks": {}}';
+  const [d] = withCode(check(text), 'psconfig/duplicate-key');
+  assert.equal(d.start, text.lastIndexOf('"a"'));
+  assert.match(d.message, /keeps only the last/);
+});
+
+test('subtasks and includes get notes', () => {
+  const ds = check(template({ includes: ['relative.json'], tests: { t: { type: 'rtt', spec: {} } }, subtasks: { s: { test: 't' } } }));
+  assert.equal(withCode(ds, 'psconfig/subtasks-no-effect').length, 1);
+  const [inc] = withCode(ds, 'psconfig/include');
+  assert.equal(inc.severity, 'warning');
+});
