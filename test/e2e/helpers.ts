@@ -37,7 +37,7 @@ export async function openTemplate(name: string | vscode.Uri): Promise<{ doc: vs
 }
 
 /** Polls `probe` until it returns a value other than undefined/false; fails with `what` and the last error. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -56,7 +56,7 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** Resolves with the document's diagnostics once `accept` holds, re-checking on each diagnostics change. */
-export function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnostic[]) => boolean, timeoutMs = 30_000): Promise<vscode.Diagnostic[]> {
+export function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnostic[]) => boolean, timeoutMs = 45_000): Promise<vscode.Diagnostic[]> {
   return new Promise((resolve, reject) => {
     const check = (): boolean => {
       const diags = vscode.languages.getDiagnostics(uri);

@@ -56,7 +56,9 @@ JSON
     npm install --no-audit --no-fund --no-save \
       "code-server@$CODE_SERVER_VERSION" "playwright-core@$PLAYWRIGHT_CORE_VERSION" >/dev/null
   )
-  "$NODE24_HOME/bin/node" "$CODE_SERVER" --version | head -1
+  # An explicit --config keeps code-server from writing ~/.config/code-server/config.yaml.
+  echo 'auth: none' > "$E2E_DIR/version-config.yaml"
+  "$NODE24_HOME/bin/node" "$CODE_SERVER" --config "$E2E_DIR/version-config.yaml" --version | head -1
   rm -f "$E2E_DIR"/.installed-*
   touch "$STAMP"
   log "installed in $(( $(date +%s) - start )) s"

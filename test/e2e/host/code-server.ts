@@ -1,7 +1,7 @@
 // A code-server process (VS Code's server and web workbench) for the end-to-end runner. Runs on the system
 // Node; code-server itself runs on the Node 24 that test/e2e/setup-code-server.sh installed.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync, existsSync, realpathSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync, existsSync, realpathSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 
@@ -103,6 +103,13 @@ export class CodeServer {
           else resolve(stdout.trim());
         });
     });
+  }
+
+  /** The folder `--install-extension` unpacked an extension into (publisher.name-version). */
+  installedExtensionPath(id: string): string {
+    const folder = readdirSync(this.extensionsDir).find((n) => n.toLowerCase().startsWith(`${id.toLowerCase()}-`));
+    if (!folder) throw new Error(`${id} is not installed in ${this.extensionsDir}`);
+    return join(this.extensionsDir, folder);
   }
 
   /** Starts the server and resolves once it logs that its HTTP server listens. */

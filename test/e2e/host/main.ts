@@ -17,6 +17,7 @@ import { startArchives, type RunningArchives } from './archives';
 import { checkInstalledPackage } from './package-check';
 
 type PassName = 'vsix' | 'ui' | 'source';
+const EXTENSION_ID = 'perfsonar-tools.psconfig-vscode';
 
 interface Tally {
   name: string;
@@ -47,7 +48,10 @@ async function main(): Promise<number> {
   const servers: CodeServer[] = [];
   try {
     archives = await startArchives();
-    log(`local archive at ${archives.archiveUrl}; unreachable archive at ${archives.unreachableUrl}`);
+    if (archives.problem) {
+      console.log(`  ✖ ${archives.problem}`);
+      tallies.push({ name: 'archive', result: { exitCode: 1, passed: 0, failed: 1, problem: archives.problem }, ms: 0 });
+    } else log(`local archive at ${archives.archiveUrl}; unreachable archive at ${archives.unreachableUrl}`);
     browser = await launchChromium();
     log(`chromium ${browser.version()}`);
 
@@ -77,14 +81,17 @@ async function main(): Promise<number> {
         const server = await startServer('source', false);
         const ws = createWorkspace(archives, scratch);
         log(`pass "source": suite against the source tree as a development extension, workspace ${ws}`);
-        result = await runInHostPass({ server, browser, workspaceDir: ws, testsEntry, developmentPath: repoRoot, timeoutMs, print: (l) => console.log(`  ${l}`) });
+        result = await runInHostPass({ server, browser, workspaceDir: ws, testsEntry, developmentPath: repoRoot, timeoutMs, consoleLog: join(scratch, 'console-source.log'), print: (l) => console.log(`  ${l}`) });
         await server.stop();
       } else {
         vsixServer ??= await startServer('vsix', true);
         const ws = createWorkspace(archives, scratch);
         if (pass === 'vsix') {
-          log(`pass "vsix": suite against the installed ${vsix}, workspace ${ws}`);
-          result = await runInHostPass({ server: vsixServer, browser, workspaceDir: ws, testsEntry, timeoutMs, print: (l) => console.log(`  ${l}`) });
+          // The workbench runs extension tests only in a development host, so the development path is the
+          // folder --install-extension unpacked the .vsix into: the suite exercises exactly the packaged files.
+          const installed = vsixServer.installedExtensionPath(EXTENSION_ID);
+          log(`pass "vsix": suite against ${installed} (installed from ${vsix}), workspace ${ws}`);
+          result = await runInHostPass({ server: vsixServer, browser, workspaceDir: ws, testsEntry, developmentPath: installed, timeoutMs, consoleLog: join(scratch, 'console-vsix.log'), print: (l) => console.log(`  ${l}`) });
         } else {
           log(`pass "ui": Playwright over the workbench, workspace ${ws}, screenshots in ${screenshots}`);
           result = await runUiPass({ server: vsixServer, browser, workspaceDir: ws, screenshots, timeoutMs, print: (l) => console.log(`  ${l}`) });
