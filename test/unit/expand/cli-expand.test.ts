@@ -1,0 +1,113 @@
+// `psconfig-tools expand` on the real example templates, through the built CLI (node dist/cli.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repoRoot = join(__dirname, '..', '..', '..', '..');
+const examples = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+const cli = join(repoRoot, 'dist', 'cli.js');
+const env = { ...process.env, JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' };
+
+function run(...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [cli, 'expand', ...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+interface JsonElement {
+  task: string;
+  addresses: string[];
+  agent?: string;
+  flip?: boolean;
+  pscheduler?: { test: { type: string; spec: Record<string, unknown> }; archives: unknown[]; schedule: unknown; reference: { psconfig: unknown } };
+  error?: string;
+}
+
+test('json format: one element per combination, in pSConfig order, with the agent and flip', () => {
+  const r = run(join(examples, 'perl-shared--client-psconfig-mesh.json'));
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out) as JsonElement[];
+  assert.deepEqual(
+    out.map((e) => e.pscheduler?.test.spec.source + '->' + e.pscheduler?.test.spec.dest),
+    ['host-a', 'host-a', 'host-b', 'host-b', 'host-c', 'host-c'].map((s, i) => `${s}.perfsonar.net->${['host-b', 'host-c', 'host-a', 'host-c', 'host-a', 'host-b'][i]}.perfsonar.net`),
+  );
+  for (const e of out) {
+    assert.deepEqual(Object.keys(e), ['task', 'addresses', 'agent', 'flip', 'pscheduler']);
+    assert.equal(e.flip, false);
+    assert.deepEqual(e.pscheduler?.reference.psconfig, { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': e.agent, uuid: '<preview>' } });
+  }
+});
+
+test('--agent restricts to what that agent schedules, flipped tasks included', () => {
+  const r = run(join(examples, 'perl-shared--client-psconfig-noagent.json'), '--agent', 'HOST-A.perfsonar.net');
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out) as JsonElement[];
+  assert.ok(out.length >= 12);
+  assert.ok(out.every((e) => e.agent === 'host-a.perfsonar.net'));
+  assert.ok(out.some((e) => e.flip === true));
+});
+
+test('pscheduler format: the bare array of task JSON, archives and schedule always present', () => {
+  const r = run(join(examples, 'psconfig--example-1-simple.json'), '--format', 'pscheduler');
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out) as Record<string, unknown>[];
+  assert.ok(out.length > 0);
+  for (const t of out) {
+    assert.ok('test' in t && 'archives' in t && 'schedule' in t && 'reference' in t);
+    assert.equal(JSON.stringify(t).includes('{%'), false, 'every variable expanded');
+  }
+});
+
+test('every example template runs through the CLI (exit 0, or 1 with per-combination errors)', () => {
+  for (const f of ['psconfig--example-2-testbed.json', 'psconfig--example-3-circuits.json', 'psconfig--example-5-classes.json', 'qa--psconfig-netsage-mesh.json', 'pwa--opn-all-expected.json', 'pwa--import3-i2-ap-rex-expected.json']) {
+    const r = run(join(examples, f));
+    assert.ok(r.code === 0 || r.code === 1, `${f}: exit ${r.code} ${r.err}`);
+    const out = JSON.parse(r.out) as JsonElement[];
+    if (r.code === 1) assert.ok(out.some((e) => e.error) || /error: /.test(r.err), f);
+  }
+  // The PWA import's tasks name a missing archive, but its groups are empty: no combination, nothing to report.
+  assert.deepEqual(JSON.parse(run(join(examples, 'pwa--import3-i2-ap-rex-expected.json')).out), []);
+});
+
+test('exit 1 with a pSConfig-worded error for a failing combination; exit 2 for unreadable or invalid files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'expand-cli-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(
+    bad,
+    JSON.stringify({
+      addresses: { a: { address: 'a' } },
+      groups: { g: { type: 'list', addresses: [{ name: 'a' }] } },
+      tests: { t: { type: 'rtt', spec: { dest: '{% address[1] %}' } } },
+      tasks: { task: { group: 'g', test: 't' } },
+    }),
+  );
+  const r = run(bad);
+  assert.equal(r.code, 1);
+  assert.deepEqual(JSON.parse(r.out), [
+    { task: 'task', addresses: ['a'], error: 'task=task,addresses=a,error=Error expanding test specification: Unable to expand variable address[1]: Index is too big in group[1] template variable' },
+  ]);
+  assert.match(r.err, /note: task task: .*IndexError/);
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{\n  "addresses": {,\n}');
+  const b = run(broken);
+  assert.equal(b.code, 2);
+  assert.match(b.err, /broken\.json: JSON syntax error at line 2, column \d+/);
+  assert.equal(run(join(dir, 'missing.json')).code, 2);
+  const noArchive = join(dir, 'no-archive.json');
+  writeFileSync(
+    noArchive,
+    JSON.stringify({
+      addresses: { a: { address: 'a' }, b: { address: 'b' } },
+      groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] } },
+      tests: { t: { type: 'rtt', spec: { dest: '{% address[1] %}' } } },
+      tasks: { task: { group: 'g', test: 't', archives: ['nope'] } },
+    }),
+  );
+  const na = run(noArchive, '--format', 'pscheduler');
+  assert.equal(na.code, 1);
+  assert.deepEqual(JSON.parse(na.out), []);
+  assert.match(na.err, /^error: task=task,addresses=a->b,error=Unable to find archive defined in task: nope$/m);
+  assert.equal(run(bad, '--format', 'yaml').code, 2);
+});
