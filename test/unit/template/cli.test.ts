@@ -1,0 +1,61 @@
+// `psconfig-tools validate` as users run it: the bundled dist/cli.js in a child process.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { examplesDir, repoRoot } from './helpers';
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const ex = (f: string): string => join(examplesDir, f);
+
+test('a valid template exits 0 with no output', () => {
+  const r = cli(ex('psconfig--example-1-simple.json'));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '');
+});
+
+test('text format: file:line:col: severity code message; exit 1 on errors', () => {
+  const f = ex('psconfig--t-inputs-invalid.json');
+  const r = cli(f);
+  assert.equal(r.code, 1);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    `${f}:3:9: error psconfig/missing-property Archive \`example-archive-central\` is missing the required property \`archiver\` (the pScheduler archiver plugin, e.g. \`http\`, \`rabbitmq\`, \`syslog\`).`,
+    `${f}:4:13: error psconfig/unknown-property \`archive\` is not a property of an archive; did you mean \`archiver\`?`,
+  ]);
+});
+
+test('json format: 1-based ranges for every file', () => {
+  const f1 = ex('qa--psconfig-netsage-mesh.json');
+  const f2 = ex('perl-shared--client-psconfig-mesh.json');
+  const r = cli(f1, f2, '--format', 'json');
+  assert.equal(r.code, 1);
+  const rows = JSON.parse(r.stdout) as { file: string; line: number; column: number; endLine: number; endColumn: number; severity: string; code: string; message: string }[];
+  const err = rows.filter((d) => d.severity === 'error');
+  assert.equal(err.length, 1);
+  assert.deepEqual(Object.keys(err[0]), ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'message']);
+  assert.equal(err[0].file, f1);
+  assert.equal(err[0].code, 'psconfig/unknown-address');
+  assert.equal(err[0].line, 1);
+  assert.equal(err[0].endColumn - err[0].column, '62.40.106.8'.length);
+  assert.ok(rows.some((d) => d.file === f2 && d.code === 'psconfig/esmond-archiver'));
+});
+
+test('warnings only exit 0; an unreadable file exits 2; syntax errors exit 1', () => {
+  assert.equal(cli(ex('perl-shared--client-psconfig-mesh.json')).code, 0);
+  const missing = cli(ex('psconfig--example-1-simple.json'), '/nonexistent/x.json');
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /cannot read \/nonexistent\/x\.json/);
+  const dir = mkdtempSync(join(tmpdir(), 'psc-'));
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{"addresses": {');
+  const r = cli(broken);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /broken\.json:1:\d+: error psconfig\/syntax /);
+  assert.equal(cli('--format', 'xml', broken).code, 2);
+});
