@@ -1,5 +1,174 @@
-// Placeholder until the archive command lands; replaced by its owner.
-export async function runArchiveCommand(_args: string[]): Promise<number> {
-  process.stderr.write('psconfig-tools archive: not built yet\n');
-  return 2;
+// `psconfig-tools archive search|get`: the archive client on the command line. Exit 0 on success, 1 when the
+// archive fails (the message says what happened), 2 on a usage error.
+import { ArchiveError, redact } from './errors';
+import { closeArchiveConnections } from './http';
+import { searchMetadata } from './search';
+import { fetchSeries } from './series';
+import { parseSeriesUri } from './summaries';
+import type { ArchiveOptions, Metadata, SearchFilters } from './types';
+import { parseDuration, parseTimestamp } from './url';
+import { normalisePoints } from './values';
+import { toCsv } from './export-csv';
+
+const USAGE = `usage:
+  psconfig-tools archive search URL [--source A] [--destination B] [--measurement-agent M] [--tool-name T]
+      [--input-source S] [--input-destination D] [--event-type E] [--summary-type T] [--summary-window W]
+      [--dns-match-rule R] [--filter key=value]... [--time T] [--time-start T] [--time-end T] [--time-range S]
+      [--limit N (page size)] [--offset N] [--format json|table]
+  psconfig-tools archive get SERIES_URL [--time T] [--time-start T] [--time-end T] [--time-range S]
+      [--page-size N] [--format json|csv]
+common: [--timeout SECONDS] [--token-on-reads]  (token from PSCONFIG_ARCHIVE_TOKEN; sent on reads only with --token-on-reads)
+times: UNIX seconds or ISO 8601; ranges: seconds or 1h, 12h, 1d, 3d, 1w, 1m, 1y
+`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  positional: string[];
+  options: Map<string, string[]>;
+  flags: Set<string>;
+}
+
+const FLAGS = new Set(['token-on-reads', 'help']);
+
+function parseArgs(args: string[]): Parsed {
+  const out: Parsed = { positional: [], options: new Map(), flags: new Set() };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('--')) {
+      out.positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    if (FLAGS.has(name)) {
+      out.flags.add(name);
+      continue;
+    }
+    const value = eq > 0 ? a.slice(eq + 1) : args[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    out.options.set(name, [...(out.options.get(name) ?? []), value]);
+  }
+  return out;
+}
+
+function one(p: Parsed, name: string): string | undefined {
+  const v = p.options.get(name);
+  return v ? v[v.length - 1] : undefined;
+}
+
+function intOption(p: Parsed, name: string, parse: (s: string) => number | undefined = (s) => (/^\d+$/.test(s) ? Number(s) : undefined)): number | undefined {
+  const v = one(p, name);
+  if (v === undefined) return undefined;
+  const n = parse(v);
+  if (n === undefined) throw new UsageError(`--${name}: cannot read "${v}"`);
+  return n;
+}
+
+function timeOptions(p: Parsed): SearchFilters {
+  return {
+    time: intOption(p, 'time', parseTimestamp),
+    'time-start': intOption(p, 'time-start', parseTimestamp),
+    'time-end': intOption(p, 'time-end', parseTimestamp),
+    'time-range': intOption(p, 'time-range', parseDuration),
+  };
+}
+
+function archiveOptions(p: Parsed, url: string): ArchiveOptions {
+  const timeout = intOption(p, 'timeout', (s) => (Number(s) > 0 ? Number(s) : undefined));
+  return { url, token: process.env.PSCONFIG_ARCHIVE_TOKEN || undefined, tokenOnReads: p.flags.has('token-on-reads'), timeoutMs: timeout ? timeout * 1000 : undefined };
+}
+
+const KNOWN_SEARCH = ['source', 'destination', 'measurement-agent', 'input-source', 'input-destination', 'tool-name', 'event-type', 'summary-type', 'summary-window', 'dns-match-rule', 'subject-type', 'metadata-key'] as const;
+const ALIASES: Record<string, string> = { agent: 'measurement-agent', tool: 'tool-name', dest: 'destination', src: 'source' };
+
+function searchFilters(p: Parsed): SearchFilters {
+  const f: SearchFilters = { ...timeOptions(p), limit: intOption(p, 'limit'), offset: intOption(p, 'offset') };
+  for (const [alias, name] of Object.entries(ALIASES)) if (p.options.has(alias)) p.options.set(name, p.options.get(alias) ?? []);
+  for (const k of KNOWN_SEARCH) {
+    const v = one(p, k);
+    if (v !== undefined) f[k] = v;
+  }
+  const fields: Record<string, string> = {};
+  for (const kv of p.options.get('filter') ?? []) {
+    const m = /^([^=:]+)[=:](.*)$/.exec(kv);
+    if (!m) throw new UsageError(`--filter expects key=value, got "${kv}"`);
+    fields[m[1]] = m[2];
+  }
+  if (Object.keys(fields).length) f.fields = fields;
+  return f;
+}
+
+function lastUpdate(m: Metadata): string {
+  const ts = (m['event-types'] ?? []).map((e) => Number(e['time-updated'] ?? 0)).filter((x) => x > 0);
+  return ts.length ? new Date(Math.max(...ts) * 1000).toISOString().replace('.000Z', 'Z') : '-';
+}
+
+function table(rows: Metadata[]): string {
+  const head = ['SOURCE → DESTINATION', 'TOOL', 'EVENT TYPES', 'LAST UPDATE', 'METADATA KEY'];
+  const body = rows.map((m) => [
+    `${m['input-source'] ?? m.source ?? '?'} → ${m['input-destination'] ?? m.destination ?? '-'}`,
+    String(m['tool-name'] ?? ''),
+    (m['event-types'] ?? []).map((e) => e['event-type']).sort().join(','),
+    lastUpdate(m),
+    String(m['metadata-key'] ?? ''),
+  ]);
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...body.map((r) => r[i].length))));
+  const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  return `${[fmt(head), ...body.map(fmt)].join('\n')}\n${rows.length} metadata\n`;
+}
+
+async function search(p: Parsed): Promise<number> {
+  const url = p.positional[0];
+  if (!url) throw new UsageError('archive search needs the archive URL');
+  const format = one(p, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'table') throw new UsageError(`--format must be json or table, got ${format}`);
+  const filters = searchFilters(p);
+  const res = await searchMetadata(archiveOptions(p, url), filters, { all: true, pageSize: filters.limit });
+  if (res.warning) process.stderr.write(`warning: ${res.warning}\n`);
+  process.stdout.write(format === 'table' ? table(res.metadata) : `${JSON.stringify(res.metadata, null, 2)}\n`);
+  return 0;
+}
+
+async function get(p: Parsed): Promise<number> {
+  const url = p.positional[0];
+  if (!url) throw new UsageError('archive get needs the series URL (a base-uri or summary uri, absolute)');
+  if (!/^https?:\/\//i.test(url)) throw new UsageError(`the series URL must be absolute (http://host/…/<event-type>/base), got ${url}`);
+  const format = one(p, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw new UsageError(`--format must be json or csv, got ${format}`);
+  const res = await fetchSeries(archiveOptions(p, url), url, { ...timeOptions(p), pageSize: intOption(p, 'page-size') });
+  if (res.warning) process.stderr.write(`warning: ${res.warning}\n`);
+  if (format === 'json') {
+    process.stdout.write(`${JSON.stringify(res.points)}\n`);
+    return 0;
+  }
+  const shape = parseSeriesUri(url);
+  if (!shape) process.stderr.write('warning: cannot tell the event type from the URL; values written as numbers or JSON\n');
+  process.stdout.write(toCsv(normalisePoints(shape?.eventType ?? 'unknown', shape?.summaryType ?? 'base', res.points)));
+  return 0;
+}
+
+export async function runArchiveCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  try {
+    const p = parseArgs(rest);
+    if (sub === undefined || sub === 'help' || sub === '--help' || p.flags.has('help')) {
+      process.stdout.write(USAGE);
+      return sub === undefined ? 2 : 0;
+    }
+    if (sub === 'search') return await search(p);
+    if (sub === 'get') return await get(p);
+    throw new UsageError(`unknown archive command: ${sub}`);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`psconfig-tools archive: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
+    const msg = err instanceof ArchiveError ? err.message : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`psconfig-tools archive: ${redact(msg, [token])}\n`);
+    return 1;
+  } finally {
+    await closeArchiveConnections();
+  }
 }

@@ -9,3 +9,4 @@ export * from './values';
 export * from './statistics';
 export * from './summaries';
 export * from './write';
+export * from './export-csv';

@@ -46,17 +46,19 @@ function windowsOf(et: EventTypeInfo, type: string): number[] {
 }
 
 /**
- * Choose the series for an event type and a wanted window (0 = base): histograms prefer `statistics` at the window
- * (falling back to aggregation or base histograms with client-side statistics), numbers and loss prefer
- * `aggregation` (then `average`) at the window, else base.
+ * Choose the series for an event type and a wanted window (0 = base): histograms prefer `statistics` (falling back
+ * to aggregation or base histograms, with statistics computed client-side), numbers and loss prefer `aggregation`
+ * (then `average`) at exactly that window, else base.
  */
 export function chooseSeries(et: EventTypeInfo, wantedWindow: number): SeriesChoice | undefined {
   const base = et['base-uri'];
   const isHist = et['event-type'].startsWith('histogram-');
+  // Statistics fall back to the nearest window (rtt at 300 → statistics/0, as the graphs do); aggregation and
+  // average only at the exact window, else base data.
   const pick = (type: 'aggregation' | 'average' | 'statistics'): SeriesChoice | undefined => {
-    if (wantedWindow === 0 && type !== 'statistics') return undefined;
-    const w = selectWindow(wantedWindow, windowsOf(et, type));
-    if (w === undefined || (wantedWindow > 0 && w === 0 && type !== 'statistics')) return undefined;
+    const available = windowsOf(et, type);
+    const w = type === 'statistics' ? selectWindow(wantedWindow, available) : available.includes(wantedWindow) && wantedWindow > 0 ? wantedWindow : undefined;
+    if (w === undefined) return undefined;
     const uri = summaryUri(et, type, w);
     return uri ? { uri, summaryType: type, window: w, computeStatistics: false } : undefined;
   };

@@ -79,12 +79,10 @@ export function searchParams(f: SearchFilters): Record<string, Param> {
     'source', 'destination', 'measurement-agent', 'input-source', 'input-destination', 'tool-name',
     'event-type', 'summary-type', 'summary-window', 'dns-match-rule', 'subject-type', 'metadata-key',
   ] as const;
-  for (const k of named) out[k] = f[k];
+  for (const k of named) if (f[k] !== undefined) out[k] = f[k];
   checkInteger('limit', f.limit);
   checkInteger('offset', f.offset);
-  Object.assign(out, timeParams(f));
-  out.limit = f.limit;
-  out.offset = f.offset;
+  for (const [k, v] of Object.entries({ ...timeParams(f), limit: f.limit, offset: f.offset })) if (v !== undefined) out[k] = v;
   return out;
 }
 

@@ -22,7 +22,7 @@ const readJson = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8')) as 
 const epoch = (iso: unknown): number | null => (typeof iso === 'string' ? Math.floor(Date.parse(iso) / 1000) : null);
 
 /** Metadata records of a Django fixture (ps_metadata, subjects, event types, parameters). */
-function loadDjango(store: ArchiveStore, file: string, rep: FixtureReport): void {
+export function loadDjango(store: ArchiveStore, file: string, rep: FixtureReport): void {
   const rows = readJson(file) as DjangoRow[];
   const byModel = (m: string): DjangoRow[] => rows.filter((r) => r.model === m);
   for (const md of byModel('api.psmetadata')) {

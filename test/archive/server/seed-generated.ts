@@ -43,7 +43,7 @@ function throughput(store: ArchiveStore, now: number, src: Host, dst: Host, v6: 
   const r = register(store, src, dst, v6, 'pscheduler/iperf3', { 'pscheduler-test-type': 'throughput', 'ip-transport-protocol': 'tcp', 'bw-parallel-streams': 2, 'time-duration': 10 }, [
     et('failures'), et('throughput', [{ 'summary-type': 'average', 'summary-window': 86400 }, ...agg(3600, 86400)]), et('throughput-subintervals'),
     et('packet-retransmits', agg(3600, 86400)), et('packet-retransmits-subintervals'), et('streams-throughput'), et('streams-throughput-subintervals'),
-    et('streams-packet-retransmits'), et('pscheduler-run-href'),
+    et('streams-packet-retransmits'), et('streams-packet-retransmits-subintervals'), et('pscheduler-run-href'),
   ]);
   const rnd = prng(seed);
   let n = 0;
@@ -68,7 +68,9 @@ function throughput(store: ArchiveStore, now: number, src: Host, dst: Host, v6: 
     w('packet-retransmits-subintervals', Array.from({ length: 10 }, (_, i) => ({ start: String(i), duration: '1.000000', val: i === 3 ? retrans : 0 })));
     w('streams-throughput', streams.map(Math.round));
     w('streams-throughput-subintervals', streams.map(sub));
-    w('streams-packet-retransmits', [Math.floor(retrans / 2), retrans - Math.floor(retrans / 2)]);
+    const half = [Math.floor(retrans / 2), retrans - Math.floor(retrans / 2)];
+    w('streams-packet-retransmits', half);
+    w('streams-packet-retransmits-subintervals', half.map((x) => Array.from({ length: 10 }, (_, i) => ({ start: String(i), duration: '1.000000', val: i === 3 ? x : 0 }))));
   }
   return n;
 }
@@ -173,6 +175,26 @@ function trace(store: ArchiveStore, now: number, src: Host, dst: Host, seed: num
   return n;
 }
 
+/** NTP state of a host against its reference clock, every 5 minutes for a week. */
+function ntp(store: ArchiveStore, now: number, host: Host, seed: number): number {
+  const r = store.register({
+    'subject-type': 'point-to-point', source: host.v4, destination: '192.0.2.123', 'measurement-agent': host.v4, 'input-source': host.name,
+    'input-destination': 'ntp.example.net', 'tool-name': 'ntpq', 'event-types': ['ntp-delay', 'ntp-dispersion', 'ntp-jitter', 'ntp-offset',
+      'ntp-polling-interval', 'ntp-reach', 'ntp-stratum', 'ntp-wander'].map((n) => et(n, n === 'ntp-offset' ? [{ 'summary-type': 'average', 'summary-window': 3600 }] : [])),
+  }).record;
+  const rnd = prng(seed);
+  let n = 0;
+  for (const ts of times(now, [[7 * 86400, 300]])) {
+    const values: Record<string, unknown> = {
+      'ntp-delay': 0.8 + rnd() * 0.2, 'ntp-dispersion': 0.05 + rnd() * 0.02, 'ntp-jitter': 0.01 + rnd() * 0.01, 'ntp-offset': (rnd() - 0.5) * 0.2,
+      'ntp-polling-interval': 64, 'ntp-reach': 377, 'ntp-stratum': 2, 'ntp-wander': 0.001 + rnd() * 0.002,
+    };
+    for (const [e, v] of Object.entries(values)) storeWrite(store, r, e, ts, v);
+    n += 8;
+  }
+  return n;
+}
+
 /** A dense throughput series for the benchmark: `count` points every 10 s ending now. */
 export function seedBenchSeries(store: ArchiveStore, now: number, count: number): MetadataRecord {
   const r = register(store, GENERATED_HOSTS.a, GENERATED_HOSTS.c, false, 'bench/generated', { 'pscheduler-test-type': 'throughput', 'bench-points': count }, [
@@ -193,5 +215,6 @@ export function seedGenerated(store: ArchiveStore, now: number): { records: numb
   points += latency(store, now, a, b, 4) + latency(store, now, b, a, 5);
   points += rtt(store, now, a, c, 6) + rtt(store, now, c, a, 7);
   points += trace(store, now, a, b, 8) + trace(store, now, b, a, 9);
+  points += ntp(store, now, a, 10);
   return { records: store.records.size - before, points };
 }
