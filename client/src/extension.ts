@@ -21,7 +21,7 @@
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-// ARCHIVE-EXPLORER-IMPORT (wired once client/src/explorer/provider.ts exists)
+import { registerArchiveExplorer } from './explorer/provider';
 import { createLanguageClient, LANGUAGE_ID } from './language/language-client';
 import { TemplateLanguageSwitch } from './language/template-language-switch';
 import { ExpansionService } from './preview/expansion-service';
@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   const documents = new TaskDocuments(tasks, expansion);
   context.subscriptions.push(expansion, languageSwitch, tasks, documents, vscode.workspace.onDidOpenTextDocument(startForTemplate));
   registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
-  // ARCHIVE-EXPLORER-CALL
+  context.subscriptions.push(...registerArchiveExplorer(context));
 
   vscode.workspace.textDocuments.forEach(startForTemplate);
   languageSwitch.checkAll();

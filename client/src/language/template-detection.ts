@@ -1,7 +1,7 @@
 // Which plain JSON documents are pSConfig templates, decided from their text alone (no `vscode` here so it
-// is unit-tested directly). Runs on every JSON file the user opens, so it must stay cheap: it walks tokens
-// with jsonc-parser's scanner, looks only at top-level keys, and stops as soon as it has an answer.
-import { createScanner, SyntaxKind } from 'jsonc-parser';
+// is unit-tested directly). Runs on every JSON file the user opens, so it must stay cheap: a small scanner that
+// skips strings and comments, looks only at keys of the top-level object, and stops as soon as it has an answer.
+// (Hand-written rather than jsonc-parser's scanner: that package's `main` is a UMD build esbuild cannot bundle.)
 
 /** Past this many characters we give up: a template whose top-level `tasks`/`groups` come later is rare. */
 export const DEFAULT_SCAN_LIMIT = 4_000_000;
@@ -27,41 +27,76 @@ export function looksLikeTemplate(text: string, scanLimit = DEFAULT_SCAN_LIMIT):
 
 /** The keys of the top-level object, in order, read lazily (an empty sequence when the top is not an object). */
 export function* topLevelKeys(text: string, scanLimit = DEFAULT_SCAN_LIMIT): Generator<string> {
-  const scanner = createScanner(text, true);
-  let depth = 0;
-  let expectKey = false;
-  let started = false;
-  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
-    if (scanner.getTokenOffset() > scanLimit) return;
-    if (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia) continue;
-    if (!started) {
-      if (kind !== SyntaxKind.OpenBraceToken) return; // top level is not an object
-      started = true;
-      depth = 1;
-      expectKey = true;
+  const end = Math.min(text.length, scanLimit);
+  let i = skipTrivia(text, 0, end);
+  if (text.charCodeAt(i) !== 0x7b /* { */) return;
+  let depth = 1;
+  let expectKey = true;
+  i++;
+  while (i < end) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      const close = stringEnd(text, i, end);
+      if (depth === 1 && expectKey) {
+        expectKey = false;
+        yield decodeString(text.slice(i, close + 1));
+      }
+      i = close + 1;
       continue;
     }
-    switch (kind) {
-      case SyntaxKind.OpenBraceToken:
-      case SyntaxKind.OpenBracketToken:
-        depth++;
-        break;
-      case SyntaxKind.CloseBraceToken:
-      case SyntaxKind.CloseBracketToken:
-        depth--;
-        if (depth === 0) return; // end of the top-level object
-        break;
-      case SyntaxKind.CommaToken:
-        if (depth === 1) expectKey = true;
-        break;
-      case SyntaxKind.StringLiteral:
-        if (depth === 1 && expectKey) {
-          expectKey = false;
-          yield scanner.getTokenValue();
-        }
-        break;
-      default:
-        if (depth === 1) expectKey = false;
+    if (ch === 0x2f /* / */ || isSpace(ch)) {
+      const next = skipTrivia(text, i, end);
+      if (next > i) {
+        i = next;
+        continue;
+      }
     }
+    if (ch === 0x7b || ch === 0x5b /* { [ */) depth++;
+    else if (ch === 0x7d || ch === 0x5d /* } ] */) {
+      if (--depth === 0) return;
+    } else if (ch === 0x2c /* , */) {
+      if (depth === 1) expectKey = true;
+    } else if (depth === 1) expectKey = false;
+    i++;
   }
+}
+
+function isSpace(ch: number): boolean {
+  return ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d || ch === 0xfeff;
+}
+
+/** Index of the first character at or after `i` that is neither whitespace nor inside a comment. */
+function skipTrivia(text: string, i: number, end: number): number {
+  while (i < end) {
+    const ch = text.charCodeAt(i);
+    if (isSpace(ch)) i++;
+    else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+      const nl = text.indexOf('\n', i + 2);
+      i = nl < 0 ? end : nl + 1;
+    } else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? end : close + 2;
+    } else break;
+  }
+  return i;
+}
+
+/** Index of the closing quote of the string starting at `start` (or the line end / text end when unterminated). */
+function stringEnd(text: string, start: number, end: number): number {
+  for (let j = start + 1; j < end; j++) {
+    const ch = text.charCodeAt(j);
+    if (ch === 0x5c /* \\ */) j++;
+    else if (ch === 0x22 || ch === 0x0a) return j;
+  }
+  return end;
+}
+
+function decodeString(quoted: string): string {
+  try {
+    const v: unknown = JSON.parse(quoted);
+    if (typeof v === 'string') return v;
+  } catch {
+    // unterminated or bad escape: the raw text is good enough for a key comparison
+  }
+  return quoted.replace(/^"|"$/g, '');
 }

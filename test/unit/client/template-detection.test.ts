@@ -24,6 +24,12 @@ test('keys of nested objects, string values and array items do not count', () =>
   assert.equal(looksLikeTemplate('[{"tasks":{},"groups":{}}]'), false, 'top level must be an object');
 });
 
+test('braces, quotes and escapes inside strings do not confuse the scan', () => {
+  const text = '{"a": "}{][\\"", "b\\u0022": {"x": "\\\\"}, "groups": {}, "tasks": {}}';
+  assert.deepEqual([...topLevelKeys(text)], ['a', 'b"', 'groups', 'tasks']);
+  assert.equal(looksLikeTemplate(text), true);
+});
+
 test('comments, trailing commas and `#` comment keys are tolerated', () => {
   const text = '// a template\n{ /* note */ "#c": "x", "groups": {}, // g\n "tasks": {}, }';
   assert.equal(looksLikeTemplate(text), true);
