@@ -1,0 +1,96 @@
+// Each way an archive can fail gives an ArchiveError that says what happened — never a hang past the timeout,
+// never an unhandled rejection.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { ArchiveError, type ArchiveErrorKind } from '../../client/src/archive/errors';
+import { closeArchiveConnections } from '../../client/src/archive/http';
+import { searchMetadata } from '../../client/src/archive/search';
+import { fetchSeries } from '../../client/src/archive/series';
+import { trackUnhandledRejections } from './helpers';
+import type { FaultMode } from './server/faults';
+import { type ArchiveServerHandle, startArchiveServer } from './server/server';
+
+let server: ArchiveServerHandle;
+const unhandled = trackUnhandledRejections();
+before(async () => {
+  server = await startArchiveServer({ seed: { fixtures: false, generated: false } });
+});
+after(async () => {
+  await closeArchiveConnections();
+  await server.close();
+  unhandled.stop();
+  assert.deepEqual(unhandled.list, [], 'no unhandled rejections');
+});
+
+async function failure(p: Promise<unknown>): Promise<ArchiveError> {
+  const e = await p.then(() => undefined, (x: unknown) => x);
+  assert.ok(e instanceof ArchiveError, `an ArchiveError, got ${String(e)}`);
+  return e;
+}
+
+const cases: [FaultMode, ArchiveErrorKind, RegExp, number?][] = [
+  ['404', 'http', /^HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/fault\/404\/esmond\/perfsonar\/archive\/.*: Not found\.$/, 404],
+  ['401', 'http', /^HTTP 401 from .*: Invalid token\.$/, 401],
+  ['500-json', 'http', /^HTTP 500 from .*: Cassandra timeout while reading ps_metadata \(simulated\)$/, 500],
+  ['500-html', 'http', /^HTTP 500 from .*: non-JSON body: <!DOCTYPE html>.*Internal Server Error/, 500],
+  ['malformed-json', 'not-json', /answered 200 with a body that is not JSON \(content-type application\/json\): \[\{"metadata-key": "abc"/, 200],
+  ['not-a-list', 'not-json', /did not return a list of metadata \(got an object\)/],
+  ['redirect', 'redirect', /answered 301 redirecting to http:\/\/127\.0\.0\.1:\d+\/esmond\/perfsonar\/archive\/.*not followed/, 301],
+  ['hang', 'timeout', /no response from .* within 300 ms/],
+  ['slow-body', 'timeout', /(stalled for 300 ms|did not complete in time)/],
+];
+
+for (const [mode, kind, message, status] of cases) {
+  test(`metadata search against an archive answering ${mode}`, async () => {
+    const e = await failure(searchMetadata({ url: server.faultUrl(mode), timeoutMs: 300 }, { source: '10.0.0.1' }, { all: true }));
+    assert.equal(e.kind, kind);
+    assert.match(e.message, message);
+    if (status !== undefined) assert.equal(e.status, status);
+    if (mode === 'redirect') assert.match(String(e.location), /^http:\/\/127\.0\.0\.1:\d+\/esmond\/perfsonar\/archive\//);
+  });
+}
+
+test('a series read fails the same way (500 with a JSON body) and a series that is an object is reported', async () => {
+  const e = await failure(fetchSeries({ url: server.origin }, `/fault/500-json/esmond/perfsonar/archive/k/throughput/base`));
+  assert.equal(e.kind, 'http');
+  assert.equal(e.detail, 'Cassandra timeout while reading ps_metadata (simulated)');
+  const e2 = await failure(fetchSeries({ url: server.origin }, `/fault/not-a-list/esmond/perfsonar/archive/k/throughput/base`));
+  assert.match(e2.message, /did not return a list of points \(got object\)/);
+});
+
+test('setFault switches the whole archive into a failure and back', async () => {
+  server.setFault('500-html');
+  try {
+    assert.equal((await failure(searchMetadata({ url: server.url }))).status, 500);
+  } finally {
+    server.setFault(undefined);
+  }
+  assert.deepEqual((await searchMetadata({ url: server.url })).metadata, []);
+});
+
+test('a refused connection', async () => {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const e = await failure(searchMetadata({ url: `http://127.0.0.1:${port}` }));
+  assert.equal(e.kind, 'refused');
+  assert.equal(e.message, `connection refused by http://127.0.0.1:${port}/esmond/perfsonar/archive/`);
+});
+
+test('a host that does not resolve, and TLS spoken to a plain HTTP port', async () => {
+  const dns = await failure(searchMetadata({ url: 'https://archive.does-not-exist.invalid', timeoutMs: 5000 }));
+  assert.ok(dns.kind === 'dns' || dns.kind === 'timeout', dns.message);
+  assert.match(dns.message, /archive\.does-not-exist\.invalid/);
+  const tls = await failure(searchMetadata({ url: `https://127.0.0.1:${server.port}` }));
+  assert.equal(tls.kind, 'tls');
+  assert.match(tls.message, /^TLS problem talking to https:\/\/127\.0\.0\.1:\d+\/esmond\/perfsonar\/archive\//);
+});
+
+test('bad input is refused before any request', async () => {
+  assert.equal((await failure(searchMetadata({ url: 'ftp://x' }))).kind, 'bad-url');
+  assert.equal((await failure(searchMetadata({ url: server.url }, { 'time-start': 1.5 }))).kind, 'bad-input');
+  assert.equal((await failure(fetchSeries({ url: server.url }, '/k/throughput/base', { 'time-start': 9, 'time-end': 1 }))).kind, 'bad-input');
+});
