@@ -78,6 +78,8 @@ export interface Harness {
   state(): unknown;
   /** Console errors, page errors and CSP violations seen so far. */
   problems: string[];
+  /** Host → page message deliveries (type, milliseconds until dispatched in the page, JSON size). */
+  deliveries: { type: string; ms: number; bytes: number }[];
   close(): Promise<void>;
 }
 
@@ -93,12 +95,19 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const answered: HostToWebview[] = [];
   const saved: Harness['saved'] = [];
   const problems: string[] = [];
+  const deliveries: Harness['deliveries'] = [];
   let state: unknown = opts.initialState;
 
   const host = createExplorerHost({
     post: (msg) => {
       answered.push(msg);
-      page.evaluate((m) => window.dispatchEvent(new MessageEvent('message', { data: m })), msg).catch((e: unknown) => {
+      // Sent as one JSON string (as VS Code serialises webview messages): Playwright's per-value serialisation of
+      // a 100,000-point message would otherwise dominate every timing.
+      const text = JSON.stringify(msg);
+      const t0 = performance.now();
+      page.evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text).then(() => {
+        deliveries.push({ type: msg.type, ms: performance.now() - t0, bytes: text.length });
+      }, (e: unknown) => {
         if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
       });
     },
@@ -141,7 +150,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   await page.goto(`${origin}/`);
 
   return {
-    page, host, origin, posted, answered, saved, problems,
+    page, host, origin, posted, answered, saved, problems, deliveries,
     state: () => state,
     close: async () => {
       await context.close();

@@ -41,6 +41,8 @@ export interface DetailContext {
 /** Timings the bench and tests read (window.explorerMetrics). */
 export interface ChartMetric {
   points: number;
+  /** From selecting the row to this chart drawn (requests, host work, message delivery, transform, draw). */
+  totalMs: number;
   drawMs: number;
   fetchMs: number;
   transformMs: number;
@@ -60,7 +62,8 @@ export class DetailView {
   private timePanels: TimePanel[] = [];
   private readonly boxes = new Map<string, ReturnType<typeof chartBox>>();
   range = { start: 0, end: 1 };
-  readonly metrics = new Map<string, ChartMetric>();
+  private shownAt = 0;
+  readonly metrics: Record<string, ChartMetric> = {};
 
   constructor(private palette: Palette, private readonly onExport: (format: 'csv' | 'json') => void) {
     this.head = h('div', { class: 'detail-head' });
@@ -75,11 +78,12 @@ export class DetailView {
 
   show(ctx: DetailContext): void {
     const gen = ++this.gen;
+    this.shownAt = performance.now();
     this.ctx = ctx;
     this.reverseRow = null;
     this.results.clear();
     this.errors.clear();
-    this.metrics.clear();
+    for (const k of Object.keys(this.metrics)) delete this.metrics[k];
     this.range = resolveTime(ctx.time, Math.floor(Date.now() / 1000));
     this.group.range = this.range;
     this.renderHead();
@@ -285,7 +289,7 @@ export class DetailView {
     const drawMs = performance.now() - t0;
     const rs = dirs.map((d) => this.results.get(`${d}|${p.eventType}`)).filter((r): r is SeriesResult => !!r);
     b.box.dataset.points = String(rs.reduce((n, r) => n + r.data.ts.length, 0));
-    this.metrics.set(p.id, { points: rs.reduce((n, r) => n + r.received, 0), drawMs, fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)), transformMs: Math.max(0, ...rs.map((r) => r.transformMs)), series: lines.map((l) => l.label) });
+    this.metrics[p.id] = { points: rs.reduce((n, r) => n + r.received, 0), totalMs: performance.now() - this.shownAt, drawMs, fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)), transformMs: Math.max(0, ...rs.map((r) => r.transformMs)), series: lines.map((l) => l.label) };
   }
 
   private renderFailures(): void {

@@ -4,7 +4,7 @@ import './explorer.css';
 import type { ArchiveEntry, ExplorerState, MeasurementRow, Prefill, SortColumn } from '../explorer/messages';
 import { emptyForm } from '../explorer/messages';
 import { autoResize } from './charts';
-import { DetailView } from './detail';
+import { DetailView, type ChartMetric } from './detail';
 import { clear, h } from './dom';
 import { SearchFormView } from './form';
 import { ResultsTable } from './table';
@@ -12,8 +12,8 @@ import { onThemeChange, readPalette } from './theme';
 import { HostError, loadState, newId, onHostMessage, post, request, saveState } from './vscode-api';
 
 interface Metrics {
-  search?: { rows: number; renderMs: number; hostMs: number; pages: number };
-  charts: Record<string, unknown>;
+  search?: { rows: number; renderMs: number; hostMs: number; pages: number; totalMs: number };
+  charts: Record<string, ChartMetric>;
   exports: number;
 }
 declare global {
@@ -70,6 +70,7 @@ async function runSearch(restoreKey?: string): Promise<void> {
   const id = newId();
   searchId = id;
   persist();
+  const started = performance.now();
   setStatus(`Searching ${form.archiveUrl}…`, 'busy');
   table.el.classList.add('busy');
   try {
@@ -77,10 +78,11 @@ async function runSearch(restoreKey?: string): Promise<void> {
     if (id !== searchId || m.type !== 'searchResult') return;
     const t0 = performance.now();
     table.setRows(m.rows);
+    void table.el.offsetHeight; // include layout in the measured render time
     empty.hidden = m.rows.length > 0;
     if (!m.rows.length) empty.textContent = 'No measurement matches these filters.';
     const renderMs = performance.now() - t0;
-    window.explorerMetrics.search = { rows: m.rows.length, renderMs, hostMs: m.elapsedMs, pages: m.pages };
+    window.explorerMetrics.search = { rows: m.rows.length, renderMs, hostMs: m.elapsedMs, pages: m.pages, totalMs: performance.now() - started };
     setStatus(`${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms`);
     if (restoreKey && table.selectKey(restoreKey)) return;
   } catch (err) {
@@ -96,7 +98,7 @@ function select(row: MeasurementRow): void {
   selectedKey = row.key;
   persist();
   detail.show({ archive: form.archiveUrl, row, time: form.timeSpec, window: form.windowChoice, showReverse: form.showReverse });
-  window.explorerMetrics.charts = detail.metrics as unknown as Record<string, unknown>;
+  window.explorerMetrics.charts = detail.metrics;
 }
 
 function replot(): void {

@@ -21,16 +21,19 @@ function eventTypesText(r: MeasurementRow): string {
   return r.eventTypes.map((e) => e.eventType).sort().join(', ');
 }
 
-function compare(a: MeasurementRow, b: MeasurementRow, col: SortColumn): number {
+const collator = new Intl.Collator(undefined, { numeric: true });
+
+/** Sort key of a row for a column: computed once per sort, not once per comparison (10,000 rows). */
+function sortKey(r: MeasurementRow, col: SortColumn): string | number {
   switch (col) {
     case 'pair':
-      return pairText(a).localeCompare(pairText(b));
+      return pairText(r);
     case 'tool':
-      return a.toolName.localeCompare(b.toolName);
+      return r.toolName;
     case 'eventTypes':
-      return a.eventTypes.length - b.eventTypes.length || eventTypesText(a).localeCompare(eventTypesText(b));
+      return `${String(r.eventTypes.length).padStart(3, '0')} ${eventTypesText(r)}`;
     case 'lastUpdate':
-      return (a.lastUpdate ?? -1) - (b.lastUpdate ?? -1);
+      return r.lastUpdate ?? -1;
   }
 }
 
@@ -112,8 +115,12 @@ export class ResultsTable {
 
   private sortRows(): void {
     const dir = this.descending ? -1 : 1;
-    const col = this.sortCol;
-    this.rows.sort((a, b) => dir * compare(a, b, col) || a.key.localeCompare(b.key));
+    const keyed = this.rows.map((row) => ({ row, k: sortKey(row, this.sortCol) }));
+    keyed.sort((a, b) => {
+      const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : collator.compare(String(a.k), String(b.k));
+      return dir * c || (a.row.key < b.row.key ? -1 : a.row.key > b.row.key ? 1 : 0);
+    });
+    this.rows = keyed.map((x) => x.row);
   }
 
   private renderHeader(): void {
