@@ -14,6 +14,8 @@ import {
 } from 'vscode-languageserver-protocol/node';
 
 export const repoRoot = join(__dirname, '..', '..', '..');
+/** The bundled server under test (PSCONFIG_SERVER_JS overrides it, e.g. to test a packaged build). */
+export const serverJs = process.env.PSCONFIG_SERVER_JS ?? join(repoRoot, 'dist', 'server.js');
 export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
 
 export function exampleText(name: string): string {
@@ -24,10 +26,13 @@ export function exampleUri(name: string): string {
   return pathToFileURL(join(examplesDir, name)).toString();
 }
 
+const WAIT_LIMIT_MS = 60000;
+
 interface Waiter {
   uri: string;
   version: number | undefined;
   resolve: (d: Diagnostic[]) => void;
+  reject: (e: Error) => void;
 }
 
 export class LspClient {
@@ -41,7 +46,13 @@ export class LspClient {
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    child.on('exit', () => (this.exited = true));
+    child.on('exit', (code, signal) => {
+      this.exited = true;
+      // A dead server must fail the waiting test with its output, not leave it pending.
+      const err = new Error(`server exited (code ${code}, signal ${signal}): ${this.logs.map((l) => l.message).join('\n').slice(0, 2000)}`);
+      for (const w of this.waiters) w.reject(err);
+      this.waiters = [];
+    });
     child.stderr.on('data', (b: Buffer) => this.logs.push({ type: 0, message: b.toString() }));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p);
@@ -64,18 +75,26 @@ export class LspClient {
   }
 
   static async start(): Promise<LspClient> {
-    const child = spawn(process.execPath, [join(repoRoot, 'dist', 'server.js'), '--stdio'], {
+    const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
       env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
     });
     const client = new LspClient(child);
+    const died = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`${serverJs} exited with code ${code} before initializing: ${client.logs.map((l) => l.message).join('').slice(0, 2000)}`))),
+    );
+    await Promise.race([died, client.initialize()]);
+    return client;
+  }
+
+  private async initialize(): Promise<void> {
+    const client = this;
     await client.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
       capabilities: { workspace: { configuration: true }, textDocument: { rename: { prepareSupport: true } } },
     });
     await client.connection.sendNotification('initialized', {});
-    return client;
   }
 
   get alive(): boolean {
@@ -104,7 +123,19 @@ export class LspClient {
   }
 
   nextDiagnostics(uri: string, version?: number): Promise<Diagnostic[]> {
-    return new Promise((resolve) => this.waiters.push({ uri, version, resolve }));
+    return new Promise((resolve, reject) => {
+      if (!this.alive) {
+        reject(new Error('server is not running'));
+        return;
+      }
+      // Fail (rather than hang) if the server never publishes for this version.
+      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} version ${version} within ${WAIT_LIMIT_MS} ms`)), WAIT_LIMIT_MS);
+      const done = (d: Diagnostic[]): void => {
+        clearTimeout(timer);
+        resolve(d);
+      };
+      this.waiters.push({ uri, version, resolve: done, reject: (e) => (clearTimeout(timer), reject(e)) });
+    });
   }
 
   lastDiagnostics(uri: string): Diagnostic[] | undefined {

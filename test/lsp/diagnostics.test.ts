@@ -1,0 +1,116 @@
+// Diagnostics over LSP on the real example templates: the valid ones with references ok publish no errors;
+// the invalid one and the broken-reference ones publish exactly the expected errors at the expected tokens.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { LspClient, examplesDir, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
+
+let client: LspClient;
+before(async () => {
+  client = await LspClient.start();
+});
+after(async () => {
+  assert.deepEqual(client.loggedErrors(), []);
+  await client.stop();
+});
+
+/** Not valid, or with missing references, according to the examples' INDEX.md. */
+const NOT_CLEAN = new Set([
+  'psconfig--t-inputs-invalid.json',
+  'pwa--import3-i2-ap-rex-expected.json',
+  'qa--psconfig-netsage-mesh.json',
+  'testbed-pve--02-testbed-hosts-partial.json',
+  'testbed-pve--99-archives-partial.json',
+]);
+
+const errors = (d: Diagnostic[]): Diagnostic[] => d.filter((x) => x.severity === 1);
+const covered = (text: string, d: Diagnostic): string => text.slice(positionToOffset(text, d.range.start), positionToOffset(text, d.range.end));
+
+const clean = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json' && !NOT_CLEAN.has(f));
+
+test('every example marked valid with references ok publishes no errors', async () => {
+  assert.ok(clean.length >= 20, `found ${clean.length} examples`);
+  for (const name of clean) {
+    const diags = await client.open(exampleUri(name), exampleText(name));
+    assert.deepEqual(errors(diags).map((d) => `${d.code}: ${d.message}`), [], name);
+    client.close(exampleUri(name));
+  }
+});
+
+test('a json document the client sends is checked like a psconfig one', async () => {
+  const name = 'qa--psconfig-netsage-mesh.json';
+  const diags = await client.open('file:///tmp/psconfig-lsp-diag/plain.json', exampleText(name), 'json');
+  assert.equal(errors(diags).length, 1);
+  client.close('file:///tmp/psconfig-lsp-diag/plain.json');
+});
+
+test('the invalid upstream fixture: `archive` instead of `archiver` gives exactly two errors at the right keys', async () => {
+  const name = 'psconfig--t-inputs-invalid.json';
+  const text = exampleText(name);
+  const errs = errors(await client.open(exampleUri(name), text));
+  assert.equal(errs.length, 2, JSON.stringify(errs));
+  const unknown = errs.find((d) => d.code === 'psconfig/unknown-property');
+  assert.ok(unknown);
+  assert.equal(covered(text, unknown), '"archive"');
+  assert.deepEqual(unknown.range.start, positionOf(text, '"archive": "esmond"'));
+  assert.match(String(unknown.message), /archiver/);
+  const missing = errs.find((d) => d.code === 'psconfig/missing-property');
+  assert.ok(missing);
+  assert.equal(covered(text, missing), '"example-archive-central"');
+  assert.match(String(missing.message), /archiver/);
+  client.close(exampleUri(name));
+});
+
+test('PWA output with an undefined archive: one error at each of the four references', async () => {
+  const name = 'pwa--import3-i2-ap-rex-expected.json';
+  const text = exampleText(name);
+  const errs = errors(await client.open(exampleUri(name), text));
+  assert.equal(errs.length, 4, JSON.stringify(errs));
+  for (let i = 0; i < 4; i++) {
+    assert.equal(errs[i].code, 'psconfig/unknown-archive');
+    assert.deepEqual(errs[i].range.start, positionOf(text, '"config-archive0"', 1, i));
+    assert.equal(covered(text, errs[i]), 'config-archive0');
+  }
+  client.close(exampleUri(name));
+});
+
+test('netsage mesh: one error at the selector naming the undefined address', async () => {
+  const name = 'qa--psconfig-netsage-mesh.json';
+  const text = exampleText(name);
+  const errs = errors(await client.open(exampleUri(name), text));
+  assert.equal(errs.length, 1, JSON.stringify(errs));
+  assert.equal(errs[0].code, 'psconfig/unknown-address');
+  assert.equal(covered(text, errs[0]), '62.40.106.8');
+  assert.deepEqual(errs[0].range.start, positionOf(text, '{"name":"62.40.106.8"}', 9));
+  assert.match(String(errs[0].message), /group_2/);
+  client.close(exampleUri(name));
+});
+
+test('the partial testbed fragment: six tasks name the group a build step supplies', async () => {
+  const name = 'testbed-pve--02-testbed-hosts-partial.json';
+  const text = exampleText(name);
+  const errs = errors(await client.open(exampleUri(name), text));
+  const refs = errs.filter((d) => d.code === 'psconfig/unknown-group');
+  assert.equal(refs.length, 6);
+  for (const d of refs) assert.equal(covered(text, d), 'perfsonar');
+  client.close(exampleUri(name));
+});
+
+test('edits re-publish: breaking and repairing a reference, and templateChanged follows the edit', async () => {
+  const name = 'psconfig--example-1-simple.json';
+  const text = exampleText(name);
+  const uri = 'file:///tmp/psconfig-lsp-diag/edit.json';
+  assert.deepEqual(errors(await client.open(uri, text)), []);
+  const at = positionOf(text, '"test": "example-test-trace"', 27);
+  // Incremental change: insert one character inside the name.
+  const broken = await client.change(uri, [{ range: { start: at, end: at }, text: 'x' }]);
+  assert.equal(errors(broken).length, 1);
+  assert.equal(errors(broken)[0].code, 'psconfig/unknown-test');
+  const repaired = await client.change(uri, [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' }]);
+  assert.deepEqual(errors(repaired), []);
+  const deadline = Date.now() + 5000;
+  while (!client.templateChanged.some((n) => n.uri === uri && n.version === 3) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+  assert.ok(client.templateChanged.some((n) => n.uri === uri && n.version === 3), JSON.stringify(client.templateChanged));
+  client.close(uri);
+});
