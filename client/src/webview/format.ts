@@ -13,7 +13,8 @@ function sig3(v: number): string {
   const a = Math.abs(v);
   if (a === 0) return '0';
   const digits = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-  return v.toFixed(digits).replace(/\.?0+$/, '');
+  const text = v.toFixed(digits);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
 /** SI-prefixed value: 9.41e9 → "9.41 G" (base 1000, as perfSONAR shows bits/s). */
