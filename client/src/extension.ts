@@ -64,6 +64,19 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     }
     return starting;
   };
+  // The document selector lists the `psconfig.files` globs: a changed list needs a new client.
+  const restartClient = async (): Promise<void> => {
+    if (!starting) return;
+    const old = client;
+    starting = undefined;
+    client = undefined;
+    await old?.stop().catch(() => undefined);
+    output.appendLine('psconfig.files changed: restarting the language server');
+    await startClient().catch(() => undefined);
+  };
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('psconfig.files')) void restartClient();
+  }));
   const startForTemplate = (doc: vscode.TextDocument): void => {
     if (doc.languageId === LANGUAGE_ID) startClient().catch(() => undefined);
   };

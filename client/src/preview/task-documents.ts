@@ -35,7 +35,9 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
     const address = parseTaskDocumentQuery(uri.query);
     if (!address) return formatCombinationDocument(undefined, `Not a task document address: ${uri.toString()}`);
     const model = this.tasks.model;
-    if (model.state.kind === 'result' && model.state.template === address.template && sameList(model.state.agentAddresses, address.agentAddresses)) {
+    const scopeMatches = model.state.kind === 'result' &&
+      (sameList(model.state.agentAddresses, address.agentAddresses) || (model.lazyAgents && address.agentAddresses.length === 1));
+    if (model.state.kind === 'result' && model.state.template === address.template && scopeMatches) {
       const c = model.combinationByKey(address.key);
       if (c || !model.state.result.truncated) return formatCombinationDocument(c, GONE);
     }

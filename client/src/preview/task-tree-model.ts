@@ -3,7 +3,9 @@
 //
 // A 200-address mesh yields 39,800 combinations: nothing is materialised up front. One O(n) pass indexes
 // combination numbers by agent and task (on first use); nodes are created only for the children VS Code asks
-// for, and long child lists are paged behind a "… N more" item.
+// for, and long child lists are paged behind a "… N more" item. When the server cut an all-agents expansion at the
+// view's limit (a very large template), the model lists every agent from the task summaries and each agent's
+// tasks come from a separate per-agent expansion, loaded when the agent is opened (see setAgentResult).
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
 import type { ExpandTasksResult, ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../common/protocol';
@@ -23,7 +25,7 @@ export type TaskTreeNode =
   | { kind: 'note'; id: string; note: ExpansionNote }
   | { kind: 'agent'; id: string; agent: string }
   | { kind: 'task'; id: string; agent: string; task: string }
-  | { kind: 'combination'; id: string; index: number; key: string }
+  | { kind: 'combination'; id: string; agent: string; index: number; key: string }
   | { kind: 'more'; id: string; parentId: string; remaining: number };
 
 /** Codicon names used by the view (ThemeIcon ids). */
@@ -84,6 +86,8 @@ export class TaskTreeModel {
   /** How many children are shown per paged parent id; carried over from the previous model. */
   readonly pages: Map<string, number>;
   private readonly pageSize: number;
+  /** Per-agent expansions of a cut all-agents result (lazy-agents mode). */
+  private readonly perAgent = new Map<string, TaskTreeModel>();
 
   constructor(readonly state: PreviewState, options: { pageSize?: number; pages?: Map<string, number> } = {}) {
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -93,6 +97,23 @@ export class TaskTreeModel {
 
   get result(): ExpandTasksResult | undefined {
     return this.state.kind === 'result' ? this.state.result : undefined;
+  }
+
+  /** True when the all-agents result was cut: agents are listed from the summaries, their tasks loaded per agent. */
+  get lazyAgents(): boolean {
+    const s = this.state;
+    return s.kind === 'result' && s.result.truncated && s.result.error === undefined && s.agentAddresses.length === 0 && s.result.agents.length > 0;
+  }
+
+  /** Whether opening `node` first needs `setAgentResult` for its agent. */
+  needsAgentResult(node: TaskTreeNode): node is Extract<TaskTreeNode, { kind: 'agent' }> {
+    return node.kind === 'agent' && this.lazyAgents && !this.perAgent.has(node.agent);
+  }
+
+  /** Stores the expansion for one agent (requested with agentAddresses [agent]) in lazy-agents mode. */
+  setAgentResult(agent: string, result: ExpandTasksResult): void {
+    if (this.state.kind !== 'result') return;
+    this.perAgent.set(agent, new TaskTreeModel({ kind: 'result', template: this.state.template, result, agentAddresses: [agent] }, { pageSize: this.pageSize, pages: this.pages }));
   }
 
   /** Short text for the view's description: which agents are shown. */
@@ -119,6 +140,12 @@ export class TaskTreeModel {
   children(node: TaskTreeNode): TaskTreeNode[] {
     const result = this.result;
     if (!result) return [];
+    if (this.lazyAgents && (node.kind === 'agent' || node.kind === 'task')) {
+      const sub = this.perAgent.get(node.agent);
+      const error = sub?.result?.error;
+      if (error !== undefined) return [message(`agent-error:${node.agent}`, 'The expansion for this agent failed.', 'error', error)];
+      return sub ? sub.children(node) : [];
+    }
     switch (node.kind) {
       case 'notes':
         return result.notes.map((note, i) => ({ kind: 'note', id: `note:${i}`, note }));
@@ -135,7 +162,7 @@ export class TaskTreeModel {
         return this.paged(node.id, numbers.length, (i) => {
           const n = numbers[i];
           const key = idx.keys[n] as string;
-          return { kind: 'combination', id: JSON.stringify(['c', node.agent, key]), index: n, key };
+          return { kind: 'combination', id: JSON.stringify(['c', node.agent, key]), agent: node.agent, index: n, key };
         });
       }
       default:
@@ -144,6 +171,11 @@ export class TaskTreeModel {
   }
 
   item(node: TaskTreeNode): TreeItemView {
+    if (this.lazyAgents && (node.kind === 'agent' || node.kind === 'task' || node.kind === 'combination')) {
+      const sub = this.perAgent.get(node.agent);
+      if (sub) return sub.item(node);
+      if (node.kind === 'agent') return this.unloadedAgentItem(node);
+    }
     switch (node.kind) {
       case 'message':
         return { id: node.id, label: node.label, description: node.detail, tooltip: node.detail ? `${node.label}\n${node.detail}` : node.label, icon: severityIcon(node.severity), collapsible: 'none', contextValue: 'message' };
@@ -185,9 +217,15 @@ export class TaskTreeModel {
     return idx.keys[n];
   }
 
+  /** The combination with this key, in the result or in a loaded per-agent expansion. */
   combinationByKey(key: string): ExpandedCombination | undefined {
     const n = this.indexOfKey(key);
-    return n === undefined ? undefined : this.result?.combinations[n];
+    if (n !== undefined) return this.result?.combinations[n];
+    for (const sub of this.perAgent.values()) {
+      const c = sub.combinationByKey(key);
+      if (c) return c;
+    }
+    return undefined;
   }
 
   /** A linear scan without allocations: cheaper than keeping a key map of every combination for a rare lookup. */
@@ -238,7 +276,10 @@ export class TaskTreeModel {
   private resultRoots(result: ExpandTasksResult, agentAddresses: string[]): TaskTreeNode[] {
     if (result.error !== undefined) return [message('template-error', 'The template cannot be expanded.', 'error', result.error)];
     const roots: TaskTreeNode[] = [];
-    if (result.truncated) {
+    if (this.lazyAgents) {
+      const total = result.tasks.reduce((sum, t) => sum + t.count, 0);
+      roots.push(message('large', `${plural(total, 'task')} for ${plural(result.agents.length, 'agent')}.`, 'info', 'A large template: each agent\'s tasks are expanded when you open it.'));
+    } else if (result.truncated) {
       roots.push(message('truncated', `Showing the first ${result.combinations.length} combinations.`, 'warning',
         'Pick an agent (pSConfig: Show Tasks for Agent…) to see all of its tasks; Export writes every task.'));
     }
@@ -246,14 +287,22 @@ export class TaskTreeModel {
       if (t.error !== undefined) roots.push(message(`task-error:${t.task}`, `Task ${t.task} stopped.`, 'error', t.error));
     }
     const idx = this.getIndex();
-    if (idx.agents.length === 0) {
+    const agents = this.lazyAgents ? result.agents : idx.agents;
+    if (agents.length === 0) {
       const who = agentAddresses.length === 0 ? 'any agent' : `agent ${agentAddresses.join(', ')}`;
       roots.push(message('empty', `No tasks for ${who}.`, 'info', agentAddresses.length === 0 ? undefined : 'pSConfig: Show Tasks for Agent… picks another agent.'));
     } else {
-      roots.push(...this.paged('', idx.agents.length, (i) => ({ kind: 'agent', id: JSON.stringify(['a', idx.agents[i]]), agent: idx.agents[i] })));
+      roots.push(...this.paged('', agents.length, (i) => ({ kind: 'agent', id: JSON.stringify(['a', agents[i]]), agent: agents[i] })));
     }
     if (result.notes.length > 0) roots.push({ kind: 'notes', id: 'notes' });
     return roots;
+  }
+
+  /** An agent of a cut result whose own expansion is not loaded yet: what the task summaries say about it. */
+  private unloadedAgentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
+    const tasks = this.result?.tasks.filter((t) => t.agents.includes(node.agent)).length ?? 0;
+    const description = `${plural(tasks, 'template task')}`;
+    return { id: node.id, label: node.agent, description, tooltip: `${node.agent}: ${description}; open to expand its tasks`, icon: 'server', collapsible: 'collapsed', contextValue: 'agent' };
   }
 
   private agentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {

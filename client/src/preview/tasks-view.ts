@@ -13,8 +13,12 @@ import { TaskTreeModel, type PreviewState, type TaskTreeNode, type TreeItemView 
 export const TASKS_VIEW_ID = 'psconfig.tasks';
 export const OPEN_TASK_JSON_COMMAND = 'psconfig.openTaskJson';
 export const SHOW_MORE_COMMAND = 'psconfig.tasks.showMore';
-/** The tree asks the server for at most this many combinations; a 200-address mesh (39,800) fits. */
-export const TREE_COMBINATION_LIMIT = 50_000;
+/**
+ * The tree asks the server for at most this many combinations (about 4 MB of JSON). Beyond it the tree lists the
+ * agents and expands each one on demand (TaskTreeModel.lazyAgents): a 200-address mesh (39,800 tasks, 17 MB
+ * as one result) then costs a small summary request plus one request per agent opened.
+ */
+export const TREE_COMBINATION_LIMIT = 10_000;
 const REFRESH_DEBOUNCE_MS = 400;
 
 export function configuredAgentAddresses(): string[] {
@@ -39,7 +43,11 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   private timer: ReturnType<typeof setTimeout> | undefined;
   private cts: vscode.CancellationTokenSource | undefined;
   private latest: Promise<ExpandTasksResult | undefined> = Promise.resolve(undefined);
+  /** What the request in flight asks for (template, agents, document version): an identical refresh joins it. */
+  private latestKey = '';
   private generation = 0;
+  /** Per-agent expansions being fetched for the current model (lazy-agents mode). */
+  private agentLoads = new Map<string, Promise<void>>();
 
   constructor(private readonly expansion: ExpansionService, private readonly output: vscode.OutputChannel) {
     this.view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
@@ -91,8 +99,23 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
     return this.toTreeItem(this.current.item(node), node);
   }
 
-  getChildren(node?: TaskTreeNode): TaskTreeNode[] {
-    return node ? this.current.children(node) : this.current.roots();
+  async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
+    const model = this.current;
+    if (node && model.needsAgentResult(node) && this.templateUri) {
+      const template = this.templateUri;
+      let load = this.agentLoads.get(node.agent);
+      if (!load) {
+        load = this.expansion.expand(template, { agentAddresses: [node.agent] }).then(
+          (r) => model.setAgentResult(node.agent, r),
+          (err: unknown) => model.setAgentResult(node.agent, { uri: template.toString(), version: null, error: err instanceof Error ? err.message : String(err), tasks: [], combinations: [], truncated: false, notes: [], agents: [], elapsedMs: 0 }),
+        );
+        this.agentLoads.set(node.agent, load);
+      }
+      await load;
+      // A refresh while loading: the new model loads the agent itself.
+      if (model !== this.current) return this.getChildren(node);
+    }
+    return node ? model.children(node) : model.roots();
   }
 
   showMore(node: TaskTreeNode): void {
@@ -119,12 +142,16 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       return this.latest;
     }
     this.stale = false;
+    const key = template.toString();
+    const agentAddresses = configuredAgentAddresses();
+    const version = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.version;
+    const requestKey = JSON.stringify([key, agentAddresses, version]);
+    if (requestKey === this.latestKey) return this.latest;
+    this.latestKey = requestKey;
     this.cts?.cancel();
     this.cts?.dispose();
     const cts = (this.cts = new vscode.CancellationTokenSource());
     const gen = ++this.generation;
-    const key = template.toString();
-    const agentAddresses = configuredAgentAddresses();
     // Keep showing the previous result of the same template while the new one is computed (no flicker).
     if (templateOf(this.current.state) !== key) this.show({ kind: 'loading', template: key });
     const run = (async (): Promise<ExpandTasksResult | undefined> => {
@@ -141,6 +168,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
         this.output.appendLine(`Tasks: expansion of ${key} failed: ${state.message}`);
       }
       if (gen !== this.generation) return this.latest;
+      this.latestKey = '';
       this.show(state);
       return state.kind === 'result' ? state.result : undefined;
     })();
@@ -151,7 +179,8 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   /** The agents the user can pick: schedulers of the whole template (asks the server when the tree is filtered or cut). */
   async allAgents(): Promise<string[]> {
     const r = this.current.result;
-    if (r && !r.truncated && this.current.state.kind === 'result' && this.current.state.agentAddresses.length === 0) return r.agents;
+    // The engine lists every scheduling agent even when it cuts the combinations at the limit.
+    if (r && r.error === undefined && this.current.state.kind === 'result' && this.current.state.agentAddresses.length === 0) return r.agents;
     if (!this.templateUri) return [];
     const all = await this.expansion.expand(this.templateUri, { agentAddresses: [], limit: TREE_COMBINATION_LIMIT });
     return all.agents;
@@ -160,6 +189,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   private show(state: PreviewState): void {
     const sameTemplate = templateOf(state) !== undefined && templateOf(state) === templateOf(this.current.state);
     this.current = new TaskTreeModel(state, { pages: sameTemplate ? this.current.pages : undefined });
+    this.agentLoads = new Map();
     const file = this.templateUri ? path.basename(this.templateUri.path) : '';
     const scope = this.current.scopeDescription();
     this.view.description = [file, scope].filter((s) => s !== '').join(' · ') || undefined;
@@ -180,6 +210,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
     this.cts?.cancel();
     this.generation++;
     this.latest = Promise.resolve(undefined);
+    this.latestKey = '';
     this.show({ kind: 'no-template' });
     this.follow(vscode.window.activeTextEditor?.document);
   }
@@ -207,7 +238,9 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       : v.icon === 'warning' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined;
     item.iconPath = new vscode.ThemeIcon(v.icon, color);
     if (v.openKey && this.current.state.kind === 'result') {
-      const address: TaskDocumentAddress = { template: this.current.state.template, agentAddresses: this.current.state.agentAddresses, key: v.openKey };
+      // In lazy-agents mode the combination comes from its agent's own expansion: name that scope.
+      const scope = this.current.lazyAgents && node.kind === 'combination' ? [node.agent] : this.current.state.agentAddresses;
+      const address: TaskDocumentAddress = { template: this.current.state.template, agentAddresses: scope, key: v.openKey };
       item.command = { command: OPEN_TASK_JSON_COMMAND, title: 'Open pScheduler Task JSON', arguments: [address] };
     } else if (node.kind === 'more') {
       item.command = { command: SHOW_MORE_COMMAND, title: 'Show more', arguments: [node] };

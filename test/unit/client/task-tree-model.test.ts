@@ -153,7 +153,8 @@ test('message items: no template, loading, request failure, syntax error, empty 
     tasks: [{ task: 'tput', testType: 'throughput', group: 'g', count: 2, agents: [] }, { task: 'list-task', count: 0, agents: [], error: 'The scheduled-by property for task list-task is too big. It is set to 1 but must not be bigger than 0' }],
     notes: [{ task: 'tput', message: 'Python 5.x would flatten class selectors' }],
   });
-  const m = model(full);
+  // A cut result for one agent's scope (the all-agents case is the lazy-agents mode, tested below).
+  const m = model(full, ['h0.example', 'h1.example']);
   const roots = m.roots();
   assert.deepEqual(roots.map((n) => n.kind), ['message', 'message', 'agent', 'agent', 'notes']);
   assert.equal(m.item(roots[0]).icon, 'warning');
@@ -178,4 +179,40 @@ test('snapshotTree opens nodes down to the requested depth', () => {
   assert.deepEqual(snap[0].children?.map((n) => n.label), ['tput']);
   assert.deepEqual(snap[0].children?.[0].children?.map((n) => n.label), ['h0.example → h1.example']);
   assert.equal(snapshotTree(model(mesh(2)), 1)[0].children, undefined);
+});
+
+test('lazy agents: a cut all-agents result lists every agent, and each agent opens from its own expansion', () => {
+  const fullMesh = mesh(4);
+  const cut = result(fullMesh.combinations.slice(0, 2), { truncated: true, agents: fullMesh.agents,
+    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }] });
+  const m = model(cut);
+  assert.equal(m.lazyAgents, true);
+  const roots = m.roots();
+  assert.equal(m.item(roots[0]).label, '12 tasks for 4 agents.');
+  const agents = roots.filter((n) => n.kind === 'agent');
+  assert.deepEqual(labels(m, agents), fullMesh.agents, 'every agent, also those beyond the cut');
+  const h2 = agents[2];
+  assert.equal(m.item(h2).description, '1 template task');
+  assert.equal(m.needsAgentResult(h2), true);
+  assert.deepEqual(m.children(h2), [], 'nothing until the agent is loaded');
+  const own = result(fullMesh.combinations.filter((c) => c.agent === 'h2.example'), { agents: ['h2.example'] });
+  m.setAgentResult('h2.example', own);
+  assert.equal(m.needsAgentResult(h2), false);
+  assert.equal(m.item(h2).description, '3 tasks');
+  const task = m.children(h2)[0];
+  const combos = m.children(task);
+  assert.deepEqual(labels(m, combos), ['h2.example → h0.example', 'h2.example → h1.example', 'h2.example → h3.example']);
+  const key = m.item(combos[1]).openKey ?? '';
+  assert.equal(m.combinationByKey(key)?.pscheduler?.test.spec.dest, 'h1');
+  // Same ids as the eager tree of the full result, so expansion state carries over either way.
+  const eager = model(fullMesh);
+  const eagerAgent = eager.roots().find((n) => n.kind === 'agent' && n.agent === 'h2.example');
+  assert.ok(eagerAgent);
+  const eagerTask = eager.children(eagerAgent)[0];
+  assert.deepEqual([h2.id, task.id, ...combos.map((c) => c.id)], [eagerAgent.id, eagerTask.id, ...eager.children(eagerTask).map((c) => c.id)]);
+  // A failed per-agent expansion shows as an error under the agent.
+  m.setAgentResult('h3.example', result([], { error: 'Request cancelled' }));
+  const [err] = m.children(agents[3]);
+  assert.equal(m.item(err).icon, 'error');
+  assert.equal(m.item(err).description, 'Request cancelled');
 });

@@ -76,3 +76,27 @@ test('agent scope: the tree for one agent holds exactly that agent, and the expo
   const expected = all.result?.combinations.filter((c) => c.agent === agent).map((c) => c.pscheduler);
   assert.deepEqual(JSON.parse(formatTaskArray(pschedulerTaskArray(one.result!))), JSON.parse(JSON.stringify(expected)));
 });
+
+test('lazy agents on a real template: the per-agent expansions together show exactly the full expansion', async () => {
+  const file = 'psconfig--example-2-testbed.json';
+  const full = await expandExample(file);
+  const text = readFileSync(path.join(examples, file), 'utf8');
+  const uri = `file://${path.join(examples, file)}`;
+  const cut = await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [], jqPath, limit: 5 });
+  assert.equal(cut.truncated, true);
+  const m = new TaskTreeModel({ kind: 'result', template: uri, result: cut, agentAddresses: [] });
+  assert.equal(m.lazyAgents, true);
+  for (const agent of m.roots()) {
+    if (!m.needsAgentResult(agent)) continue;
+    m.setAgentResult(agent.agent, await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [agent.agent], jqPath }));
+  }
+  // Multisets of (task, addresses, agent, task JSON) of the combinations the agents' nodes hold.
+  const sig = (c: ExpandedCombination): string => JSON.stringify([c.task, c.addresses, c.agent, c.pscheduler ?? c.error]);
+  const shown = leaves(m).map((n) => {
+    const item = m.item(n);
+    const c = item.openKey ? m.combinationByKey(item.openKey) : undefined;
+    return c ? sig(c) : `error:${item.label}`;
+  });
+  const expected = full.result!.combinations.map((c) => (c.error === undefined ? sig(c) : `error:${c.addressValues.join(' → ')}`));
+  assert.deepEqual(shown.sort(), expected.sort());
+});
