@@ -1,0 +1,117 @@
+// The custom expansion request (psconfig/expandTasks), task and archive code lenses, and variable hovers that
+// show the first combination's value, against the bundled server on real example templates.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
+import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
+import { ExpandTasksRequest } from '../../common/protocol';
+import { LspClient, exampleText, exampleUri, positionOf } from './lsp-client';
+
+let client: LspClient;
+const MESH = 'perl-shared--client-psconfig-mesh.json';
+const meshText = exampleText(MESH);
+const meshUri = exampleUri(MESH);
+const a = 'host-a.perfsonar.net';
+const b = 'host-b.perfsonar.net';
+const c = 'host-c.perfsonar.net';
+
+before(async () => {
+  client = await LspClient.start();
+  await client.open(meshUri, meshText);
+});
+after(async () => {
+  assert.deepEqual(client.loggedErrors(), []);
+  await client.stop();
+});
+
+const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> => client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
+
+test('expandTasks on an open document gives the mesh pairs in pSConfig order', async () => {
+  const r = await expand({ uri: meshUri });
+  assert.equal(r.error, undefined);
+  assert.equal(r.version, 1);
+  assert.deepEqual(
+    r.combinations.map((x) => x.addressValues.join(' → ')),
+    [`${a} → ${b}`, `${a} → ${c}`, `${b} → ${a}`, `${b} → ${c}`, `${c} → ${a}`, `${c} → ${b}`],
+  );
+  assert.equal(r.tasks[0].count, 6);
+  assert.deepEqual(r.agents, [a, b, c]);
+  // The archive's variable is expanded per agent.
+  assert.equal((r.combinations[2].pscheduler?.archives[0].data as Record<string, unknown>)['measurement-agent'], b);
+});
+
+test('agent filter and limit', async () => {
+  const forA = await expand({ uri: meshUri, agentAddresses: [a] });
+  assert.deepEqual(forA.combinations.map((x) => x.addressValues[1]), [b, c]);
+  const limited = await expand({ uri: meshUri, limit: 3 });
+  assert.equal(limited.combinations.length, 3);
+  assert.equal(limited.truncated, true);
+});
+
+test('the expansion follows edits of the open document', async () => {
+  const uri = 'file:///tmp/psconfig-lsp-expand/edited.json';
+  const text = meshText.replace('{ "name": "host-c.perfsonar.net" }', '{ "name": "host-b.perfsonar.net" }');
+  await client.open(uri, meshText);
+  assert.equal((await expand({ uri })).combinations.length, 6);
+  await client.change(uri, [{ text }]);
+  const r = await expand({ uri });
+  assert.equal(r.version, 2);
+  // The duplicated selector makes b appear twice; c is gone.
+  assert.ok(r.combinations.every((x) => !x.addressValues.includes(c)));
+  client.close(uri);
+});
+
+test('a template that is not open is expanded from disk; a syntax error is reported, not thrown', async () => {
+  const r = await expand({ uri: exampleUri('psconfig--example-1-simple.json') });
+  assert.equal(r.combinations.length, 18);
+  const uri = 'file:///tmp/psconfig-lsp-expand/broken.json';
+  await client.open(uri, meshText.slice(0, 200));
+  const broken = await expand({ uri });
+  assert.match(broken.error ?? '', /line \d+, column \d+/);
+  assert.deepEqual(broken.combinations, []);
+  client.close(uri);
+});
+
+test('includes are resolved relative to the template file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psconfig-include-'));
+  try {
+    const full = JSON.parse(meshText) as Record<string, unknown>;
+    const { tasks, tests, schedules, ...rest } = full;
+    writeFileSync(join(dir, 'tasks.json'), JSON.stringify({ tasks, tests, schedules }));
+    const main = JSON.stringify({ ...rest, tests: {}, tasks: {}, includes: ['tasks.json'] }, null, 2);
+    const mainPath = join(dir, 'main.psconfig.json');
+    writeFileSync(mainPath, main);
+    const uri = pathToFileURL(mainPath).toString();
+    await client.open(uri, main);
+    const r = await expand({ uri });
+    assert.equal(r.error, undefined);
+    assert.equal(r.combinations.length, 6);
+    client.close(uri);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('code lenses: tasks show how many tasks for how many agents; an esmond archive opens the explorer', async () => {
+  const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
+  assert.equal(lenses.length, 2);
+  const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
+  const task = resolved.find((l) => l.command?.command === 'psconfig.previewTasks');
+  assert.equal(task?.command?.title, '6 tasks for 3 agents');
+  assert.deepEqual(task?.range.start, positionOf(meshText, '"example-task-throughput": {', 1));
+  const archive = resolved.find((l) => l.command?.command === 'psconfig.openArchiveExplorer');
+  assert.ok(archive, JSON.stringify(resolved));
+  assert.deepEqual(archive.command?.arguments, [{ url: 'https://archive.perfsonar.net/esmond/perfsonar/archive/', source: a, destination: b }]);
+});
+
+test('hover on a variable shows what it expands to in the first combination', async () => {
+  const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: meshUri }, position: positionOf(meshText, '{% address[1] %}', 4) });
+  const value = (h.contents as { value: string }).value;
+  assert.match(value, /address\[1\]/);
+  assert.ok(value.includes(`"${b}"`), value);
+  assert.ok(value.includes(`${a} → ${b}`), value);
+});
