@@ -102,3 +102,18 @@ test('a series server that ignores limit and time-start does not loop', async ()
     await tiny.close();
   }
 });
+
+test('a series server capping pages at 1500 whatever limit is asked still gives the whole range', async () => {
+  const pts = Array.from({ length: 4100 }, (_, i) => ({ ts: 1000 + i, val: i }));
+  const tiny = await tinyServer((req, res) => {
+    const start = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('time-start') ?? 0);
+    json(res, 200, pts.filter((p) => p.ts >= start).slice(0, 1500));
+  });
+  try {
+    const got = await fetchSeries({ url: tiny.origin }, '/x/throughput/base', { 'time-start': 0, pageSize: 10000 });
+    assert.equal(got.points.length, 4100);
+    assert.equal(tiny.requests.length, 3);
+  } finally {
+    await tiny.close();
+  }
+});

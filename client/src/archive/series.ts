@@ -92,7 +92,10 @@ export async function fetchSeries(archive: ArchiveOptions, seriesUri: string, op
       last = ts;
       added++;
     }
-    if (opts.time !== undefined || page.length < pageSize || added === 0) break;
+    // A short page ends the range, unless it is exactly a known server cap (1000 documented, 1500 real esmond):
+    // such a server may have ignored our larger limit, so ask once more from the last point.
+    const capped = page.length === 1000 || page.length === 1500;
+    if (opts.time !== undefined || added === 0 || (page.length < pageSize && !capped)) break;
     if (end !== undefined && last >= end) break;
     cursor = Math.floor(last) + 1;
   }
