@@ -35,8 +35,10 @@ export interface PsconfigExtensionApi {
   activationMs: number;
   /** Starts the language server if needed and resolves when it is running. */
   languageClient(): Promise<LanguageClient>;
-  /** The Tasks view's current items, `depth` levels deep (1: roots only). */
+  /** The Tasks view's current items, `depth` levels deep (1: roots only), as it is rendered now (nothing loaded). */
   tasksTree(depth: number): TreeSnapshotNode[];
+  /** The same, fetched as the view fetches them: agents of a large template are expanded on the way. */
+  walkTasksTree(depth: number): Promise<TreeSnapshotNode[]>;
   /** URI of the template the Tasks view follows. */
   tasksTemplate(): string | undefined;
 }
@@ -97,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     activationMs,
     languageClient: startClient,
     tasksTree: (depth) => snapshotTree(tasks.model, depth),
+    walkTasksTree: (depth) => tasks.walk(depth),
     tasksTemplate: () => tasks.template?.toString(),
   };
 }

@@ -8,7 +8,7 @@ import { LANGUAGE_ID } from '../language/language-client';
 import { agentAddressList } from '../language/server-settings';
 import type { ExpansionService } from './expansion-service';
 import type { TaskDocumentAddress } from './task-json';
-import { TaskTreeModel, type PreviewState, type TaskTreeNode, type TreeItemView } from './task-tree-model';
+import { TaskTreeModel, type PreviewState, type TaskTreeNode, type TreeItemView, type TreeSnapshotNode } from './task-tree-model';
 
 export const TASKS_VIEW_ID = 'psconfig.tasks';
 export const OPEN_TASK_JSON_COMMAND = 'psconfig.openTaskJson';
@@ -116,6 +116,20 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       if (model !== this.current) return this.getChildren(node);
     }
     return node ? model.children(node) : model.roots();
+  }
+
+  /**
+   * The items `depth` levels deep, obtained the way the tree view gets them (getChildren), so agents of a large
+   * template are expanded on the way, as when a user opens them.
+   */
+  async walk(depth: number, node?: TaskTreeNode, level = 1): Promise<TreeSnapshotNode[]> {
+    const out: TreeSnapshotNode[] = [];
+    for (const child of await this.getChildren(node)) {
+      const view: TreeSnapshotNode = { ...this.current.item(child) };
+      if (view.collapsible === 'collapsed' && level < depth) view.children = await this.walk(depth, child, level + 1);
+      out.push(view);
+    }
+    return out;
   }
 
   showMore(node: TaskTreeNode): void {
