@@ -64,6 +64,7 @@ test('every example template runs through the CLI (exit 0, or 1 with per-combina
   for (const f of ['psconfig--example-2-testbed.json', 'psconfig--example-3-circuits.json', 'psconfig--example-5-classes.json', 'qa--psconfig-netsage-mesh.json', 'pwa--opn-all-expected.json', 'pwa--import3-i2-ap-rex-expected.json']) {
     const r = run(join(examples, f));
     assert.ok(r.code === 0 || r.code === 1, `${f}: exit ${r.code} ${r.err}`);
+    assert.ok(r.out.startsWith('['), `${f}: no JSON on stdout (exit ${r.code}): ${r.err}`);
     const out = JSON.parse(r.out) as JsonElement[];
     if (r.code === 1) assert.ok(out.some((e) => e.error) || /error: /.test(r.err), f);
   }

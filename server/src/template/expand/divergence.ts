@@ -3,6 +3,8 @@
 import { VarScope, VarValue } from './template-vars';
 
 export function noteVariableDivergence(name: string, v: VarValue, scope: VarScope, note: (m: string) => void): void {
+  // Fast exit for the common cases (called for every variable of every combination).
+  if (v.ok && name !== 'localhost' && (name.charCodeAt(0) !== 106 /* j */ || (v.raw.charCodeAt(0) === 34 && !v.raw.includes('\\')))) return;
   const idx = /^address\[(\d+)\]$/.exec(name);
   if (idx && Number(idx[1]) === scope.members.length) {
     note(`{% ${name} %}: index ${idx[1]} is out of range for ${scope.members.length}-address combinations. pSConfig 5.x checks \`index > len\` and stops the agent run with an IndexError; shown as Perl 4.x's clean per-task error.`);

@@ -2,13 +2,14 @@
 // Phase 1 (sync) plans every task's combinations; phase 2 runs ONE batched jq process for every `{% jq %}`
 // of every combination; phase 3 fills the compiled templates and assembles the task JSON.
 import { ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../../common/protocol';
-import { JqRunner, runJqBatch } from '../jq';
-import { checkJqCompiles, JqValueResult } from '../jq/batch';
+import { JqRunner } from '../jq';
+import { runTemplateJq } from './template-jq';
+import type { JqValueResult } from '../jq/batch';
 import { ClassContext, prefetchClassJq } from './address-classes';
 import { NodeTable } from './groups';
 import { IncludeOptions, mergeIncludes } from './includes';
 import { isObject, Json, JsonObject, strList, stripHashKeys, TemplateView, viewOf, AddressNode } from './model';
-import { archivesFor, assembleTask, contextsFor, Sourced } from './pscheduler-task';
+import { archivesFor, assembleTask, contextsFor, Sourced, withoutMeta } from './pscheduler-task';
 import { agentMatcher, PlannedCombination, planTask, TaskPlan } from './scheduling';
 import { CompiledTemplate, compileTemplate, expandVar, fillTemplate, VarScope, VarValue } from './template-vars';
 import { noteVariableDivergence } from './divergence';
@@ -33,6 +34,16 @@ export interface ExpansionResult {
   /** jq processes started for this expansion (compile checks included). */
   jqProcesses: number;
   elapsedMs: number;
+}
+
+interface TaskEntry {
+  test: CompiledTemplate;
+  reference?: CompiledTemplate;
+  set?: number;
+  shared: number;
+  schedule?: JsonObject;
+  tools: string[];
+  note: (message: string) => void;
 }
 
 interface Built {
@@ -112,8 +123,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   const taskShared: JsonObject[] = [];
   const jqSets: string[][] = [];
   const jqItems: number[][] = []; // [set, shared, archives, ...node ids]
-  const compiledByTask = new Map<TaskPlan, { test: CompiledTemplate; reference?: CompiledTemplate; set?: number; shared: number }>();
-  const archiveCache = new Map<string, Built['archives']>();
+  const compiledByTask = new Map<TaskPlan, TaskEntry>();
   const contextCache = new Map<number, Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate }>>();
   let total = 0;
   for (const plan of plans) {
@@ -124,20 +134,23 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     const reference = isObject(ref) && Object.keys(ref).length ? compileTemplate(ref) : undefined;
     const scripts = new Set<string>([...test.jqScripts.values(), ...(reference?.jqScripts.values() ?? [])]);
     const shared = taskShared.push({ task: plan.task, test: plan.test, ...(plan.schedule ? { schedule: plan.schedule } : {}) }) - 1;
-    const entry: { test: CompiledTemplate; reference?: CompiledTemplate; set?: number; shared: number } = { test, reference, shared };
+    // Shared by every combination of the task (read-only): the schedule goes out as written, minus _meta.
+    const schedule = plan.schedule ? (withoutMeta(plan.schedule) as JsonObject) : undefined;
+    const entry: TaskEntry = { test, reference, shared, schedule, tools: strList(plan.task.tools), note: (m) => addNote(plan.name, m) };
     compiledByTask.set(plan, entry);
     const mine: Built[] = [];
+    const archiveCache = new Map<string, Built['archives']>(); // by the scheduler's host
     for (const combo of plan.combos) {
       if (total >= limit) break;
       total++;
-      const aKey = `${plan.name}\u0000${combo.scheduler.hostRef ?? ''}`;
-      let archives = archiveCache.get(aKey);
+      const hostKey = combo.scheduler.hostRef ?? '';
+      let archives = archiveCache.get(hostKey);
       if (!archives) {
         const a = archivesFor(view, plan.task, combo.scheduler);
         archives = a.ok ? { ok: true, value: { raw: a.value, compiled: a.value.map(compileTemplate), key: archiveTables.push(a.value) - 1 } } : a;
-        archiveCache.set(aKey, archives);
+        archiveCache.set(hostKey, archives);
+        if (archives.ok) archives.value.compiled.forEach((c) => c.jqScripts.forEach((s) => scripts.add(s)));
       }
-      if (archives.ok) archives.value.compiled.forEach((c) => c.jqScripts.forEach((s) => scripts.add(s)));
       const ctxs: { raw: JsonObject[]; compiled: CompiledTemplate }[] = [];
       let ctxError: string | undefined;
       for (const m of combo.members) {
@@ -151,8 +164,9 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
           ctxError ??= c.error;
           continue;
         }
-        c.value.compiled.jqScripts.forEach((s) => scripts.add(s));
-        ctxs.push(c.value);
+        if (c.value.compiled.jqScripts.size) c.value.compiled.jqScripts.forEach((s) => scripts.add(s));
+        if (c.value.raw.length) ctxs.push(c.value);
+        else ctxs.push(NO_CONTEXTS);
       }
       mine.push({ plan, combo, archives, contexts: ctxError ? { ok: false, error: ctxError } : { ok: true, value: ctxs } });
     }
@@ -166,7 +180,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   }
   const truncated = plans.reduce((n, p) => n + p.combos.length, 0) > total;
 
-  const jqCells = await runTemplateJq(options.jq, jqSets, jqItems, nodes.list, view, archiveTables, taskShared);
+  const jqCell = await runTemplateJq(options.jq, jqSets, jqItems, nodes.list, view, archiveTables, taskShared);
 
   // ---- phase 3: fill and assemble ------------------------------------------------------------------------------
   const combinations: ExpandedCombination[] = [];
@@ -195,16 +209,13 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       fail(b.contexts.error);
       continue;
     }
-    const set = entry.set !== undefined ? jqSets[entry.set] : [];
-    const cells = b.jqItem !== undefined ? jqCells(b.jqItem) : [];
+    const set = entry.set !== undefined ? jqSets[entry.set] : NO_SCRIPTS;
+    const item = b.jqItem;
     const scope: VarScope = {
       members: combo.members,
       scheduler: combo.scheduler,
       flip: combo.flip,
-      jq: (script) => {
-        const i = set.indexOf(script);
-        return cells[i] ?? { ok: false, error: 'jq result missing' };
-      },
+      jq: (script) => (item === undefined ? JQ_MISSING : jqCell(item, set.indexOf(script))),
     };
     const memo = new Map<string, VarValue>();
     const value = (name: string): VarValue => {
@@ -212,7 +223,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       if (!v) {
         v = expandVar(name, scope);
         memo.set(name, v);
-        noteVariableDivergence(name, v, scope, (m) => addNote(plan.name, m));
+        noteVariableDivergence(name, v, scope, entry.note);
       }
       return v;
     };
@@ -261,19 +272,17 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     if (contexts.some((c) => Array.isArray(c) && c.length)) {
       addNote(plan.name, 'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.');
     }
-    combinations.push({
-      ...base,
-      pscheduler: assembleTask({
+    base.pscheduler = assembleTask({
         test: test.value,
         archives,
         contexts,
-        schedule: plan.schedule,
+        schedule: entry.schedule,
         reference,
-        tools: strList(plan.task.tools),
+        tools: entry.tools,
         priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
         schedulerAddress: combo.scheduler.address ?? '',
-      }),
     });
+    combinations.push(base);
   }
 
   const agents: string[] = [];
@@ -307,47 +316,10 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   return done({ tasks, combinations, truncated, agents });
 }
 
+const NO_CONTEXTS = { raw: [], compiled: compileTemplate([]) };
+const NO_SCRIPTS: string[] = [];
+const JQ_MISSING: JqValueResult = { ok: false, error: 'jq result missing' };
+
 function effective(n: AddressNode): string {
   return n.parentAddress ?? n.address ?? 'undefined';
-}
-
-/**
- * One jq process for every `{% jq %}` of every combination. The input carries shared tables once (addresses,
- * hosts, contexts, archive lists, task/test/schedule) and each item only indexes them; jq rebuilds the document
- * pSConfig's _jq_obj gives each combination.
- */
-async function runTemplateJq(
-  jq: JqRunner,
-  sets: string[][],
-  items: number[][],
-  nodeList: AddressNode[],
-  view: TemplateView,
-  archiveTables: JsonObject[][],
-  shared: JsonObject[],
-): Promise<(item: number) => JqValueResult[]> {
-  if (!items.length) return () => [];
-  const all = [...new Set(sets.flat())];
-  const compiles = await checkJqCompiles(all, jq);
-  const runnable = sets.map((s) => s.filter((e) => !compiles.get(e)));
-  const failedCompile = (e: string): JqValueResult | undefined => {
-    const err = compiles.get(e);
-    return err ? { ok: false, error: err } : undefined;
-  };
-  const a = nodeList.map((n) => n.data);
-  const h = nodeList.map((n) => (n.hostRef && view.hosts.get(n.hostRef)) || {});
-  const cx = nodeList.map((n) => strList(n.data.contexts).flatMap((r) => (view.contexts.has(r) ? [view.contexts.get(r) as JsonObject] : [])));
-  const input = JSON.stringify({ a, h, cx, ar: archiveTables, t: shared, c: items });
-  const itemsProgram =
-    '. as $r | $r.c[] | .[3:] as $m | [.[0], ({addresses: [$m[] | $r.a[.]], archives: (if .[2] >= 0 then $r.ar[.[2]] else [] end), contexts: [$m[] | $r.cx[.]], hosts: [$m[] | $r.h[.]]} + $r.t[.[1]])]';
-  const batch = runnable.some((s) => s.length) ? await runJqBatch(jq, { expressionSets: runnable, itemsProgram, input }) : { ok: true as const, items: [] };
-  return (item) => {
-    const set = sets[items[item][0]];
-    const run = runnable[items[item][0]];
-    return set.map((e) => {
-      const f = failedCompile(e);
-      if (f) return f;
-      if (!batch.ok) return { ok: false, error: batch.error };
-      return batch.items[item]?.[run.indexOf(e)] ?? { ok: false, error: 'jq result missing' };
-    });
-  };
 }

@@ -56,6 +56,18 @@ export function createdBy(schedulerAddress: string): JsonObject {
   return { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': schedulerAddress, uuid: '<preview>' };
 }
 
+const blocks = new Map<string, JsonObject>();
+/** One shared (read-only) psconfig block per scheduler: a 40,000-task mesh has only a few hundred. */
+function psconfigBlock(schedulerAddress: string): JsonObject {
+  let b = blocks.get(schedulerAddress);
+  if (!b) {
+    if (blocks.size > 50_000) blocks.clear();
+    b = { 'created-by': createdBy(schedulerAddress) };
+    blocks.set(schedulerAddress, b);
+  }
+  return b;
+}
+
 export function assembleTask(p: TaskPieces): PSchedulerTask {
   const task: Record<string, unknown> = { test: withoutMeta(p.test) };
   // The generator adds archives/schedule only when present, but Task.checksum() inserts "archives": [] and
@@ -66,7 +78,7 @@ export function assembleTask(p: TaskPieces): PSchedulerTask {
   }
   task.schedule = p.schedule ? withoutMeta(p.schedule) : {};
   const ref: JsonObject = isObject(p.reference) ? { ...p.reference } : {};
-  ref.psconfig = { 'created-by': createdBy(p.schedulerAddress) }; // overwrites a user key named psconfig, as the agent does
+  ref.psconfig = psconfigBlock(p.schedulerAddress); // overwrites a user key named psconfig, as the agent does
   task.reference = ref;
   if (p.tools.length) task.tools = p.tools;
   if (p.priority) task.priority = p.priority; // 5.x tests truthiness: a priority of 0 is not sent

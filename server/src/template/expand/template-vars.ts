@@ -20,6 +20,12 @@ export interface CompiledTemplate {
   vars: string[];
   /** jq scripts of `jq ...` variables, as jq receives them (escaped quotes restored), by var index. */
   jqScripts: Map<number, string>;
+  /** The literal text alone already has an IPv6 URL to bracket. */
+  staticBracket: boolean;
+  /** Some variable directly follows `http://` or `https://`. */
+  slotAfterScheme: boolean;
+  /** Parsed once when there are no variables: shared, read-only. */
+  constant?: Json;
 }
 
 /** Serialise and split once; `undefined` input (no reference, ...) stays undefined. */
@@ -49,7 +55,12 @@ export function compileTemplate(value: Json): CompiledTemplate {
     last = standalone ? end + 1 : end;
   }
   parts.push(text.slice(last));
-  return { parts, vars, jqScripts };
+  const literal = parts.filter((p): p is string => typeof p === 'string');
+  const staticBracket = literal.some((p) => bracketIpv6Urls(p) !== p);
+  const slotAfterScheme = parts.some((p, i) => typeof p !== 'string' && i > 0 && /https?:\/\/$/.test(parts[i - 1] as string));
+  const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme };
+  if (!vars.length) compiled.constant = JSON.parse(bracketIpv6Urls(text)) as Json;
+  return compiled;
 }
 
 /** Per-combination inputs of the variables. */
@@ -66,45 +77,71 @@ export type VarValue = { ok: true; raw: string } | { ok: false; error: string };
 
 const quote = (s: string): string => `"${s}"`; // pSConfig does not escape: a `"` in an address breaks the JSON.
 
-function member(scope: VarScope, idxText: string): AddressNode | string {
-  const idx = Number(idxText);
-  if (idx >= scope.members.length) return `Index is too big in group[${idxText}] template variable`;
-  return scope.members[idx];
+type VarKind = 'address' | 'pscheduler_address' | 'lead_bind_address' | 'scheduled_by_address' | 'flip' | 'localhost' | 'jq' | 'unknown';
+interface VarDesc {
+  kind: VarKind;
+  index: number;
+  indexText: string;
+  script: string;
+}
+
+const INDEXED_RE = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
+const descs = new Map<string, VarDesc>();
+
+/** What a variable name means, parsed once per distinct name (expansion runs per combination). */
+function describe(name: string): VarDesc {
+  let d = descs.get(name);
+  if (d) return d;
+  const m = INDEXED_RE.exec(name);
+  const jq = JQ_VAR_RE.exec(name);
+  if (m) d = { kind: m[1] as VarKind, index: Number(m[2]), indexText: m[2], script: '' };
+  else if (name === 'scheduled_by_address' || name === 'flip' || name === 'localhost') d = { kind: name, index: 0, indexText: '', script: '' };
+  else if (jq) d = { kind: 'jq', index: 0, indexText: '', script: jq[1].replace(/\\"/g, '"') };
+  else d = { kind: 'unknown', index: 0, indexText: '', script: '' };
+  if (descs.size > 10_000) descs.clear();
+  descs.set(name, d);
+  return d;
+}
+
+function scheduledBy(scope: VarScope): VarValue {
+  const a = scope.scheduler.address;
+  return a ? { ok: true, raw: quote(a) } : { ok: false, error: 'scheduled_by_address cannot be determined. This is likely a bug in the software.' };
 }
 
 export function expandVar(name: string, scope: VarScope): VarValue {
-  let m: RegExpExecArray | null;
-  if ((m = /^address\[(\d+)\]$/.exec(name))) {
-    const n = member(scope, m[1]);
-    if (typeof n === 'string') return { ok: false, error: n };
-    return n.address ? { ok: true, raw: quote(n.address) } : { ok: false, error: `Template variable group[${m[1]}] does not have an address` };
+  const d = describe(name);
+  switch (d.kind) {
+    case 'address':
+    case 'pscheduler_address':
+    case 'lead_bind_address': {
+      if (d.index >= scope.members.length) return { ok: false, error: `Index is too big in group[${d.indexText}] template variable` };
+      const n = scope.members[d.index];
+      if (d.kind === 'address') {
+        return n.address ? { ok: true, raw: quote(n.address) } : { ok: false, error: `Template variable group[${d.indexText}] does not have an address` };
+      }
+      if (d.kind === 'pscheduler_address') {
+        const a = (typeof n.data['pscheduler-address'] === 'string' && n.data['pscheduler-address']) || n.address;
+        if (!a) return { ok: false, error: `Template variable group[${d.indexText}] does not have a pscheduler-address nor address` };
+        return { ok: true, raw: quote(isIPv6(a) ? `[${a}]` : a) };
+      }
+      const a = (typeof n.data['lead-bind-address'] === 'string' && n.data['lead-bind-address']) || n.address;
+      return a ? { ok: true, raw: quote(a) } : { ok: false, error: `Template variable group[${d.indexText}] does not have a lead-bind-address or address` };
+    }
+    case 'scheduled_by_address':
+      return scheduledBy(scope);
+    case 'flip':
+      return { ok: true, raw: scope.flip ? 'true' : 'false' };
+    case 'localhost':
+      return scope.flip ? scheduledBy(scope) : { ok: true, raw: '"localhost"' };
+    case 'jq': {
+      const r = scope.jq(d.script);
+      if (!r.ok) return { ok: false, error: `Error handling jq template variable: ${r.error}` };
+      if (r.values.length === 0) return { ok: false, error: 'Error handling jq template variable: jq returned no output' };
+      return { ok: true, raw: JSON.stringify(r.values[0]) ?? 'null' };
+    }
+    default:
+      return { ok: false, error: `Unrecognized template variable ${name}` };
   }
-  if ((m = /^pscheduler_address\[(\d+)\]$/.exec(name))) {
-    const n = member(scope, m[1]);
-    if (typeof n === 'string') return { ok: false, error: n };
-    const a = (typeof n.data['pscheduler-address'] === 'string' && n.data['pscheduler-address']) || n.address;
-    if (!a) return { ok: false, error: `Template variable group[${m[1]}] does not have a pscheduler-address nor address` };
-    return { ok: true, raw: quote(isIPv6(a) ? `[${a}]` : a) };
-  }
-  if ((m = /^lead_bind_address\[(\d+)\]$/.exec(name))) {
-    const n = member(scope, m[1]);
-    if (typeof n === 'string') return { ok: false, error: n };
-    const a = (typeof n.data['lead-bind-address'] === 'string' && n.data['lead-bind-address']) || n.address;
-    return a ? { ok: true, raw: quote(a) } : { ok: false, error: `Template variable group[${m[1]}] does not have a lead-bind-address or address` };
-  }
-  if (name === 'scheduled_by_address') {
-    const a = scope.scheduler.address;
-    return a ? { ok: true, raw: quote(a) } : { ok: false, error: 'scheduled_by_address cannot be determined. This is likely a bug in the software.' };
-  }
-  if (name === 'flip') return { ok: true, raw: scope.flip ? 'true' : 'false' };
-  if (name === 'localhost') return scope.flip ? expandVar('scheduled_by_address', scope) : { ok: true, raw: '"localhost"' };
-  if ((m = JQ_VAR_RE.exec(name))) {
-    const r = scope.jq(m[1].replace(/\\"/g, '"'));
-    if (!r.ok) return { ok: false, error: `Error handling jq template variable: ${r.error}` };
-    if (r.values.length === 0) return { ok: false, error: 'Error handling jq template variable: jq returned no output' };
-    return { ok: true, raw: JSON.stringify(r.values[0]) ?? 'null' };
-  }
-  return { ok: false, error: `Unrecognized template variable ${name}` };
 }
 
 // ---- IPv6 bracketing (_bracket_ipv6_url) ----------------------------------------------------------------------
@@ -130,20 +167,33 @@ export type FillResult = { ok: true; value: Json } | { ok: false; error: string 
  * variable used in the test and in an archive is expanded once, as pSConfig expands each distinct variable once.
  */
 export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarValue): FillResult {
-  const raws: string[] = [];
-  const embedded: string[] = [];
+  if (t.constant !== undefined) return { ok: true, value: t.constant };
+  const raws: string[] = new Array<string>(t.vars.length);
+  let bracket = t.staticBracket;
   for (let v = 0; v < t.vars.length; v++) {
     const r = value(t.vars[v]);
     if (!r.ok) return { ok: false, error: `Unable to expand variable ${t.vars[v]}: ${r.error}` };
-    raws.push(r.raw);
-    embedded.push(r.raw.replace(/^"/, '').replace(/"$/, ''));
+    raws[v] = r.raw;
+    // Only a value that carries a URL, or one placed right after a scheme, can create an IPv6 URL to bracket.
+    if (!bracket && ((t.slotAfterScheme && r.raw.includes(':')) || r.raw.includes('://'))) bracket = true;
   }
   let out = '';
-  for (const p of t.parts) out += typeof p === 'string' ? p : p.standalone ? raws[p.v] : embedded[p.v];
-  out = bracketIpv6Urls(out);
+  for (const p of t.parts) {
+    if (typeof p === 'string') out += p;
+    else if (p.standalone) out += raws[p.v];
+    else out += stripQuotes(raws[p.v]);
+  }
+  if (bracket) out = bracketIpv6Urls(out);
   try {
     return { ok: true, value: JSON.parse(out) as Json };
   } catch (e) {
     return { ok: false, error: `Unable to create valid JSON after expanding template, error: ${(e as Error).message}` };
   }
+}
+
+/** Embedded uses lose one leading and one trailing quote (each independently, as pSConfig's two substitutions do). */
+function stripQuotes(raw: string): string {
+  const start = raw.charCodeAt(0) === 34 ? 1 : 0;
+  const end = raw.length > start && raw.charCodeAt(raw.length - 1) === 34 ? raw.length - 1 : raw.length;
+  return start === 0 && end === raw.length ? raw : raw.slice(start, end);
 }

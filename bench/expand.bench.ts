@@ -1,0 +1,106 @@
+// Expansion of full meshes (50, 100, 200, 300 addresses) with two jq variables per test.
+// Figures: wall time, combinations/second, jq processes started, peak memory; beside two baselines measured in
+// the same run: a plain loop building the same number of task objects, and JSON.stringify of the result.
+import { expandTemplate } from '../server/src/template/expand';
+import { createJqRunner } from '../server/src/template/jq';
+
+function meshTemplate(n: number): Record<string, unknown> {
+  const addresses: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
+  return {
+    addresses,
+    archives: { central: { archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': '{% scheduled_by_address %}' } } } },
+    groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
+    tests: {
+      throughput: {
+        type: 'throughput',
+        spec: { source: '{% address[0] %}', dest: '{% address[1] %}', duration: 'PT30S', 'source-node': '{% pscheduler_address[0] %}' },
+      },
+    },
+    schedules: { every4h: { repeat: 'PT4H', slip: 'PT4H', sliprand: true } },
+    tasks: {
+      mesh: {
+        group: 'mesh',
+        test: 'throughput',
+        schedule: 'every4h',
+        archives: ['central'],
+        reference: { 'display-set-source': '{% jq .addresses[0]._meta."display-name" %}', 'display-set-dest': '{% jq .addresses[1]._meta."display-name" %}' },
+      },
+    },
+  };
+}
+
+/** The same number of task-shaped objects built by a plain loop (what any implementation must at least pay). */
+function baselineLoop(n: number): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (i === j) continue;
+      const a = `host-${i}.example.net`;
+      const b = `host-${j}.example.net`;
+      out.push({
+        test: { type: 'throughput', spec: { source: a, dest: b, duration: 'PT30S', 'source-node': a } },
+        archives: [{ archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': a } } }],
+        schedule: { repeat: 'PT4H', slip: 'PT4H', sliprand: true },
+        reference: { 'display-set-source': `Host ${i}`, 'display-set-dest': `Host ${j}`, psconfig: { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': a, uuid: '<preview>' } } },
+      });
+    }
+  }
+  return out;
+}
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+export async function run(): Promise<void> {
+  const jq = createJqRunner({ jqPath: process.env.JQ_PATH });
+  if (jq.unavailable) {
+    console.log(`skipped: ${jq.unavailable}`);
+    return;
+  }
+  console.log(`jq: ${jq.binary?.path} (${await jq.version()}); node ${process.version}`);
+  // Warm-up (JIT, jq page cache) so the first size is not penalised.
+  await expandTemplate(meshTemplate(10), { jq });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  console.log('addresses  tasks    expand    tasks/s    jq procs  heap peak  maxRSS   | loop baseline  ratio | stringify');
+  for (const n of [50, 100, 200, 300]) {
+    const template = meshTemplate(n);
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 5);
+    const procsBefore = jq.processesStarted;
+    const t0 = performance.now();
+    const r = await expandTemplate(template, { jq });
+    const ms = performance.now() - t0;
+    clearInterval(sampler);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    const procs = jq.processesStarted - procsBefore;
+    const failed = r.combinations.filter((c) => c.error).length;
+    if (failed || r.combinations.length !== n * (n - 1)) throw new Error(`unexpected result: ${r.combinations.length} combinations, ${failed} failed`);
+    const sample = r.combinations[n].pscheduler?.reference; // host-1 → host-2
+    if (!sample || sample['display-set-dest'] !== 'Host 2') throw new Error(`jq values wrong: ${JSON.stringify(sample)}`);
+    const s0 = performance.now();
+    const json = JSON.stringify(r.combinations);
+    const stringifyMs = performance.now() - s0;
+    gc?.();
+    const b0 = performance.now();
+    const base = baselineLoop(n);
+    const loopMs = performance.now() - b0;
+    const maxRss = process.resourceUsage().maxRSS * 1024;
+    console.log(
+      `${String(n).padStart(9)}  ${String(r.combinations.length).padStart(6)}  ${ms.toFixed(0).padStart(6)} ms  ${Math.round((r.combinations.length / ms) * 1000)
+        .toString()
+        .padStart(8)}  ${String(procs).padStart(8)}  ${mb(heapPeak - heapBefore).padStart(9)}  ${mb(maxRss).padStart(7)}  | ${loopMs.toFixed(0).padStart(9)} ms  ${(ms / loopMs).toFixed(1).padStart(5)}× | ${stringifyMs.toFixed(0)} ms (${mb(json.length)})`,
+    );
+    if (base.length !== r.combinations.length) throw new Error('baseline size mismatch');
+  }
+  console.log('aim: 200 addresses (39,800 tasks) in under 2 s; "heap peak" is the heap growth during the expansion, maxRSS the process peak so far.');
+}
+
+// Run directly: node out/bench/expand.bench.js
+if (require.main === module) {
+  run().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
