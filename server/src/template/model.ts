@@ -94,25 +94,38 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     }
   }
 
-  let users: Map<string, TaskInfo[]> | undefined;
-  const buildUsers = (): Map<string, TaskInfo[]> => {
-    const m = new Map<string, TaskInfo[]>();
-    const add = (kind: string, name: string, t: TaskInfo): void => {
-      const k = `${kind}\u0000${name}`;
-      const a = m.get(k);
-      if (!a) m.set(k, [t]);
+  type UserKind = 'tests' | 'archives' | 'contexts';
+  let users: Record<UserKind, Map<string, TaskInfo[]>> | undefined;
+  const buildUsers = (): Record<UserKind, Map<string, TaskInfo[]>> => {
+    const m: Record<UserKind, Map<string, TaskInfo[]>> = { tests: new Map(), archives: new Map(), contexts: new Map() };
+    const add = (kind: UserKind, name: string, t: TaskInfo): void => {
+      const a = m[kind].get(name);
+      if (!a) m[kind].set(name, [t]);
       else if (a[a.length - 1] !== t) a.push(t);
+    };
+    // archives and contexts a group's members bring along, computed once per group
+    const viaGroup = new Map<string, { archives: Set<string>; contexts: Set<string> }>();
+    const groupExtras = (g: GroupInfo): { archives: Set<string>; contexts: Set<string> } => {
+      let e = viaGroup.get(g.name);
+      if (!e) {
+        e = { archives: new Set(), contexts: new Set() };
+        for (const addr of g.addressNames) {
+          const host = addressHost.get(addr);
+          for (const a of (host !== undefined && hostArchives.get(host)) || []) e.archives.add(a);
+          for (const c of addressContexts.get(addr) ?? []) e.contexts.add(c);
+        }
+        viaGroup.set(g.name, e);
+      }
+      return e;
     };
     for (const t of tasks) {
       if (t.test !== undefined) add('tests', t.test, t);
       for (const a of t.archives) add('archives', a, t);
       const g = t.group !== undefined ? groups.get(t.group) : undefined;
       if (!g) continue;
-      for (const addr of g.addressNames) {
-        const host = addressHost.get(addr);
-        for (const a of (host !== undefined && hostArchives.get(host)) || []) add('archives', a, t);
-        for (const c of addressContexts.get(addr) ?? []) add('contexts', c, t);
-      }
+      const e = groupExtras(g);
+      for (const a of e.archives) add('archives', a, t);
+      for (const c of e.contexts) add('contexts', c, t);
     }
     return m;
   };
@@ -124,7 +137,7 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     tasks,
     usersOf(kind, name) {
       users ??= buildUsers();
-      return users.get(`${kind}\u0000${name}`) ?? [];
+      return users[kind].get(name) ?? [];
     },
   };
 }

@@ -1,7 +1,7 @@
 // Error-recovering JSON parser for text with syntax errors (the fast strict path in parse.ts failed).
 // Reports every error with a range and still builds the tree around them, so that a template being typed keeps
 // its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
-import type { JsonNode, SyntaxProblem } from './parse';
+import { makeNode, type JsonNode, type SyntaxProblem } from './parse';
 
 type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
 
@@ -152,7 +152,7 @@ class RecoveringParser {
 
   private leaf(parent: JsonNode | undefined): JsonNode {
     const type = this.cur() === 'string' ? 'string' : this.cur() === 'number' ? 'number' : this.tokValue === null ? 'null' : 'boolean';
-    const node: JsonNode = { type, offset: this.tokStart, length: this.tokEnd - this.tokStart, value: this.tokValue, parent };
+    const node = makeNode(type, this.tokStart, this.tokEnd - this.tokStart, this.tokValue, parent, undefined);
     this.next();
     return node;
   }
@@ -177,7 +177,7 @@ class RecoveringParser {
   }
 
   private container(parent: JsonNode | undefined, type: 'object' | 'array'): JsonNode {
-    const node: JsonNode = { type, offset: this.tokStart, length: 0, parent, children: [] };
+    const node = makeNode(type, this.tokStart, 0, undefined, parent, []);
     const close: Tok = type === 'object' ? '}' : ']';
     if (++this.depth > MAX_DEPTH) {
       this.error('Nesting is too deep.', this.tokStart, this.tokEnd);
@@ -223,7 +223,7 @@ class RecoveringParser {
       this.error('Expected a property name in double quotes.', this.tokStart, this.tokEnd);
       return undefined;
     }
-    const prop: JsonNode = { type: 'property', offset: this.tokStart, length: 0, parent, children: [] };
+    const prop = makeNode('property', this.tokStart, 0, undefined, parent, []);
     const key = this.leaf(prop);
     prop.children!.push(key);
     if (this.cur() === ':') {

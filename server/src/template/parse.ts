@@ -85,6 +85,18 @@ function annotate(node: JsonNode, dups: DuplicateKey[], comments: JsonNode[]): v
 
 class StrictSyntaxError extends Error {}
 
+/** Every node gets the same fields in the same order, so V8 keeps property access on them monomorphic. */
+export function makeNode(
+  type: JsonNodeType,
+  offset: number,
+  length: number,
+  value: string | number | boolean | null | undefined,
+  parent: JsonNode | undefined,
+  children: JsonNode[] | undefined,
+): JsonNode {
+  return { type, offset, length, value, parent, children, colonOffset: undefined, comment: undefined };
+}
+
 const WS = new Uint8Array(128);
 WS[32] = WS[9] = WS[10] = WS[13] = 1;
 
@@ -135,7 +147,7 @@ class StrictParser {
   }
 
   private literal(parent: JsonNode | undefined, type: 'boolean' | 'null', value: boolean | null, len: number): JsonNode {
-    const node: JsonNode = { type, offset: this.pos, length: len, value, parent };
+    const node = makeNode(type, this.pos, len, value, parent, undefined);
     this.pos += len;
     return node;
   }
@@ -146,6 +158,9 @@ class StrictParser {
     let p = start + 1;
     let escaped = false;
     for (;;) {
+      PLAIN.lastIndex = p;
+      PLAIN.test(t);
+      p = PLAIN.lastIndex;
       const c = t.charCodeAt(p);
       if (c === 34) break;
       if (c === 92) {
@@ -153,8 +168,7 @@ class StrictParser {
         p += 2;
         continue;
       }
-      if (c < 32 || Number.isNaN(c)) this.fail();
-      p++;
+      this.fail(); // control character or end of text
     }
     this.pos = p + 1;
     let value: string;
@@ -165,29 +179,29 @@ class StrictParser {
         return this.fail();
       }
     } else value = t.slice(start + 1, p);
-    return { type: 'string', offset: start, length: p + 1 - start, value, parent };
+    return makeNode('string', start, p + 1 - start, value, parent, undefined);
   }
 
   private number(parent: JsonNode | undefined): JsonNode {
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(this.text);
     if (!m) return this.fail();
-    const node: JsonNode = { type: 'number', offset: this.pos, length: m[0].length, value: Number(m[0]), parent };
+    const node = makeNode('number', this.pos, m[0].length, Number(m[0]), parent, undefined);
     this.pos += m[0].length;
     return node;
   }
 
   private object(parent: JsonNode | undefined): JsonNode {
     if (++this.depth > 2000) this.fail();
-    const node: JsonNode = { type: 'object', offset: this.pos, length: 0, parent, children: [] };
-    const children = node.children as JsonNode[];
+    const children: JsonNode[] = [];
+    const node = makeNode('object', this.pos, 0, undefined, parent, children);
     let seen: Set<string> | undefined;
     this.pos++;
     this.ws();
     if (this.text.charCodeAt(this.pos) !== 125) {
       for (;;) {
         if (this.text.charCodeAt(this.pos) !== 34) this.fail();
-        const prop: JsonNode = { type: 'property', offset: this.pos, length: 0, parent: node, children: [] };
+        const prop = makeNode('property', this.pos, 0, undefined, node, undefined);
         const key = this.string(prop);
         const name = key.value as string;
         this.ws();
@@ -201,10 +215,17 @@ class StrictParser {
           prop.comment = true;
           this.comments.push(prop);
         }
-        if (children.length >= 8 && !seen) seen = new Set(children.map((p) => p.children![0].value as string));
-        if (seen ? seen.has(name) : children.some((p) => p.children![0].value === name)) {
-          const first = children.find((p) => p.children![0].value === name)!.children![0];
-          this.dups.push({ key: name, node: key, first });
+        if (children.length >= 8 && !seen) {
+          seen = new Set();
+          for (const c of children) seen.add(c.children![0].value as string);
+        }
+        if (seen ? seen.has(name) : hasKey(children, name)) {
+          for (const c of children) {
+            if (c.children![0].value === name) {
+              this.dups.push({ key: name, node: key, first: c.children![0] });
+              break;
+            }
+          }
         }
         seen?.add(name);
         children.push(prop);
@@ -227,8 +248,8 @@ class StrictParser {
 
   private array(parent: JsonNode | undefined): JsonNode {
     if (++this.depth > 2000) this.fail();
-    const node: JsonNode = { type: 'array', offset: this.pos, length: 0, parent, children: [] };
-    const children = node.children as JsonNode[];
+    const children: JsonNode[] = [];
+    const node = makeNode('array', this.pos, 0, undefined, parent, children);
     this.pos++;
     this.ws();
     if (this.text.charCodeAt(this.pos) !== 93) {
@@ -253,6 +274,13 @@ class StrictParser {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** A run of string characters that need no attention (not a quote, backslash or control character). */
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
+
+function hasKey(children: JsonNode[], name: string): boolean {
+  for (const c of children) if (c.children![0].value === name) return true;
+  return false;
+}
 
 // ---- helpers every consumer uses -------------------------------------------------------------------------------
 
@@ -277,7 +305,30 @@ const EMPTY: Map<string, JsonNode> = new Map();
 
 /** Value node of `obj[key]` (comments excluded, last duplicate wins). */
 export function propertyValue(obj: JsonNode | undefined, key: string): JsonNode | undefined {
-  return members(obj).get(key)?.children?.[1];
+  if (!obj || obj.type !== 'object' || !obj.children) return undefined;
+  const kids = obj.children;
+  for (let i = kids.length - 1; i >= 0; i--) {
+    const p = kids[i].children;
+    if (p && p[0].value === key && p[1]) return p[1];
+  }
+  return undefined;
+}
+
+/** Property nodes of an object that have a value and are not comments, in document order (duplicates kept).
+ *  Allocation-free when the object has no comments or incomplete properties (the hot path). */
+export function memberProps(obj: JsonNode | undefined): JsonNode[] {
+  if (!obj || obj.type !== 'object' || !obj.children) return NO_NODES;
+  const kids = obj.children;
+  for (let i = 0; i < kids.length; i++) {
+    if (kids[i].comment || !kids[i].children?.[1]) return kids.filter((p) => !p.comment && p.children?.[1] !== undefined);
+  }
+  return kids;
+}
+const NO_NODES: JsonNode[] = [];
+
+/** Key string of a property node. */
+export function keyName(prop: JsonNode): string {
+  return (prop.children as JsonNode[])[0].value as string;
 }
 
 /** Key node of a property node. */

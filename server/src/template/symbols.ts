@@ -4,7 +4,7 @@
 // `remote-addresses` entries. References are the string values that name another object (task.group,
 // selector.name, host.archives[i], …). Ranges of references exclude the quotes. Comment keys (`#…`) are ignored.
 // Navigation (completion, definition, references, rename, hover) and the reference rules are built on this.
-import { itemsOf, keyOf, members, nodeAtOffset, nodePath, propertyValue, type JsonNode, type JsonPath } from './parse';
+import { itemsOf, keyName, keyOf, memberProps, nodeAtOffset, nodePath, propertyValue, type JsonNode, type JsonPath } from './parse';
 
 /** Names pSConfig validates (NameType); section keys outside it are not validated by pSConfig at all. */
 export const NAME_PATTERN = /^[a-zA-Z0-9:._\-]+$/;
@@ -67,8 +67,10 @@ export interface Reference {
 export class SymbolIndex {
   readonly definitions: Definition[] = [];
   readonly references: Reference[] = [];
-  private readonly defMap = new Map<string, Definition[]>();
-  private readonly refMap = new Map<string, Reference[]>();
+  private readonly defMap = new Map<SymbolKind, Map<string, Definition[]>>();
+  private readonly refMap = new Map<SymbolKind, Map<string, Reference[]>>();
+  /** Labels per address (a template can give thousands of addresses the same label names). */
+  private readonly labelMap = new Map<string, Map<string, Definition[]>>();
   private sortedRefs: Reference[] | undefined;
   private sortedDefs: Definition[] | undefined;
 
@@ -76,31 +78,43 @@ export class SymbolIndex {
 
   addDefinition(d: Definition): void {
     this.definitions.push(d);
-    push(this.defMap, mapKey(d.kind, d.name), d);
+    push(this.defMap, d.kind, d.name, d);
+    if (d.kind === 'labels' && d.address !== undefined) {
+      let m = this.labelMap.get(d.address);
+      if (!m) this.labelMap.set(d.address, (m = new Map()));
+      const a = m.get(d.name);
+      if (a) a.push(d);
+      else m.set(d.name, [d]);
+    }
   }
 
   addReference(r: Reference): void {
     this.references.push(r);
-    push(this.refMap, mapKey(r.kind, r.name), r);
+    push(this.refMap, r.kind, r.name, r);
   }
 
   /** Definitions of `name` in `kind` (several if a key is duplicated; for labels, across all addresses unless `address` is given). */
   definitionsOf(kind: SymbolKind, name: string, address?: string): Definition[] {
-    const all = this.defMap.get(mapKey(kind, name)) ?? [];
+    if (address !== undefined && kind === 'labels') return this.labelMap.get(address)?.get(name) ?? [];
+    const all = this.defMap.get(kind)?.get(name) ?? [];
     return address === undefined ? all : all.filter((d) => d.address === address);
   }
 
   /** References to `name` in `kind` (for labels, restricted to `address` when given). */
   referencesTo(kind: SymbolKind, name: string, address?: string): Reference[] {
-    const all = this.refMap.get(mapKey(kind, name)) ?? [];
+    const all = this.refMap.get(kind)?.get(name) ?? [];
     return address === undefined ? all : all.filter((r) => r.address === undefined || r.address === address);
   }
 
   /** Names defined in a section (in document order, without duplicates). */
   namesIn(kind: SymbolKind, address?: string): string[] {
-    const out = new Set<string>();
-    for (const d of this.definitions) if (d.kind === kind && (address === undefined || d.address === address)) out.add(d.name);
-    return [...out];
+    const byName = this.defMap.get(kind);
+    if (!byName) return [];
+    if (address === undefined) return [...byName.keys()];
+    if (kind === 'labels') return [...(this.labelMap.get(address)?.keys() ?? [])];
+    const out: string[] = [];
+    for (const [name, defs] of byName) if (defs.some((d) => d.address === address)) out.push(name);
+    return out;
   }
 
   /** The reference whose string token contains offset (quotes included). */
@@ -122,14 +136,12 @@ export class SymbolIndex {
   }
 }
 
-function mapKey(kind: SymbolKind, name: string): string {
-  return `${kind}\u0000${name}`;
-}
-
-function push<T>(m: Map<string, T[]>, k: string, v: T): void {
-  const a = m.get(k);
+function push<T>(m: Map<SymbolKind, Map<string, T[]>>, kind: SymbolKind, name: string, v: T): void {
+  let byName = m.get(kind);
+  if (!byName) m.set(kind, (byName = new Map()));
+  const a = byName.get(name);
   if (a) a.push(v);
-  else m.set(k, [v]);
+  else byName.set(name, [v]);
 }
 
 function findByToken<T>(sorted: T[], offset: number, tok: (t: T) => JsonNode): T | undefined {
@@ -155,42 +167,39 @@ export function sectionNode(root: JsonNode | undefined, section: Section): JsonN
 export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
   const idx = new SymbolIndex(root);
   if (!root || root.type !== 'object') return idx;
+  const b = new Builder(idx);
   for (const section of SECTIONS) {
-    for (const [name, prop] of members(sectionNode(root, section))) {
+    for (const prop of memberProps(sectionNode(root, section))) {
+      const name = keyName(prop);
       const value = prop.children?.[1];
-      idx.addDefinition(def(section, name, prop));
+      idx.addDefinition(def(section, name, prop, undefined, undefined));
       if (value?.type !== 'object') continue;
-      const owner = { ownerKind: section, ownerName: name };
-      const ref = (kind: SymbolKind, field: string, node: JsonNode | undefined, extra?: Partial<Reference>): void => {
-        if (node?.type !== 'string') return;
-        idx.addReference({ kind, name: node.value as string, node, start: node.offset + 1, end: node.offset + node.length - 1, field, ...owner, ...extra });
-      };
-      const refs = (kind: SymbolKind, field: string, arr: JsonNode | undefined): void => {
-        for (const item of itemsOf(arr)) ref(kind, field, item);
-      };
+      b.ownerKind = section;
+      b.ownerName = name;
       switch (section) {
         case 'tasks':
-          ref('groups', 'group', propertyValue(value, 'group'));
-          ref('tests', 'test', propertyValue(value, 'test'));
-          ref('schedules', 'schedule', propertyValue(value, 'schedule'));
-          refs('archives', 'archives', propertyValue(value, 'archives'));
-          refs('subtasks', 'subtasks', propertyValue(value, 'subtasks'));
+          b.ref('groups', 'group', propertyValue(value, 'group'));
+          b.ref('tests', 'test', propertyValue(value, 'test'));
+          b.ref('schedules', 'schedule', propertyValue(value, 'schedule'));
+          b.refs('archives', 'archives', propertyValue(value, 'archives'));
+          b.refs('subtasks', 'subtasks', propertyValue(value, 'subtasks'));
           break;
         case 'subtasks':
-          ref('tests', 'test', propertyValue(value, 'test'));
-          refs('archives', 'archives', propertyValue(value, 'archives'));
+          b.ref('tests', 'test', propertyValue(value, 'test'));
+          b.refs('archives', 'archives', propertyValue(value, 'archives'));
           break;
         case 'hosts':
-          refs('archives', 'archives', propertyValue(value, 'archives'));
+          b.refs('archives', 'archives', propertyValue(value, 'archives'));
           break;
         case 'addresses':
-          indexAddress(idx, name, value, ref, refs);
+          b.address(name, value);
           break;
         case 'groups':
-          indexGroup(value, ref);
+          b.group(value);
           break;
         case 'address-classes':
-          for (const f of ['match-filter', 'exclude-filter']) indexFilter(propertyValue(value, f), ref);
+          b.filter(propertyValue(value, 'match-filter'));
+          b.filter(propertyValue(value, 'exclude-filter'));
           break;
         default:
           break;
@@ -200,58 +209,83 @@ export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
   return idx;
 }
 
-type RefFn = (kind: SymbolKind, field: string, node: JsonNode | undefined, extra?: Partial<Reference>) => void;
-type RefsFn = (kind: SymbolKind, field: string, arr: JsonNode | undefined) => void;
-
-function def(kind: SymbolKind, name: string, prop: JsonNode, extra?: Partial<Definition>): Definition {
+function def(kind: SymbolKind, name: string, prop: JsonNode, address: string | undefined, remote: string | undefined): Definition {
   const keyNode = keyOf(prop);
-  return { kind, name, keyNode, start: keyNode.offset + 1, end: keyNode.offset + keyNode.length - 1, valueNode: prop.children?.[1], ...extra };
+  return { kind, name, keyNode, start: keyNode.offset + 1, end: keyNode.offset + keyNode.length - 1, valueNode: prop.children?.[1], address, remote };
 }
 
-function indexAddress(idx: SymbolIndex, address: string, value: JsonNode, ref: RefFn, refs: RefsFn): void {
-  ref('hosts', 'host', propertyValue(value, 'host'));
-  refs('contexts', 'contexts', propertyValue(value, 'contexts'));
-  const labels = (holder: JsonNode | undefined, remote?: string): void => {
-    for (const [label, lprop] of members(propertyValue(holder, 'labels'))) {
-      idx.addDefinition(def('labels', label, lprop, { address, remote }));
-      refs('contexts', 'contexts', propertyValue(lprop.children?.[1], 'contexts'));
+/** Adds the references found inside one definition (no closures per definition: templates can be large). */
+class Builder {
+  ownerKind: Section = 'tasks';
+  ownerName = '';
+
+  constructor(private readonly idx: SymbolIndex) {}
+
+  ref(kind: SymbolKind, field: string, node: JsonNode | undefined, address?: string, isKey?: boolean): void {
+    if (node?.type !== 'string') return;
+    this.idx.addReference({
+      kind,
+      name: node.value as string,
+      node,
+      start: node.offset + 1,
+      end: node.offset + node.length - 1,
+      field,
+      ownerKind: this.ownerKind,
+      ownerName: this.ownerName,
+      address,
+      isKey,
+    });
+  }
+
+  refs(kind: SymbolKind, field: string, arr: JsonNode | undefined): void {
+    if (arr?.type !== 'array') return;
+    for (const item of arr.children ?? []) this.ref(kind, field, item);
+  }
+
+  address(address: string, value: JsonNode): void {
+    this.ref('hosts', 'host', propertyValue(value, 'host'));
+    this.refs('contexts', 'contexts', propertyValue(value, 'contexts'));
+    this.labels(address, value, undefined);
+    for (const rprop of memberProps(propertyValue(value, 'remote-addresses'))) {
+      const remote = keyName(rprop);
+      this.idx.addDefinition(def('remote-addresses', remote, rprop, address, undefined));
+      this.ref('addresses', 'remote-addresses', keyOf(rprop), undefined, true);
+      const rv = rprop.children?.[1];
+      this.refs('contexts', 'contexts', propertyValue(rv, 'contexts'));
+      this.labels(address, rv, remote);
     }
-  };
-  labels(value);
-  for (const [remote, rprop] of members(propertyValue(value, 'remote-addresses'))) {
-    idx.addDefinition(def('remote-addresses', remote, rprop, { address }));
-    const key = keyOf(rprop);
-    ref('addresses', 'remote-addresses', key, { isKey: true });
-    const rv = rprop.children?.[1];
-    refs('contexts', 'contexts', propertyValue(rv, 'contexts'));
-    labels(rv, remote);
   }
-}
 
-function indexSelector(sel: JsonNode | undefined, field: string, ref: RefFn): void {
-  if (sel?.type !== 'object') return;
-  const name = propertyValue(sel, 'name');
-  ref('addresses', `${field}.name`, name);
-  ref('address-classes', `${field}.class`, propertyValue(sel, 'class'));
-  const address = name?.type === 'string' ? (name.value as string) : undefined;
-  ref('labels', `${field}.label`, propertyValue(sel, 'label'), { address });
-}
-
-function indexGroup(value: JsonNode, ref: RefFn): void {
-  for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
-    for (const sel of itemsOf(propertyValue(value, field))) indexSelector(sel, field, ref);
+  private labels(address: string, holder: JsonNode | undefined, remote: string | undefined): void {
+    for (const lprop of memberProps(propertyValue(holder, 'labels'))) {
+      this.idx.addDefinition(def('labels', keyName(lprop), lprop, address, remote));
+      this.refs('contexts', 'contexts', propertyValue(lprop.children?.[1], 'contexts'));
+    }
   }
-  for (const ex of itemsOf(propertyValue(value, 'excludes'))) {
-    indexSelector(propertyValue(ex, 'local-address'), 'excludes.local-address', ref);
-    for (const sel of itemsOf(propertyValue(ex, 'target-addresses'))) indexSelector(sel, 'excludes.target-addresses', ref);
-  }
-  ref('labels', 'default-address-label', propertyValue(value, 'default-address-label'));
-}
 
-function indexFilter(filter: JsonNode | undefined, ref: RefFn): void {
-  if (filter?.type !== 'object') return;
-  const type = propertyValue(filter, 'type')?.value;
-  if (type === 'address-class') ref('address-classes', 'class', propertyValue(filter, 'class'));
-  for (const f of itemsOf(propertyValue(filter, 'filters'))) indexFilter(f, ref);
-  indexFilter(propertyValue(filter, 'filter'), ref);
+  private selector(sel: JsonNode | undefined, field: string): void {
+    if (sel?.type !== 'object') return;
+    const name = propertyValue(sel, 'name');
+    this.ref('addresses', `${field}.name`, name);
+    this.ref('address-classes', `${field}.class`, propertyValue(sel, 'class'));
+    this.ref('labels', `${field}.label`, propertyValue(sel, 'label'), name?.type === 'string' ? (name.value as string) : undefined);
+  }
+
+  group(value: JsonNode): void {
+    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
+      for (const sel of itemsOf(propertyValue(value, field))) this.selector(sel, field);
+    }
+    for (const ex of itemsOf(propertyValue(value, 'excludes'))) {
+      this.selector(propertyValue(ex, 'local-address'), 'excludes.local-address');
+      for (const sel of itemsOf(propertyValue(ex, 'target-addresses'))) this.selector(sel, 'excludes.target-addresses');
+    }
+    this.ref('labels', 'default-address-label', propertyValue(value, 'default-address-label'));
+  }
+
+  filter(filter: JsonNode | undefined): void {
+    if (filter?.type !== 'object') return;
+    if (propertyValue(filter, 'type')?.value === 'address-class') this.ref('address-classes', 'class', propertyValue(filter, 'class'));
+    for (const f of itemsOf(propertyValue(filter, 'filters'))) this.filter(f);
+    this.filter(propertyValue(filter, 'filter'));
+  }
 }

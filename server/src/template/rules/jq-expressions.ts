@@ -6,7 +6,7 @@ import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
 import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
-import { eachString } from './template-variables';
+import { placeOf, stringsWithVariables } from './template-variables';
 
 export interface JqSite {
   expression: string;
@@ -19,14 +19,12 @@ export interface JqSite {
 export function collectJqSites(model: TemplateModel): JqSite[] {
   const { text, root } = model.parsed;
   const sites: JqSite[] = [];
-  const scan = (node: JsonNode | undefined): void =>
-    eachString(node, (n) => {
-      for (const v of scanStringNode(text, n)) {
-        if (v.kind === 'jq' && !v.malformed && v.expression !== undefined) sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
-      }
-    });
-  for (const section of ['tests', 'archives', 'contexts'] as const) for (const [, p] of members(sectionNode(root, section))) scan(p.children![1]);
-  for (const t of model.tasks) scan(propertyValue(t.node, 'reference'));
+  for (const { node, path } of stringsWithVariables(model.parsed)) {
+    if (placeOf(path) !== 'expanded') continue;
+    for (const v of scanStringNode(text, node)) {
+      if (v.kind === 'jq' && !v.malformed && v.expression !== undefined) sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
+    }
+  }
   for (const [, p] of members(sectionNode(root, 'archives'))) script(propertyValue(propertyValue(p.children![1], 'transform'), 'script'), 'archive transform', sites);
   for (const [, p] of members(sectionNode(root, 'address-classes'))) {
     for (const f of ['match-filter', 'exclude-filter']) filterScripts(propertyValue(p.children![1], f), sites);

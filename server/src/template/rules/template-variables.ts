@@ -1,8 +1,8 @@
 // Template variables `{% … %}`: names, spacing, indexes against the groups of the tasks that use them,
 // standalone `localhost`, and variables in places pSConfig never expands.
 import type { TaskInfo, TemplateModel } from '../model';
-import { members, propertyValue, type JsonNode } from '../parse';
-import { sectionNode, type Section } from '../symbols';
+import { nodeAtOffset, nodePath, type JsonNode, type JsonPath, type ParsedTemplate } from '../parse';
+import type { Section } from '../symbols';
 import { INDEXED_VARIABLES, scanStringNode, type TemplateVariable } from '../variables';
 import { closestName } from './closest-name';
 import { diag, type TemplateDiagnostic } from './diagnostic';
@@ -16,29 +16,55 @@ const KNOWN = ['address[0]', 'pscheduler_address[0]', 'lead_bind_address[0]', 's
 
 export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
-  const { text, root } = model.parsed;
-  for (const section of EXPANDED) {
-    for (const [name, prop] of members(sectionNode(root, section))) {
-      const users = (): TaskInfo[] => model.usersOf(section as 'tests' | 'archives' | 'contexts', name);
-      eachString(prop.children![1], (node) => {
-        for (const v of scanStringNode(text, node)) checkExpanded(v, section, name, users, model, out);
-      });
-    }
-  }
-  for (const t of model.tasks) {
-    eachString(propertyValue(t.node, 'reference'), (node) => {
-      for (const v of scanStringNode(text, node)) checkExpanded(v, 'tasks', t.name, () => [t], model, out);
-    });
-  }
-  for (const section of LITERAL) {
-    for (const [, prop] of members(sectionNode(root, section))) {
-      const value = prop.children![1];
-      if (section === 'tasks') {
-        for (const [k, p] of members(value)) if (k !== 'reference' && k !== '_meta') eachString(p.children![1], (n) => literal(n, section, text, out));
-      } else eachString(value, (n) => literal(n, section, text, out), true);
-    }
+  const { text } = model.parsed;
+  const tasks = new Map(model.tasks.map((t) => [t.name, t]));
+  for (const { node, path } of stringsWithVariables(model.parsed)) {
+    const [section, name] = path as [Section, string];
+    const place = placeOf(path);
+    if (place === 'expanded') {
+      const users =
+        section === 'tasks' ? (): TaskInfo[] => (tasks.has(name) ? [tasks.get(name)!] : []) : (): TaskInfo[] => model.usersOf(section as 'tests' | 'archives' | 'contexts', name);
+      for (const v of scanStringNode(text, node)) checkExpanded(v, section, name, users, model, out);
+    } else if (place === 'literal') literal(node, section, text, out);
   }
   return out;
+}
+
+/** Where a string sits: expanded by pSConfig, literal (never expanded), or neither (comments, _meta, subtasks). */
+export function placeOf(path: JsonPath): 'expanded' | 'literal' | 'other' {
+  const section = path[0] as Section;
+  if (path.length < 3) return 'other';
+  if (EXPANDED.includes(section)) return 'expanded';
+  if (section === 'tasks' && path[2] === 'reference') return 'expanded';
+  if (LITERAL.includes(section) && !path.includes('_meta')) return 'literal';
+  return 'other';
+}
+
+/** String values (not keys, not under `#` comments) containing `{%`, found from the text rather than by walking
+ *  the whole tree: the cost follows the number of variables, not the size of the template. */
+export function stringsWithVariables(parsed: ParsedTemplate): { node: JsonNode; path: JsonPath }[] {
+  const cached = CACHE.get(parsed);
+  if (cached) return cached;
+  const out: { node: JsonNode; path: JsonPath }[] = [];
+  const { text, root } = parsed;
+  let last: JsonNode | undefined;
+  for (let i = text.indexOf('{%'); i >= 0; i = text.indexOf('{%', i + 2)) {
+    const node = nodeAtOffset(root, i);
+    if (!node || node === last || node.type !== 'string') continue;
+    last = node;
+    const parent = node.parent;
+    if (parent?.type === 'property' && parent.children?.[0] === node) continue; // a key
+    if (underComment(node)) continue;
+    out.push({ node, path: nodePath(node) });
+  }
+  CACHE.set(parsed, out);
+  return out;
+}
+const CACHE = new WeakMap<ParsedTemplate, { node: JsonNode; path: JsonPath }[]>();
+
+function underComment(node: JsonNode): boolean {
+  for (let n: JsonNode | undefined = node; n; n = n.parent) if (n.comment) return true;
+  return false;
 }
 
 function literal(node: JsonNode, section: Section, text: string, out: TemplateDiagnostic[]): void {

@@ -4,7 +4,7 @@
 // so patterns like `24\:?00` compile). Where the schema offers alternatives (anyOf/oneOf) the author's intent is
 // dispatched on (see alternatives.ts) so messages name the field at fault. `#` keys are comments and skipped.
 // Objects whose names pSConfig does not validate (outside NameType) get a warning and are validated leniently.
-import { keyOf, members, nodePath, type JsonNode } from '../parse';
+import { keyOf, memberProps, nodePath, propertyValue, type JsonNode } from '../parse';
 import { diag, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
 import { closestName } from '../rules/closest-name';
 import { ALTERNATIVES } from './alternatives';
@@ -27,6 +27,26 @@ export interface Frame {
 }
 
 const NAME_KEY = '^[a-zA-Z0-9:._\\-]+$';
+
+interface Compiled {
+  refName: string | undefined;
+  refSchema: JsonSchema | undefined;
+  anyJson: boolean;
+  alt: ((c: SchemaChecker, node: JsonNode, frame: Frame) => void) | undefined;
+  alternatives: boolean;
+  type: string | string[] | undefined;
+  enumValues: unknown[] | undefined;
+  pattern: RegExp | undefined;
+  minimum: number | undefined;
+  properties: Map<string, JsonSchema>;
+  patternProps: { re: RegExp; schema: JsonSchema; isName: boolean }[];
+  additional: boolean | JsonSchema | undefined;
+  required: string[];
+  items: JsonSchema | undefined;
+}
+
+/** Compiled keywords per schema object (the official schema is loaded once and never mutated). */
+const COMPILED = new Map<JsonSchema, Compiled>();
 
 export class SchemaChecker {
   readonly out: TemplateDiagnostic[] = [];
@@ -55,39 +75,75 @@ export class SchemaChecker {
     return r;
   }
 
+  private readonly resolved = new Map<string, { name: string; schema: JsonSchema }>();
+
   resolve(ref: string): { name: string; schema: JsonSchema } {
-    const name = ref.slice(ref.lastIndexOf('/') + 1);
-    return { name, schema: this.defs[name] ?? {} };
+    let r = this.resolved.get(ref);
+    if (!r) {
+      const name = ref.slice(ref.lastIndexOf('/') + 1);
+      r = { name, schema: this.defs[name] ?? {} };
+      this.resolved.set(ref, r);
+    }
+    return r;
   }
 
   check(node: JsonNode, s: JsonSchema, frame: Frame): void {
-    if (s.$ref) {
-      const { name, schema } = this.resolve(s.$ref);
-      if (name === 'AnyJSON') return;
-      const alt = ALTERNATIVES[name];
-      if (alt) alt(this, node, { ...frame, def: name });
-      else this.check(node, schema, { ...frame, def: name });
+    const c = this.compile(s);
+    if (c.refName !== undefined) {
+      if (c.anyJson) return;
+      const next: Frame = { def: c.refName, field: frame.field, keyNode: frame.keyNode, item: frame.item, lenient: frame.lenient, ignore: undefined };
+      if (c.alt) c.alt(this, node, next);
+      else this.check(node, c.refSchema!, next);
       return;
     }
-    if (s.anyOf || s.oneOf) return this.checkGeneric(node, s, frame);
-    if (s.type !== undefined && !this.typeOk(node, s.type)) return this.wrongType(node, s.type, frame);
-    if (s.enum && !s.enum.some((e) => e === node.value)) {
-      const list = s.enum.map((e) => quote(e)).join(', ');
+    if (c.alternatives) return this.checkGeneric(node, s, frame);
+    if (c.type !== undefined && !this.typeOk(node, c.type)) return this.wrongType(node, c.type, frame);
+    if (c.enumValues && !c.enumValues.includes(node.value)) {
+      const list = c.enumValues.map((e) => quote(e)).join(', ');
       this.report('psconfig/invalid-enum', frame, `${quote(node.value)} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`, node.offset, node.offset + node.length);
       return;
     }
-    if (s.pattern !== undefined && node.type === 'string' && !this.regex(s.pattern).test(node.value as string)) {
+    if (c.pattern && node.type === 'string' && !c.pattern.test(node.value as string)) {
       if (frame.lenient && frame.def === 'NameType') return; // already flagged by name-not-validated
       return this.patternError(node, s, frame);
     }
-    if (s.minimum !== undefined && typeof node.value === 'number' && node.value < s.minimum) {
-      this.report('psconfig/out-of-range', frame, `\`${frame.field ?? 'value'}\` must be at least ${s.minimum} (it is ${node.value}).`, node.offset, node.offset + node.length);
+    if (c.minimum !== undefined && typeof node.value === 'number' && node.value < c.minimum) {
+      this.report('psconfig/out-of-range', frame, `\`${frame.field ?? 'value'}\` must be at least ${c.minimum} (it is ${node.value}).`, node.offset, node.offset + node.length);
       return;
     }
-    if (node.type === 'object') this.checkObject(node, s, frame);
-    else if (node.type === 'array' && s.items) {
-      for (const item of node.children ?? []) this.check(item, s.items, { ...frame, item: true, keyNode: undefined });
+    if (node.type === 'object') this.checkObject(node, s, c, frame);
+    else if (node.type === 'array' && c.items) {
+      const kids = node.children ?? [];
+      if (kids.length === 0) return;
+      const itemFrame: Frame = { def: frame.def, field: frame.field, keyNode: undefined, item: true, lenient: frame.lenient, ignore: undefined };
+      for (const item of kids) this.check(item, c.items, itemFrame);
     }
+  }
+
+  /** The schema object's keywords read once into a fixed-shape record (schema JSON objects have many shapes). */
+  compile(s: JsonSchema): Compiled {
+    let c = COMPILED.get(s);
+    if (c) return c;
+    const refName = s.$ref !== undefined ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined;
+    const pats = s.patternProperties ?? {};
+    c = {
+      refName,
+      refSchema: refName !== undefined ? (this.defs[refName] ?? {}) : undefined,
+      anyJson: refName === 'AnyJSON',
+      alt: refName !== undefined ? ALTERNATIVES[refName] : undefined,
+      alternatives: !!(s.anyOf || s.oneOf),
+      type: s.type,
+      enumValues: s.enum,
+      pattern: s.pattern !== undefined ? this.regex(s.pattern) : undefined,
+      minimum: s.minimum,
+      properties: new Map(Object.entries(s.properties ?? {})),
+      patternProps: Object.keys(pats).map((p) => ({ re: this.regex(p), schema: pats[p], isName: p === NAME_KEY })),
+      additional: s.additionalProperties,
+      required: s.required ?? [],
+      items: s.items,
+    };
+    COMPILED.set(s, c);
+    return c;
   }
 
   typeOk(node: JsonNode, type: string | string[]): boolean {
@@ -133,33 +189,31 @@ export class SchemaChecker {
     }
   }
 
-  checkObject(node: JsonNode, s: JsonSchema, frame: Frame): void {
-    const props = s.properties ?? {};
-    const pats = s.patternProperties;
-    const own = members(node);
-    for (const [k, prop] of own) {
-      if (frame.ignore?.has(k)) continue;
+  checkObject(node: JsonNode, s: JsonSchema, c: Compiled, frame: Frame): void {
+    for (const prop of memberProps(node)) {
       const key = keyOf(prop);
+      const k = key.value as string;
+      if (frame.ignore?.has(k)) continue;
       const val = prop.children![1];
-      const sub = props[k];
-      const child: Frame = { def: frame.def, field: k, keyNode: key, lenient: frame.lenient };
+      const child: Frame = { def: frame.def, field: k, keyNode: key, item: false, lenient: frame.lenient, ignore: undefined };
+      const sub = c.properties.get(k);
       if (sub) {
         this.check(val, sub, child);
         continue;
       }
       let matched = false;
-      if (pats) {
-        for (const p in pats) {
-          if (this.regex(p).test(k)) {
-            matched = true;
-            this.check(val, pats[p], child);
-          }
+      let nameSchema: JsonSchema | undefined;
+      for (const pp of c.patternProps) {
+        if (pp.isName) nameSchema = pp.schema;
+        if (pp.re.test(k)) {
+          matched = true;
+          this.check(val, pp.schema, child);
         }
       }
       if (matched) continue;
-      if (s.additionalProperties === false) {
+      if (c.additional === false) {
         this.unknownProperty(key, k, s, frame);
-      } else if (pats && pats[NAME_KEY]) {
+      } else if (nameSchema) {
         // Section maps: pSConfig lets such names through unvalidated. Say so, then validate anyway.
         const section = frame.field ?? 'this section';
         this.out.push(
@@ -171,13 +225,14 @@ export class SchemaChecker {
             key.offset + key.length,
           ),
         );
-        this.check(val, pats[NAME_KEY], { ...child, lenient: true });
-      } else if (typeof s.additionalProperties === 'object') {
-        this.check(val, s.additionalProperties, child);
+        child.lenient = true;
+        this.check(val, nameSchema, child);
+      } else if (typeof c.additional === 'object') {
+        this.check(val, c.additional, child);
       }
     }
-    for (const r of s.required ?? []) {
-      if (own.has(r) || frame.ignore?.has(r)) continue;
+    for (const r of c.required) {
+      if (propertyValue(node, r) !== undefined || frame.ignore?.has(r)) continue;
       const owner = frame.def === '#' ? 'The template' : capitalize(describePath(nodePath(node)));
       const [start, end] = frame.keyNode ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length] : [node.offset, node.offset + 1];
       this.report('psconfig/missing-property', frame, `${owner} is missing the required property \`${r}\`${REQUIRED_HINTS[r] ?? ''}.`, start, end, { kind: 'missing-property', property: r });
