@@ -110,7 +110,7 @@ test('selecting a row draws throughput (both directions, retransmits, failures) 
     assert.match(await h.page.textContent('#panel-throughput .u-legend .u-series:nth-child(2) .u-value') ?? '', /^\d+(\.\d+)? [GM]b\/s$/);
     // The 1w range asks for 1-hour summaries (the graphs' rule); throughput has only a daily average, so base data
     // is read rather than a sum of rates; retransmits (a count) use their hourly aggregation.
-    assert.ok(thr.every((m) => m.result.summaryType === 'base' && m.result.windowReason.startsWith('auto: 3600 s')), JSON.stringify(thr.map((m) => m.result.windowReason)));
+    assert.ok(thr.every((m) => m.result.summaryType === 'base' && m.result.windowReason === 'auto: 3600 s window for this range; no such summary, base data read'), JSON.stringify(thr.map((m) => m.result.windowReason)));
     const rtx = series.filter((m) => m.result.eventType === 'packet-retransmits');
     assert.ok(rtx.length === 2 && rtx.every((m) => m.result.summaryType === 'aggregation' && m.result.window === 3600));
     await h.page.screenshot({ path: join(screenshotDir, 'throughput-chart.png'), fullPage: true });
@@ -228,6 +228,96 @@ test('export produces CSV (and JSON) of what is shown', async () => {
     await h.page.waitForFunction(() => (window as unknown as { explorerMetrics: { exports: number } }).explorerMetrics.exports === 2);
     const json = JSON.parse(h.saved[1].text) as { series: { 'event-type': string; points: unknown[] }[] };
     assert.ok(json.series.some((s) => s['event-type'] === 'throughput' && s.points.length > 0));
+  } finally {
+    await h.close();
+  }
+});
+
+test('zoom is shared by every chart and reset returns to the range; the page loads nothing remote', async () => {
+  const h = await open();
+  try {
+    await fill(h.page, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' });
+    await h.page.click('[data-preset="1d"]');
+    await page1Search(h);
+    await h.page.click('.trows .trow:first-child');
+    await h.page.waitForSelector('#panel-latency canvas');
+    await h.page.waitForSelector('#panel-loss canvas');
+    const xr = (): Promise<[number, number][]> => h.page.evaluate(() => window.explorerXRanges() as [number, number][]);
+    const before = await xr();
+    assert.ok(before.length >= 2);
+    const box = await (await h.page.$('#panel-loss .u-over'))?.boundingBox();
+    assert.ok(box);
+    await h.page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await h.page.mouse.down();
+    await h.page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await h.page.mouse.up();
+    await h.page.waitForFunction((w0) => window.explorerXRanges().every(([a, b]) => a !== undefined && b !== undefined && b - a < w0 * 0.5), before[0][1] - before[0][0]);
+    const zoomed = await xr();
+    assert.ok(zoomed.every(([a, b]) => a === zoomed[0][0] && b === zoomed[0][1]), 'every chart shows the same zoomed range');
+    // Wheel zoom (out) around the cursor widens the range.
+    await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await h.page.mouse.wheel(0, 100);
+    await h.page.waitForFunction((w) => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) > w), zoomed[0][1] - zoomed[0][0]);
+    await h.page.click('#reset-zoom');
+    await h.page.waitForFunction((r) => window.explorerXRanges().every(([a, b]) => a === r[0] && b === r[1]), before[0]);
+    // Keyboard: ↓ in the table selects the next row (here: none after the only one, so the same row stays).
+    await h.page.focus('.tbody');
+    await h.page.keyboard.press('Home');
+    assert.equal(await h.page.getAttribute('.trows .trow.selected', 'aria-rowindex'), '2');
+    assert.ok(h.requested.every((u) => u.startsWith(h.origin)), h.requested.filter((u) => !u.startsWith(h.origin)).join(', '));
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+test('subintervals and per-stream data of one test; the VS Code theme colours the charts', async () => {
+  const h = await open();
+  try {
+    await selectThroughput(h);
+    await h.page.click('#section-tests > summary');
+    await h.page.waitForSelector('#panel-tests .subintervals canvas');
+    const labels = await h.page.$$eval('#panel-tests .u-legend .u-label', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(labels, ['offset (s)', 'total', 'stream 0', 'stream 1']);
+    const streams = await h.page.$$eval('#panel-tests table.streams tbody tr', (els) => els.map((e) => e.textContent));
+    assert.equal(streams.length, 2);
+    assert.match(streams[0] ?? '', /^stream 0.*b\/s/);
+    await h.page.screenshot({ path: join(screenshotDir, 'subintervals.png'), fullPage: true });
+    // A theme switch (VS Code sets body class and --vscode-* variables) re-reads the palette.
+    await h.page.evaluate(() => {
+      const root = document.documentElement.style; // where VS Code puts its theme variables
+      root.setProperty('--vscode-charts-blue', 'rgb(255, 0, 255)');
+      root.setProperty('--vscode-charts-green', '#89d185');
+      root.setProperty('--vscode-sideBar-background', '#1e1e1e');
+      root.setProperty('--vscode-foreground', '#cccccc');
+      root.setProperty('--vscode-descriptionForeground', '#9d9d9d');
+      root.setProperty('--vscode-input-background', '#3c3c3c');
+      root.setProperty('--vscode-input-foreground', '#cccccc');
+      root.setProperty('--vscode-button-secondaryBackground', '#3a3d41');
+      root.setProperty('--vscode-button-secondaryForeground', '#cccccc');
+      document.body.className = 'vscode-dark';
+    });
+    await h.page.waitForFunction(() => {
+      const m = document.querySelector<HTMLElement>('#panel-throughput .u-legend .u-series:nth-child(2) .u-marker');
+      return !!m && getComputedStyle(m).borderColor === 'rgb(255, 0, 255)';
+    });
+    await h.page.screenshot({ path: join(screenshotDir, 'dark-theme.png'), fullPage: true });
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+test('openArchiveExplorer prefill (code lens): fills source and destination and runs the search', async () => {
+  const h = await open();
+  try {
+    await h.page.waitForFunction(() => document.getElementById('archive') !== null);
+    h.host.prefill({ url: archive.url, source: '10.10.0.2', destination: '10.10.0.1', run: true });
+    await h.page.waitForSelector('.trows .trow');
+    assert.equal(await h.page.inputValue('#source'), '10.10.0.2');
+    assert.equal(await h.page.inputValue('#destination'), '10.10.0.1');
+    const pairs = await h.page.$$eval('.trows .trow .tcell:first-child', (els) => els.map((e) => e.textContent));
+    assert.ok(pairs.length >= 3 && pairs.every((p) => p === '10.10.0.2 → 10.10.0.1'), pairs.join(' | '));
   } finally {
     await h.close();
   }

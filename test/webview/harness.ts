@@ -78,6 +78,8 @@ export interface Harness {
   state(): unknown;
   /** Console errors, page errors and CSP violations seen so far. */
   problems: string[];
+  /** Every URL the page requested (the explorer must fetch nothing but its own files). */
+  requested: string[];
   /** Host → page message deliveries (type, milliseconds until dispatched in the page, JSON size). */
   deliveries: { type: string; ms: number; bytes: number }[];
   close(): Promise<void>;
@@ -125,6 +127,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
   await page.exposeFunction('__psconfigHostPost', (msg: WebviewToHost) => {
     posted.push(msg);
     void host.handle(msg);
@@ -150,7 +154,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   await page.goto(`${origin}/`);
 
   return {
-    page, host, origin, posted, answered, saved, problems, deliveries,
+    page, host, origin, posted, answered, saved, problems, deliveries, requested,
     state: () => state,
     close: async () => {
       await context.close();

@@ -66,7 +66,7 @@ test('series: auto window per range, statistics for latency, loss in %, reverse 
   assert.equal(base.result.window, 0);
   const loss = await ask({ type: 'series', id: 4, archive: archive.url, row: owamp, eventType: 'packet-loss-rate', time: { preset: '1d' }, window: 3600 }, 'seriesResult');
   assert.equal(loss.result.unit, '%');
-  assert.equal(loss.result.windowReason, 'chosen');
+  assert.equal(loss.result.windowReason, 'chosen: 3600 s window');
   assert.ok(loss.result.data.kind === 'number' && loss.result.data.values.every((v) => v === null || (v >= 0 && v <= 100)));
   const rev = await ask({ type: 'reverse', id: 5, archive: archive.url, row: owamp }, 'reverseResult');
   assert.equal(rev.row?.source, owamp.destination);

@@ -128,9 +128,9 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
     } else {
       ({ data, skipped } = seriesDataOf(points, kind, scale));
     }
-    const reason = window === 'auto'
-      ? `auto: ${wanted === 0 ? 'base data' : `${wanted} s window`} for this range${choice.window !== wanted ? `, nearest available ${choice.window} s` : ''}`
-      : choice.window !== wanted ? `chosen ${wanted} s, nearest available ${choice.window} s` : 'chosen';
+    const win = (w: number): string => (w === 0 ? 'base data' : `${w} s window`);
+    const got = choice.summaryType === 'base' && !choice.computeStatistics ? 'no such summary, base data read' : `nearest available: ${win(choice.window)}`;
+    const reason = `${window === 'auto' ? `auto: ${win(wanted)} for this range` : `chosen: ${win(wanted)}`}${choice.window !== wanted || (choice.summaryType === 'base' && wanted > 0) ? `; ${got}` : ''}`;
     const result: SeriesResult = {
       eventType,
       summaryType: choice.computeStatistics && choice.summaryType === 'base' ? 'base' : choice.summaryType,

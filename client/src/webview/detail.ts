@@ -222,6 +222,9 @@ export class DetailView {
     for (const p of this.timePanels) this.renderTime(p);
     this.renderFailures();
     this.renderTrace();
+    const loaded = new Set([...this.results.values()].map((r) => r.eventType));
+    if (DETAIL_TYPES.some((t) => loaded.has(t))) this.renderDetails();
+    for (const t of loaded) if (this.boxes.has(`other-${t}`)) this.renderOther(t);
   }
 
   private renderFor(eventType: string): void {

@@ -19,6 +19,8 @@ interface Metrics {
 declare global {
   interface Window {
     explorerMetrics: Metrics;
+    /** For tests and the developer console: the x range of every time chart (UNIX seconds). */
+    explorerXRanges: () => [number | undefined, number | undefined][];
   }
 }
 window.explorerMetrics = { charts: {}, exports: 0 };
@@ -48,6 +50,7 @@ clear(app);
 app.append(form.el, status, empty, table.el, detail.el);
 autoResize(detail.el, detail.group);
 onThemeChange(() => detail.setPalette(readPalette()));
+window.explorerXRanges = () => detail.group.all().map((u) => [u.scales.x.min, u.scales.x.max]);
 
 function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void {
   status.textContent = text;
