@@ -41,6 +41,7 @@ async function main(): Promise<number> {
 
   const scratch = mkdtempSync(join(tmpdir(), 'psconfig-e2e-'));
   const screenshots = join(repoRoot, 'test-results', 'e2e');
+  rmSync(screenshots, { recursive: true, force: true }); // no stale pictures from an earlier run
   mkdirSync(screenshots, { recursive: true });
   const tallies: Tally[] = [];
   let archives: RunningArchives | undefined;
@@ -94,7 +95,7 @@ async function main(): Promise<number> {
           result = await runInHostPass({ server: vsixServer, browser, workspaceDir: ws, testsEntry, developmentPath: installed, timeoutMs, consoleLog: join(scratch, 'console-vsix.log'), print: (l) => console.log(`  ${l}`) });
         } else {
           log(`pass "ui": Playwright over the workbench, workspace ${ws}, screenshots in ${screenshots}`);
-          result = await runUiPass({ server: vsixServer, browser, workspaceDir: ws, screenshots, timeoutMs, print: (l) => console.log(`  ${l}`) });
+          result = await runUiPass({ server: vsixServer, browser, workspaceDir: ws, screenshots, timeoutMs, archiveUrl: archives.archiveUrl, unreachableUrl: archives.unreachableUrl, print: (l) => console.log(`  ${l}`) });
         }
       }
       const ms = Date.now() - t0;

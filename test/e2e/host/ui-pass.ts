@@ -12,6 +12,8 @@ export interface UiPassOptions {
   workspaceDir: string;
   screenshots: string;
   timeoutMs: number;
+  archiveUrl: string;
+  unreachableUrl: string;
   print: (line: string) => void;
 }
 
@@ -74,6 +76,19 @@ async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEO
   }
 }
 
+/** Drags the side bar's edge so the explorer's table and charts have room (the default is about 300 px). */
+async function widenSideBar(page: Page): Promise<void> {
+  const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+  const box = await sidebar.boundingBox();
+  if (!box || box.width > 700) return;
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 600, y, { steps: 8 });
+  await page.mouse.up();
+}
+
 async function texts(loc: Locator): Promise<string[]> {
   return (await loc.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
@@ -124,10 +139,39 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       return (await texts(tree.locator('.monaco-list-row'))).slice(0, 8).join(' | ');
     });
 
-    await checks.run('the archive explorer webview searches the local archive and plots a selection', '05-archive-explorer', async () => {
+    let explorer: Frame | undefined;
+    await checks.run('the archive explorer searches the local archive and plots the selected measurement', '05-archive-explorer', async () => {
       await runCommand(page, 'pSConfig: Open Archive Explorer');
-      const frame = await webviewFrame(page, 'body');
-      return `webview frame ${frame.url().slice(0, 60)}`;
+      explorer = await webviewFrame(page, '#archive option');
+      await widenSideBar(page);
+      await explorer.locator('#archive').selectOption(opts.archiveUrl);
+      await explorer.fill('#source', '10.10.0.1');
+      await explorer.fill('#destination', '10.10.0.2');
+      await explorer.fill('#tool-name', 'pscheduler/iperf3');
+      await explorer.click('[data-preset="1w"]');
+      await explorer.click('#search-button');
+      await explorer.locator('.trows .trow').first().waitFor();
+      const status = (await explorer.textContent('#status')) ?? '';
+      const rows = await explorer.locator('.trows .trow').count();
+      await explorer.locator('.trows .trow').first().click();
+      await explorer.locator('#panel-throughput canvas').first().waitFor();
+      await explorer.waitForFunction(() => {
+        const labels = [...document.querySelectorAll('#panel-throughput .u-legend .u-label')].map((e) => e.textContent);
+        return labels.includes('throughput (fwd)') && !document.querySelector('#panel-throughput.loading');
+      });
+      const points = Number(await explorer.getAttribute('#panel-throughput', 'data-points'));
+      if (!(points > 0)) throw new Error(`the throughput chart has no points (data-points=${points})`);
+      return `status "${status}", ${rows} row(s), throughput chart with ${points} points`;
+    });
+
+    await checks.run('an unreachable archive shows its error in the explorer', '06-archive-unreachable', async () => {
+      const frame = explorer ?? (await webviewFrame(page, '#archive option'));
+      await frame.locator('#archive').selectOption(opts.unreachableUrl);
+      await frame.click('#search-button');
+      await frame.locator('#status.error').waitFor();
+      const text = (await frame.textContent('#status')) ?? '';
+      if (!/refused|ECONNREFUSED|connect/i.test(text)) throw new Error(`the error does not say the connection was refused: "${text}"`);
+      return `status "${text}"`;
     });
   } finally {
     clearTimeout(overall);
