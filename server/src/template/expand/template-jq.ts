@@ -1,7 +1,7 @@
 // The one batched jq run behind every `{% jq %}` of every combination of a template (psconfig.md §2.2).
 // The input carries shared tables once (addresses, hosts, contexts, archive lists, task/test/schedule) and each
 // item only indexes them; jq rebuilds the document pSConfig's _jq_obj gives each combination.
-import { JqRunner, runJqBatch } from '../jq';
+import { DEFAULT_JQ_TIMEOUT_MS, JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles, JqValueResult } from '../jq/batch';
 import { AddressNode, JsonObject, strList, TemplateView } from './model';
 
@@ -75,7 +75,13 @@ export async function runTemplateJq(
   const results = runnable.some((s) => s.length)
     ? await Promise.all(
         Array.from({ length: chunks }, (_, k) =>
-          runJqBatch(jq, { expressionSets: runnable, itemsProgram, input: JSON.stringify({ a, h, cx, ar, t: shared, c: items.slice(k * size, (k + 1) * size) }) }),
+          runJqBatch(jq, {
+            expressionSets: runnable,
+            itemsProgram,
+            input: JSON.stringify({ a, h, cx, ar, t: shared, c: items.slice(k * size, (k + 1) * size) }),
+            // Perl allows jq 10 s per run of one document; a batch gets that plus 1 ms per combination.
+            timeoutMs: DEFAULT_JQ_TIMEOUT_MS + size,
+          }),
         ),
       )
     : [];

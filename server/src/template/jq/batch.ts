@@ -16,6 +16,8 @@ export interface JqBatchRequest {
   itemsProgram?: string;
   /** The JSON text given to jq on stdin. */
   input: string;
+  /** Time limit for the whole batch (default: the runner's, 10 s). */
+  timeoutMs?: number;
 }
 
 export type JqBatchResult = { ok: true; items: JqValueResult[][] } | { ok: false; error: string };
@@ -38,7 +40,7 @@ function errorText(e: unknown): string {
 
 export async function runJqBatch(runner: JqRunner, request: JqBatchRequest): Promise<JqBatchResult> {
   const program = buildBatchProgram(request.expressionSets, request.itemsProgram);
-  const outcome = await runner.run(program, request.input);
+  const outcome = await runner.run(program, request.input, request.timeoutMs ? { timeoutMs: request.timeoutMs } : {});
   if (!outcome.ok) return { ok: false, error: outcome.error };
   let parsed: unknown;
   try {
