@@ -322,3 +322,17 @@ test('openArchiveExplorer prefill (code lens): fills source and destination and 
     await h.close();
   }
 });
+
+test('a narrow sidebar (360 px) still shows the table and charts without horizontal overflow', async () => {
+  const h = await open({ viewport: { width: 360, height: 1300 } });
+  try {
+    await selectThroughput(h);
+    const overflow = await h.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
+    const canvasWidth = await h.page.$eval('#panel-throughput canvas', (c) => c.getBoundingClientRect().width);
+    assert.ok(canvasWidth > 200 && canvasWidth <= 360, `canvas ${canvasWidth}px`);
+    await h.page.screenshot({ path: join(screenshotDir, 'narrow-sidebar.png'), fullPage: true });
+  } finally {
+    await h.close();
+  }
+});

@@ -153,7 +153,7 @@ export class DetailView {
       const et = p.candidates.find((c) => types.has(c));
       if (!et) continue;
       const unit = p.id === 'throughput' ? 'bps' : p.id === 'loss' ? '%' : 'ms';
-      this.timePanels.push({ kind: 'time', id: p.id, title: `${p.title} (${et})`, eventType: et, unit, markers: p.markers });
+      this.timePanels.push({ kind: 'time', id: p.id, title: et === p.id ? p.title : `${p.title} (${et})`, eventType: et, unit, markers: p.markers });
     }
     for (const p of this.timePanels) this.addBox(p.id, p.title);
     if (types.has('failures')) this.addBox('failures', 'Failures');
@@ -205,7 +205,7 @@ export class DetailView {
     this.head.append(
       h('h2', {}, row.destination ? `${row.source} → ${row.destination}` : row.source),
       h('div', { class: 'muted' }, `${row.toolName || 'unknown tool'} · agent ${row.measurementAgent || '—'} · key ${row.key} · last write ${formatTime(row.lastUpdate)}`),
-      h('div', { class: 'muted', id: 'reverse-status' }, !this.ctx?.showReverse ? 'Reverse direction: off'
+      h('div', { class: this.errors.has('reverse-lookup') ? 'error-text' : 'muted', id: 'reverse-status' }, !this.ctx?.showReverse ? 'Reverse direction: off'
         : rev ? `Reverse direction (dashed): ${rev.source} → ${rev.destination}, key ${rev.key}`
         : this.errors.has('reverse-lookup') ? `Reverse direction lookup failed: ${this.errors.get('reverse-lookup')}` : 'Reverse direction: none found (or still looking)'),
       h('details', { class: 'fields' }, h('summary', {}, `All fields (${extended.length})`),
@@ -306,6 +306,7 @@ export class DetailView {
     }
     const err = this.errors.get('forward|failures');
     b.box.classList.remove('loading');
+    b.box.classList.toggle('has-error', !!err);
     b.status.textContent = err ? `forward failures: ${err}` : items.length ? '' : 'No failures in this range.';
     items.sort((a, c) => c.t - a.t);
     if (items.length) b.plot.append(h('ul', { class: 'failures' }, ...items.slice(0, 200).map((i) => h('li', {}, h('span', { class: 'muted' }, `${formatTime(i.t)} ${i.dir}: `), i.text))));
