@@ -43,8 +43,12 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   private timer: ReturnType<typeof setTimeout> | undefined;
   private cts: vscode.CancellationTokenSource | undefined;
   private latest: Promise<ExpandTasksResult | undefined> = Promise.resolve(undefined);
-  /** What the request in flight asks for (template, agents, document version): an identical refresh joins it. */
+  /** What the request in flight asks for (template, agents, document version, settings): an identical refresh joins it. */
   private latestKey = '';
+  /** The same for the result shown: an automatic refresh that would ask for it again is skipped. */
+  private shownKey = '';
+  /** Bumped when settings that change expansions change (their effect is not in the document version). */
+  private settingsEpoch = 0;
   private generation = 0;
   /** Per-agent expansions being fetched for the current model (lazy-agents mode). */
   private agentLoads = new Map<string, Promise<void>>();
@@ -72,7 +76,10 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('psconfig.preview.agentAddresses')) void this.refresh();
-        else if (e.affectsConfiguration('psconfig.jq.path') || e.affectsConfiguration('psconfig.includes.allowRemote')) this.schedule();
+        else if (e.affectsConfiguration('psconfig.jq.path') || e.affectsConfiguration('psconfig.includes.allowRemote')) {
+          this.settingsEpoch++;
+          this.schedule();
+        }
       }),
       this.treeChanged,
       this.modelChanged,
@@ -159,8 +166,8 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
     const key = template.toString();
     const agentAddresses = configuredAgentAddresses();
     const version = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.version;
-    const requestKey = JSON.stringify([key, agentAddresses, version]);
-    if (requestKey === this.latestKey) return this.latest;
+    const requestKey = JSON.stringify([key, agentAddresses, version, this.settingsEpoch]);
+    if (requestKey === this.latestKey || (!force && requestKey === this.shownKey)) return this.latest;
     this.latestKey = requestKey;
     this.cts?.cancel();
     this.cts?.dispose();
@@ -183,6 +190,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       }
       if (gen !== this.generation) return this.latest;
       this.latestKey = '';
+      this.shownKey = state.kind === 'result' ? requestKey : '';
       this.show(state);
       return state.kind === 'result' ? state.result : undefined;
     })();
@@ -225,6 +233,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
     this.generation++;
     this.latest = Promise.resolve(undefined);
     this.latestKey = '';
+    this.shownKey = '';
     this.show({ kind: 'no-template' });
     this.follow(vscode.window.activeTextEditor?.document);
   }
