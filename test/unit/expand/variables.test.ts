@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { expand, sel } from './helpers';
 import { bracketIpv6Urls } from '../../../server/src/template/expand/template-vars';
+import { createJqRunner } from '../../../server/src/template/jq';
 
 const addresses = {
   a: { address: 'a.example', 'pscheduler-address': 'pa.example:443', 'lead-bind-address': 'la', _meta: { speed: 10, name: 'A' } },
@@ -199,4 +200,14 @@ test('IPv6 URL bracketing agrees with pSConfig 5.x _bracket_ipv6_url (outputs re
     ['"http://[::1]/"', '"http://[::1]/"'],
   ];
   for (const [input, want] of facts) assert.equal(bracketIpv6Urls(input), want, input);
+});
+
+test('without jq, combinations that need it fail with install advice; the others expand; nothing throws', async () => {
+  const missing = createJqRunner({ jqPath: '/nonexistent/jq' });
+  const t = one({ v: '{% jq .addresses[0].address %}' });
+  Object.assign(t, { tests: { t: { type: 'x', spec: { v: '{% jq .addresses[0].address %}' } }, plain: { type: 'x', spec: { d: '{% address[1] %}' } } }, tasks: { task: { group: 'g', test: 't' }, plain: { group: 'g', test: 'plain' } } });
+  const r = await expand(t, { jq: missing });
+  assert.match(r.combinations[0].error ?? '', /Error handling jq template variable: jq not found: .*apt-get install jq/);
+  assert.deepEqual(r.combinations[1].pscheduler?.test.spec, { d: '2001:db8::2' });
+  assert.equal(missing.processesStarted, 0);
 });

@@ -151,7 +151,9 @@ export function filterMatches(ctx: ClassContext, f: Json | undefined, addr: Json
         return false;
       }
       if (f.type === 'ip-version') return isIP(a) === Number(f['ip-version']);
+      ctx.note('A netmask filter is evaluated here (IP addresses against the CIDR, as Perl 4.x does); pSConfig 5.x\'s netmask filter always returns false, so a 5.x agent selects none of these addresses.');
       const r = ipInCidr(a, typeof f.netmask === 'string' ? f.netmask : '');
+      if (r === undefined) ctx.note(`Netmask ${String(f.netmask)} is not a valid CIDR for ${a}; the filter does not match.`);
       return r === true;
     }
     case 'address-class': {

@@ -22,6 +22,8 @@ export interface ExpandOptions extends IncludeOptions {
   jq: JqRunner;
   /** Addresses of the `requesting-agent` class data source; default: one `{address}` per agent address. */
   requestingAgent?: Record<string, JsonObject>;
+  /** Checked between phases: a cancelled expansion returns early with `error: 'cancelled'`. */
+  isCancelled?: () => boolean;
 }
 
 export interface ExpansionResult {
@@ -179,6 +181,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     built.push(...mine);
   }
   const truncated = plans.reduce((n, p) => n + p.combos.length, 0) > total;
+  if (options.isCancelled?.()) return done({ error: 'cancelled', tasks: [], combinations: [], truncated: false, agents: [] });
 
   const jqCell = await runTemplateJq(options.jq, jqSets, jqItems, nodes.list, view, archiveTables, taskShared);
 

@@ -20,6 +20,8 @@ export interface ExpandTextInput {
   allowRemoteIncludes?: boolean;
   /** Reads include files (default: the file system). */
   readFile?: (path: string) => Promise<string>;
+  /** A newer request superseded this one: the expansion stops early with `error: 'cancelled'`. */
+  isCancelled?: () => boolean;
 }
 
 const runners = new Map<string, JqRunner>();
@@ -81,6 +83,7 @@ export async function expandText(input: ExpandTextInput): Promise<ExpandTasksRes
       limit: input.limit,
       readInclude,
       allowRemoteIncludes: input.allowRemoteIncludes,
+      isCancelled: input.isCancelled,
     });
     const { jqProcesses: _jq, ...rest } = r;
     return { uri: input.uri, version: input.version, ...rest };
