@@ -78,6 +78,10 @@ test('series choice: statistics for histograms, aggregation for numbers, base ot
   const thr: EventTypeInfo = { 'event-type': 'throughput', 'base-uri': `${k}throughput/base`, summaries: [{ 'summary-type': 'average', 'summary-window': '86400', uri: `${k}throughput/averages/86400` }] };
   assert.equal(chooseSeries(thr, 86400)?.summaryType, 'average');
   assert.equal(chooseSeries(thr, 300)?.summaryType, 'base');
+  const thrAgg: EventTypeInfo = { ...thr, summaries: [{ 'summary-type': 'aggregation', 'summary-window': '3600' }] };
+  assert.equal(chooseSeries(thrAgg, 3600)?.summaryType, 'base', 'a sum of rates is not a rate');
+  const retrans: EventTypeInfo = { 'event-type': 'packet-retransmits', 'base-uri': `${k}packet-retransmits/base`, summaries: [{ 'summary-type': 'aggregation', 'summary-window': '3600' }] };
+  assert.equal(chooseSeries(retrans, 3600)?.uri, `${k}packet-retransmits/aggregations/3600`);
 });
 
 test('series URLs name their event type and summary', () => {

@@ -45,10 +45,13 @@ function windowsOf(et: EventTypeInfo, type: string): number[] {
   return (et.summaries ?? []).filter((s) => s['summary-type'] === type).map((s) => Number(s['summary-window'])).filter(Number.isFinite);
 }
 
+/** Event types whose values are rates or readings: summarised by `average`, never by a sum. */
+const GAUGES = /^(throughput|streams-throughput|ntp-.*|time-error-estimates|path-mtu)$/;
+
 /**
  * Choose the series for an event type and a wanted window (0 = base): histograms prefer `statistics` (falling back
- * to aggregation or base histograms, with statistics computed client-side), numbers and loss prefer `aggregation`
- * (then `average`) at exactly that window, else base.
+ * to aggregation or base histograms, with statistics computed client-side); counts and loss prefer `aggregation`
+ * (then `average`) at exactly that window, rates such as throughput only `average`; else base.
  */
 export function chooseSeries(et: EventTypeInfo, wantedWindow: number): SeriesChoice | undefined {
   const base = et['base-uri'];
@@ -70,7 +73,8 @@ export function chooseSeries(et: EventTypeInfo, wantedWindow: number): SeriesCho
     return base ? { uri: base, summaryType: 'base', window: 0, computeStatistics: true } : undefined;
   }
   if (wantedWindow > 0) {
-    const c = pick('aggregation') ?? pick('average');
+    // An aggregation sums over the window: right for counts and pooled loss, wrong for rates and gauges.
+    const c = GAUGES.test(et['event-type']) ? pick('average') : pick('aggregation') ?? pick('average');
     if (c) return c;
   }
   return base ? { uri: base, summaryType: 'base', window: 0, computeStatistics: false } : undefined;
