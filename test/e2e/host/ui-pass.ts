@@ -76,17 +76,22 @@ async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEO
   }
 }
 
-/** Drags the side bar's edge so the explorer's table and charts have room (the default is about 300 px). */
-async function widenSideBar(page: Page): Promise<void> {
-  const sidebar = page.locator('#workbench\\.parts\\.sidebar');
-  const box = await sidebar.boundingBox();
-  if (!box || box.width > 700) return;
-  const x = box.x + box.width;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x - 1, y);
-  await page.mouse.down();
-  await page.mouse.move(x + 600, y, { steps: 8 });
-  await page.mouse.up();
+/** Drags the sash on the side bar's edge so the explorer's table and charts have room (default about 300 px). */
+async function widenSideBar(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const edge = box.x + box.width;
+  for (const sash of await page.locator('.monaco-sash.vertical').all()) {
+    const s = await sash.boundingBox();
+    if (!s || s.height < box.height / 2 || Math.abs(s.x + s.width / 2 - edge) > 6) continue;
+    const y = s.y + s.height / 2;
+    await page.mouse.move(s.x + s.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(s.x + s.width / 2 + (width - box.width), y, { steps: 10 });
+    await page.mouse.up();
+    return;
+  }
+  throw new Error('no sash found on the side bar edge');
 }
 
 async function texts(loc: Locator): Promise<string[]> {
@@ -106,6 +111,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       await page.goto(opts.server.workbenchUrl(opts.workspaceDir));
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'editing.psconfig.json' }).waitFor({ timeout: 60_000 });
+      await widenSideBar(page, 560); // tree labels such as `host-a.perfsonar.net → host-b.perfsonar.net` fit
       return 'explorer lists the workspace templates';
     });
     if (!loaded) return { exitCode: 1, passed: checks.passed, failed: checks.failed, problem: 'workbench did not load' };
@@ -143,7 +149,14 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
     await checks.run('the archive explorer searches the local archive and plots the selected measurement', '05-archive-explorer', async () => {
       await runCommand(page, 'pSConfig: Open Archive Explorer');
       explorer = await webviewFrame(page, '#archive option');
-      await widenSideBar(page);
+      // Room for the table and the chart: a wide side bar, the Tasks view collapsed, the panel closed.
+      await widenSideBar(page, 900);
+      const tasksHeader = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^Tasks/i });
+      if (await tasksHeader.count()) await tasksHeader.first().click();
+      if (await page.locator('.part.panel').isVisible()) {
+        await page.keyboard.press('Control+J');
+        await page.locator('.part.panel').waitFor({ state: 'hidden' });
+      }
       await explorer.locator('#archive').selectOption(opts.archiveUrl);
       await explorer.fill('#source', '10.10.0.1');
       await explorer.fill('#destination', '10.10.0.2');
@@ -161,6 +174,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       });
       const points = Number(await explorer.getAttribute('#panel-throughput', 'data-points'));
       if (!(points > 0)) throw new Error(`the throughput chart has no points (data-points=${points})`);
+      await explorer.locator('#panel-throughput').scrollIntoViewIfNeeded();
+      await explorer.locator('#panel-throughput').screenshot({ path: join(opts.screenshots, '05-archive-explorer-chart.png') });
       return `status "${status}", ${rows} row(s), throughput chart with ${points} points`;
     });
 
