@@ -243,6 +243,7 @@ test('zoom is shared by every chart and reset returns to the range; the page loa
     await h.page.waitForSelector('#panel-latency canvas');
     await h.page.waitForSelector('#panel-loss canvas');
     const xr = (): Promise<[number, number][]> => h.page.evaluate(() => window.explorerXRanges() as [number, number][]);
+    await h.page.waitForFunction(() => !document.querySelector('.chart-box.loading'));
     const before = await xr();
     assert.ok(before.length >= 2);
     const box = await (await h.page.$('#panel-loss .u-over'))?.boundingBox();
@@ -252,14 +253,20 @@ test('zoom is shared by every chart and reset returns to the range; the page loa
     await h.page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
     await h.page.mouse.up();
     await h.page.waitForFunction((w0) => window.explorerXRanges().every(([a, b]) => a !== undefined && b !== undefined && b - a < w0 * 0.5), before[0][1] - before[0][0]);
+    // The zoomed span (~7 h) calls for base data: the latency chart is re-read from statistics/0, and the loss
+    // chart from base, for that span only (perfSONAR's window rule applied to what is on screen).
+    await h.page.waitForFunction(() => /^forward: statistics base \(auto: base data for this range\)/.test(document.querySelector('#panel-latency .note')?.textContent ?? ''));
+    await h.page.waitForFunction(() => /^forward: base/.test(document.querySelector('#panel-loss .note')?.textContent ?? ''));
     const zoomed = await xr();
     assert.ok(zoomed.every(([a, b]) => a === zoomed[0][0] && b === zoomed[0][1]), 'every chart shows the same zoomed range');
     // Wheel zoom (out) around the cursor widens the range.
     await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await h.page.mouse.wheel(0, 100);
     await h.page.waitForFunction((w) => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) > w), zoomed[0][1] - zoomed[0][0]);
+    // Reset re-reads the searched range (1d) at its own window (5 min).
     await h.page.click('#reset-zoom');
-    await h.page.waitForFunction((r) => window.explorerXRanges().every(([a, b]) => a === r[0] && b === r[1]), before[0]);
+    await h.page.waitForFunction(() => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) === 86400)
+      && /^forward: statistics 5 min/.test(document.querySelector('#panel-latency .note')?.textContent ?? ''));
     // Keyboard: ↓ in the table selects the next row (here: none after the only one, so the same row stays).
     await h.page.focus('.tbody');
     await h.page.keyboard.press('Home');

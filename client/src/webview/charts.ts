@@ -35,7 +35,21 @@ export interface ChartSpec {
 export class ChartGroup {
   private readonly plots = new Set<uPlot>();
   private syncing = false;
+  private quiet = false;
   range: { start: number; end: number } = { start: 0, end: 1 };
+  /** Called after the user zoomed or panned (not for programmatic changes such as reset or a new chart). */
+  onUserZoom?: (min: number, max: number) => void;
+
+  /** Run `fn` without reporting scale changes as user zooms. */
+  quietly<T>(fn: () => T): T {
+    const was = this.quiet;
+    this.quiet = true;
+    try {
+      return fn();
+    } finally {
+      this.quiet = was;
+    }
+  }
 
   add(u: uPlot): void {
     this.plots.add(u);
@@ -59,10 +73,14 @@ export class ChartGroup {
     } finally {
       this.syncing = false;
     }
+    if (from && !this.quiet) this.onUserZoom?.(min, max);
   }
 
+  /** Back to the requested range; `onReset` (if set) may re-fetch instead. */
+  onReset?: () => boolean;
   reset(): void {
-    this.setX(this.range.start, this.range.end);
+    if (this.onReset?.()) return;
+    this.quietly(() => this.setX(this.range.start, this.range.end));
   }
 
   destroyAll(): void {
@@ -206,9 +224,9 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
     legend: { live: true },
     plugins: [wheelZoomAndPan(group)],
   };
-  const u = new uPlot(opts, data, parent);
+  const u = group.quietly(() => new uPlot(opts, data, parent));
   group.add(u);
-  u.setScale('x', { min: spec.range.start, max: spec.range.end });
+  group.quietly(() => u.setScale('x', { min: spec.range.start, max: spec.range.end }));
   return u;
 }
 
@@ -237,7 +255,7 @@ export function autoResize(container: HTMLElement, group: ChartGroup): void {
   new ResizeObserver(() => {
     for (const u of group.all()) {
       const w = Math.max(240, (u.root.parentElement?.clientWidth ?? 600));
-      if (Math.abs(w - u.width) > 2) u.setSize({ width: w, height: u.height });
+      if (Math.abs(w - u.width) > 2) group.quietly(() => u.setSize({ width: w, height: u.height }));
     }
   }).observe(container);
 }

@@ -10,6 +10,7 @@ import { renderTestDetails } from './subint';
 import { renderTraces } from './trace';
 import { HostError, newId, request } from './vscode-api';
 import { resolveTime } from '../explorer/time';
+import { summaryWindowForRange } from '../archive/summaries';
 
 type Dir = 'forward' | 'reverse';
 
@@ -55,6 +56,8 @@ export class DetailView {
   private readonly body: HTMLElement;
   readonly group = new ChartGroup();
   private gen = 0;
+  /** Selection generation: a new row (not a zoom re-read) invalidates the reverse lookup. */
+  private sel = 0;
   private ctx?: DetailContext;
   private reverseRow: MeasurementRow | null = null;
   private readonly results = new Map<string, SeriesResult>();
@@ -63,12 +66,52 @@ export class DetailView {
   private readonly boxes = new Map<string, ReturnType<typeof chartBox>>();
   range = { start: 0, end: 1 };
   private shownAt = 0;
+  /** The zoomed span whose data the time charts show, when it differs from the searched range. */
+  private view?: { start: number; end: number };
+  /** The summary window the time charts' data was chosen for. */
+  private wanted = 0;
+  private refineTimer?: ReturnType<typeof setTimeout>;
   readonly metrics: Record<string, ChartMetric> = {};
 
   constructor(private palette: Palette, private readonly onExport: (format: 'csv' | 'json') => void) {
     this.head = h('div', { class: 'detail-head' });
     this.body = h('div', { class: 'detail-body' });
     this.el = h('section', { class: 'detail', 'aria-label': 'Selected measurement' }, this.head, this.body);
+    this.group.onUserZoom = (min, max) => this.scheduleRefine(min, max);
+    this.group.onReset = () => {
+      if (!this.view || !this.ctx) return false;
+      this.show(this.ctx); // the refined data covers only the zoomed span: reload the searched range
+      return true;
+    };
+  }
+
+  /**
+   * After a zoom or pan settles, with the window on auto: re-read the time charts for the visible span when it
+   * calls for a finer summary (perfSONAR's rule applied to what is on screen) or reaches past the data read.
+   */
+  private scheduleRefine(min: number, max: number): void {
+    if (!this.ctx || this.ctx.window !== 'auto') return;
+    clearTimeout(this.refineTimer);
+    this.refineTimer = setTimeout(() => this.refine(Math.floor(min), Math.ceil(max)), 350);
+  }
+
+  private refine(start: number, end: number): void {
+    const ctx = this.ctx;
+    if (!ctx || end <= start) return;
+    const have = this.view ?? this.range;
+    const wanted = summaryWindowForRange(end - start);
+    if (wanted === this.wanted && start >= have.start && end <= have.end) return;
+    const gen = ++this.gen;
+    this.view = { start, end };
+    this.wanted = wanted;
+    const time: TimeSpec = { start, end };
+    const rows: [Dir, MeasurementRow | null][] = [['forward', ctx.row], ['reverse', this.reverseRow]];
+    for (const [dir, row] of rows) {
+      if (!row) continue;
+      const types = new Set(row.eventTypes.map((e) => e.eventType));
+      const ets = this.timePanels.flatMap((p) => [p.eventType, ...(p.markers ? [p.markers] : [])]).concat('failures');
+      for (const et of ets) if (types.has(et)) void this.load(gen, dir, row, et, time);
+    }
   }
 
   setPalette(p: Palette): void {
@@ -78,6 +121,7 @@ export class DetailView {
 
   show(ctx: DetailContext): void {
     const gen = ++this.gen;
+    const sel = ++this.sel;
     this.shownAt = performance.now();
     this.ctx = ctx;
     this.reverseRow = null;
@@ -86,6 +130,9 @@ export class DetailView {
     for (const k of Object.keys(this.metrics)) delete this.metrics[k];
     this.range = resolveTime(ctx.time, Math.floor(Date.now() / 1000));
     this.group.range = this.range;
+    this.view = undefined;
+    this.wanted = summaryWindowForRange(this.range.end - this.range.start);
+    clearTimeout(this.refineTimer);
     this.renderHead();
     this.layout();
     const row = ctx.row;
@@ -96,14 +143,15 @@ export class DetailView {
     for (const et of wanted) void this.load(gen, 'forward', row, et);
     if (ctx.showReverse && row.destination && row.subjectType !== 'network-element') {
       request({ type: 'reverse', id: newId(), archive: ctx.archive, row }).then((m) => {
-        if (gen !== this.gen || m.type !== 'reverseResult') return;
+        if (sel !== this.sel || m.type !== 'reverseResult') return;
         this.reverseRow = m.row;
         this.renderHead();
         if (!m.row) return;
         const rtypes = new Set(m.row.eventTypes.map((e) => e.eventType));
-        for (const et of wanted) if (rtypes.has(et)) void this.load(gen, 'reverse', m.row, et);
+        const zoomed = this.view ? { start: this.view.start, end: this.view.end } : undefined;
+        for (const et of wanted) if (rtypes.has(et)) void this.load(this.gen, 'reverse', m.row, et, zoomed);
       }, (err: unknown) => {
-        if (gen === this.gen) this.errors.set('reverse-lookup', err instanceof Error ? err.message : String(err));
+        if (sel === this.sel) this.errors.set('reverse-lookup', err instanceof Error ? err.message : String(err));
         this.renderHead();
       });
     }
@@ -124,15 +172,18 @@ export class DetailView {
     this.group.reset();
   }
 
-  private async load(gen: number, dir: Dir, row: MeasurementRow, eventType: string): Promise<void> {
+  private async load(gen: number, dir: Dir, row: MeasurementRow, eventType: string, zoomed?: TimeSpec): Promise<void> {
     const ctx = this.ctx;
     if (!ctx) return;
     const key = `${dir}|${eventType}`;
     try {
-      const m = await request({ type: 'series', id: newId(), archive: ctx.archive, row, eventType, time: ctx.time, window: ctx.window });
+      const m = await request({ type: 'series', id: newId(), archive: ctx.archive, row, eventType, time: zoomed ?? ctx.time, window: ctx.window });
       if (gen !== this.gen || m.type !== 'seriesResult') return;
-      this.range = m.range;
-      this.group.range = m.range;
+      if (!zoomed) {
+        this.range = m.range;
+        this.group.range = m.range;
+      }
+      this.errors.delete(key);
       this.results.set(key, m.result);
     } catch (err) {
       if (gen !== this.gen) return;
@@ -288,7 +339,7 @@ export class DetailView {
     clear(b.plot);
     if (!hasMain && !lines.length) return;
     const t0 = performance.now();
-    createTimeChart(b.plot, { id: `chart-${p.id}`, title: p.title, unit: p.unit, secondaryUnit: 'count', secondaryLabel: 'retransmits', lines, range: this.range }, pal, this.group);
+    createTimeChart(b.plot, { id: `chart-${p.id}`, title: p.title, unit: p.unit, secondaryUnit: 'count', secondaryLabel: 'retransmits', lines, range: this.view ?? this.range }, pal, this.group);
     const drawMs = performance.now() - t0;
     const rs = dirs.map((d) => this.results.get(`${d}|${p.eventType}`)).filter((r): r is SeriesResult => !!r);
     b.box.dataset.points = String(rs.reduce((n, r) => n + r.data.ts.length, 0));

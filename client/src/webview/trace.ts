@@ -103,5 +103,5 @@ export function renderTraces(parent: HTMLElement, label: string, result: SeriesR
     cursor: { drag: { x: true, y: false }, sync: { key: 'psconfig-explorer' } },
   }, [d.ts.slice(), index.map((i) => i + 1)], chartHolder);
   group.add(u);
-  u.setScale('x', { min: range.start, max: range.end });
+  group.quietly(() => u.setScale('x', { min: range.start, max: range.end }));
 }
