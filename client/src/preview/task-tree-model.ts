@@ -9,6 +9,9 @@
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
 import type { ExpandTasksResult, ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../common/protocol';
+import { CombinationIndex } from './combination-index';
+
+export { combinationKey } from './combination-index';
 
 /** What the view currently shows. */
 export type PreviewState =
@@ -50,28 +53,6 @@ export interface TreeItemView {
 export const NO_AGENT_LABEL = '(no scheduling agent)';
 export const DEFAULT_PAGE_SIZE = 500;
 
-interface AgentBucket {
-  /** Combination numbers per task, task order = first seen = pSConfig order. */
-  tasks: Map<string, number[]>;
-  ok: number;
-  failed: number;
-}
-
-interface Index {
-  agents: string[];
-  byAgent: Map<string, AgentBucket>;
-  /** Keys by combination number, filled per task list when that list is first shown (see keyOf). */
-  keys: (string | undefined)[];
-}
-
-/**
- * Identity of a combination that survives re-expansion: task, address-object names, and an occurrence number
- * for the rare duplicates (a selector listed twice). Positions are not used: an edit elsewhere shifts them.
- */
-export function combinationKey(c: ExpandedCombination, occurrence: number): string {
-  return JSON.stringify([c.task, c.addresses, occurrence]);
-}
-
 /** `a → b` for pairs, the address for lists; address-object names when the engine gave no values. */
 export function combinationLabel(c: ExpandedCombination): string {
   const parts = c.addressValues.length > 0 ? c.addressValues : c.addresses;
@@ -81,7 +62,7 @@ export function combinationLabel(c: ExpandedCombination): string {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export class TaskTreeModel {
-  private index: Index | undefined;
+  private index: CombinationIndex | undefined;
   private readonly summaries = new Map<string, ExpandedTaskSummary>();
   /** How many children are shown per paged parent id; carried over from the previous model. */
   readonly pages: Map<string, number>;
@@ -157,11 +138,11 @@ export class TaskTreeModel {
       }
       case 'task': {
         const idx = this.getIndex();
-        const numbers = idx.byAgent.get(node.agent)?.tasks.get(node.task) ?? [];
-        this.fillKeys(numbers);
+        const numbers = idx.list(node.agent, node.task);
+        idx.fillKeys(numbers);
         return this.paged(node.id, numbers.length, (i) => {
           const n = numbers[i];
-          const key = idx.keys[n] as string;
+          const key = idx.keyOf(n) as string;
           return { kind: 'combination', id: JSON.stringify(['c', node.agent, key]), agent: node.agent, index: n, key };
         });
       }
@@ -210,62 +191,18 @@ export class TaskTreeModel {
 
   /** The stable key of combination number `n` of the result. */
   keyOf(n: number): string | undefined {
-    const c = this.result?.combinations[n];
-    if (!c) return undefined;
-    const idx = this.getIndex();
-    if (idx.keys[n] === undefined) this.fillKeys(idx.byAgent.get(c.agent ?? '')?.tasks.get(c.task) ?? []);
-    return idx.keys[n];
+    return this.getIndex().keyOf(n);
   }
 
   /** The combination with this key, in the result or in a loaded per-agent expansion. */
   combinationByKey(key: string): ExpandedCombination | undefined {
-    const n = this.indexOfKey(key);
+    const n = this.getIndex().indexOfKey(key);
     if (n !== undefined) return this.result?.combinations[n];
     for (const sub of this.perAgent.values()) {
       const c = sub.combinationByKey(key);
       if (c) return c;
     }
     return undefined;
-  }
-
-  /** A linear scan without allocations: cheaper than keeping a key map of every combination for a rare lookup. */
-  private indexOfKey(key: string): number | undefined {
-    const result = this.result;
-    if (!result) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(key);
-    } catch {
-      return undefined;
-    }
-    if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[1])) return undefined;
-    const [task, addresses, occurrence] = parsed as [unknown, unknown[], unknown];
-    let seen = 0;
-    const cs = result.combinations;
-    for (let n = 0; n < cs.length; n++) {
-      const c = cs[n];
-      if (c.task !== task || c.addresses.length !== addresses.length || !c.addresses.every((a, i) => a === addresses[i])) continue;
-      if (seen++ === occurrence) return n;
-    }
-    return undefined;
-  }
-
-  /**
-   * Keys of one agent's combinations of one task. Duplicates (same task and address names) always have the
-   * same scheduler, so they sit in the same list and the occurrence count can be local to it.
-   */
-  private fillKeys(numbers: number[]): void {
-    const idx = this.getIndex();
-    const cs = this.result?.combinations;
-    if (!cs || numbers.length === 0 || idx.keys[numbers[0]] !== undefined) return;
-    const seen = new Map<string, number>();
-    for (const n of numbers) {
-      const c = cs[n];
-      const base = c.addresses.join('\u0000');
-      const occurrence = seen.get(base) ?? 0;
-      seen.set(base, occurrence + 1);
-      idx.keys[n] = combinationKey(c, occurrence);
-    }
   }
 
   /** Agents in tree order (schedulers first seen, then the bucket of failures without an agent). */
@@ -315,8 +252,7 @@ export class TaskTreeModel {
   }
 
   private taskItem(node: Extract<TaskTreeNode, { kind: 'task' }>): TreeItemView {
-    const idx = this.getIndex();
-    const numbers = idx.byAgent.get(node.agent)?.tasks.get(node.task) ?? [];
+    const numbers = this.getIndex().list(node.agent, node.task);
     let failed = 0;
     for (const n of numbers) if (this.result?.combinations[n].error !== undefined) failed++;
     const ok = numbers.length - failed;
@@ -334,7 +270,7 @@ export class TaskTreeModel {
 
   private combinationItem(node: Extract<TaskTreeNode, { kind: 'combination' }>): TreeItemView {
     // A node handed out by an older model may reach us after a refresh: trust its key, not its position.
-    const n = this.keyOf(node.index) === node.key ? node.index : this.indexOfKey(node.key);
+    const n = this.keyOf(node.index) === node.key ? node.index : this.getIndex().indexOfKey(node.key);
     const c = n === undefined ? undefined : this.result?.combinations[n];
     if (!c) return { id: node.id, label: '(gone)', icon: 'error', collapsible: 'none', contextValue: 'message' };
     const label = combinationLabel(c);
@@ -351,6 +287,11 @@ export class TaskTreeModel {
     };
   }
 
+  private getIndex(): CombinationIndex {
+    this.index ??= new CombinationIndex(this.result?.combinations ?? [], this.result?.agents ?? []);
+    return this.index;
+  }
+
   /** The first page (or more, after "… N more") of a child list of `total` entries; `make(i)` builds entry i. */
   private paged(parentId: string, total: number, make: (i: number) => TaskTreeNode): TaskTreeNode[] {
     const shown = Math.min(total, this.pages.get(parentId) ?? this.pageSize);
@@ -358,37 +299,6 @@ export class TaskTreeModel {
     for (let i = 0; i < shown; i++) out.push(make(i));
     if (shown < total) out.push({ kind: 'more', id: JSON.stringify(['more', parentId]), parentId, remaining: total - shown });
     return out;
-  }
-
-  private getIndex(): Index {
-    if (this.index) return this.index;
-    const result = this.result;
-    const idx: Index = { agents: [], byAgent: new Map(), keys: [] };
-    if (result) {
-      const bucketOf = (agent: string): AgentBucket => {
-        let b = idx.byAgent.get(agent);
-        if (!b) {
-          b = { tasks: new Map(), ok: 0, failed: 0 };
-          idx.byAgent.set(agent, b);
-        }
-        return b;
-      };
-      for (const a of result.agents) bucketOf(a);
-      const cs = result.combinations;
-      for (let n = 0; n < cs.length; n++) {
-        const c = cs[n];
-        const bucket = bucketOf(c.agent ?? '');
-        let list = bucket.tasks.get(c.task);
-        if (!list) bucket.tasks.set(c.task, (list = []));
-        list.push(n);
-        if (c.error !== undefined) bucket.failed++;
-        else bucket.ok++;
-      }
-      // Agents listed by the engine but with no combination here (for example cut by `limit`) are not shown.
-      for (const [agent, b] of idx.byAgent) if (b.tasks.size > 0) idx.agents.push(agent);
-    }
-    this.index = idx;
-    return idx;
   }
 }
 
