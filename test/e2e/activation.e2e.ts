@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { extension, openTemplate, waitFor, workspaceDir } from './helpers';
+import { copyTemplate, extension, openTemplate, waitFor, workspaceDir } from './helpers';
 
 suite('activation', () => {
   test('opening a template activates the extension, with language psconfig', async () => {
@@ -45,4 +45,16 @@ suite('activation', () => {
     const dir = workspaceDir();
     assert.ok(existsSync(join(dir, 'editing.psconfig.json')));
   });
+
+  test('a plain .json file whose top level has tasks and groups becomes a pSConfig template', async () => {
+    const uri = copyTemplate('mesh.psconfig.json', 'plain-template.json');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const language = await waitFor('the language to switch to psconfig', () => {
+      const now = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      return now?.languageId === 'psconfig' ? now.languageId : undefined;
+    });
+    assert.equal(language, 'psconfig');
+  });
 });
+

@@ -102,4 +102,23 @@ suite('editing', () => {
     assert.ok('trace-test' in parsed.tests, 'tests now defines trace-test');
     await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /trace-test/.test(x.message)));
   });
+
+  test('hover on a group reference describes the group', async () => {
+    const { doc } = await openTemplate(EDITING);
+    await ready(doc);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, '"group": "mesh-all"', '"group": "me'.length));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /mesh/, `the hover names the group type: ${text}`);
+  });
+
+  test('a code lens on each task says how many tasks it yields and for how many agents', async () => {
+    const { doc } = await openTemplate('mesh.psconfig.json');
+    const lenses = await waitFor('resolved task code lenses', async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 20);
+      return l.some((x) => x.command?.title && /task/.test(x.command.title)) ? l : undefined;
+    });
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.includes('6 tasks for 3 agents'), `lens titles: ${titles.join(' | ')}`);
+  });
 });
+
