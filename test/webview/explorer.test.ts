@@ -343,3 +343,29 @@ test('a narrow sidebar (360 px) still shows the table and charts without horizon
     await h.close();
   }
 });
+
+test('unreadable points in a series are skipped and counted; the chart still draws the rest', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const { record } = archive.store.register({
+    'subject-type': 'point-to-point', source: '10.20.0.1', destination: '10.20.0.2', 'measurement-agent': '10.20.0.1', 'input-source': 'odd-a',
+    'input-destination': 'odd-b', 'tool-name': 'test/malformed', 'event-types': [{ 'event-type': 'throughput', summaries: [] }],
+  });
+  const row = record.events.get('throughput');
+  assert.ok(row);
+  // Written behind the server's validation, as a misbehaving archive would return them.
+  const values: unknown[] = [9.4e9, '9.3e9', 'fast', null, { bits: 1 }, 9.1e9];
+  values.forEach((v, i) => row.base.set(now - 3000 + i * 300, v));
+  row.timeUpdated = now;
+  const h = await open();
+  try {
+    await fill(h.page, { 'tool-name': 'test/malformed' });
+    await h.page.click('[data-preset="1h"]');
+    await page1Search(h);
+    await h.page.click('.trows .trow:first-child');
+    await h.page.waitForFunction(() => /3 unreadable points skipped/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''));
+    assert.equal(await h.page.getAttribute('#panel-throughput', 'data-points'), '3');
+    assert.ok(await h.page.$('#panel-throughput canvas'));
+  } finally {
+    await h.close();
+  }
+});

@@ -76,6 +76,7 @@ test('a documented metadata list becomes table rows (string windows, free-form f
   const bare = rowOfMetadata({ 'event-types': [{ 'event-type': 'throughput' }, null] as unknown as Metadata['event-types'] });
   assert.equal(bare.eventTypes.length, 1);
   assert.equal(bare.lastUpdate, null);
+  assert.equal(rowOfMetadata({ url: 'not a url' }).uri, 'not a url');
 });
 
 test('throughput reads its average (never a sum of rates) or base; counts keep their aggregation', () => {

@@ -39,7 +39,14 @@ export function rowOfMetadata(m: Metadata): MeasurementRow {
     if (SUBJECT_FIELDS.has(k) || v === undefined) continue;
     fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
-  const uri = str(m.uri) || (m.url ? new URL(String(m.url)).pathname : '');
+  let uri = str(m.uri);
+  if (!uri && m.url) {
+    try {
+      uri = new URL(String(m.url)).pathname;
+    } catch {
+      uri = String(m.url); // a malformed url field must not sink the whole search
+    }
+  }
   return {
     key: str(m['metadata-key']) || uri,
     uri,

@@ -286,7 +286,11 @@ export class DetailView {
 
   private describe(dir: Dir, et: string): string {
     const r = this.results.get(`${dir}|${et}`);
-    if (r) return `${dir}: ${r.summaryType === 'base' && r.window === 0 ? 'base' : `${r.summaryType} ${formatWindow(r.window)}`} (${r.windowReason}), ${r.data.ts.length} points`;
+    if (r) {
+      const what = r.summaryType === 'base' && r.window === 0 ? 'base' : `${r.summaryType} ${formatWindow(r.window)}`;
+      const skipped = r.skipped ? `, ${r.skipped} unreadable point${r.skipped === 1 ? '' : 's'} skipped` : '';
+      return `${dir}: ${what} (${r.windowReason}), ${r.data.ts.length} points${skipped}`;
+    }
     const e = this.errors.get(`${dir}|${et}`);
     return e ? `${dir}: error` : `${dir}: loading…`;
   }
