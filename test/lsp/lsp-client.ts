@@ -74,7 +74,8 @@ export class LspClient {
     this.connection.listen();
   }
 
-  static async start(): Promise<LspClient> {
+  /** `itemDefaults`: declare LSP 3.17 CompletionList.itemDefaults support, as VS Code does. */
+  static async start(options: { itemDefaults?: boolean } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
       env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
@@ -83,16 +84,22 @@ export class LspClient {
     const died = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`${serverJs} exited with code ${code} before initializing: ${client.logs.map((l) => l.message).join('').slice(0, 2000)}`))),
     );
-    await Promise.race([died, client.initialize()]);
+    await Promise.race([died, client.initialize(options.itemDefaults === true)]);
     return client;
   }
 
-  private async initialize(): Promise<void> {
+  private async initialize(itemDefaults: boolean): Promise<void> {
     const client = this;
     await client.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: { workspace: { configuration: true }, textDocument: { rename: { prepareSupport: true } } },
+      capabilities: {
+        workspace: { configuration: true },
+        textDocument: {
+          rename: { prepareSupport: true },
+          ...(itemDefaults ? { completion: { completionList: { itemDefaults: ['editRange'] } } } : {}),
+        },
+      },
     });
     await client.connection.sendNotification('initialized', {});
   }

@@ -2,7 +2,7 @@
 // bundled server, on real example templates.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletionList, DocumentSymbol, Hover, Location, WorkspaceEdit, CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
+import type { CompletionItem, CompletionList, DocumentSymbol, Hover, Location, WorkspaceEdit, CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
 import { LspClient, applyEdits, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
 
 let client: LspClient;
@@ -155,4 +155,33 @@ test('quick fixes for a misspelt reference: replace with the closest name, or cr
   const after = await client.change(uri, [{ text: created }]);
   assert.ok(!after.some((d) => d.range.start.line === at.line && d.severity === 1 && String(d.message).includes("example-test-trac")));
   client.close(uri);
+});
+
+test('with a client that takes itemDefaults, the shared edit range is sent once', async () => {
+  const other = await LspClient.start({ itemDefaults: true });
+  try {
+    await other.open(simpleUri, simpleText);
+    const position = positionOf(simpleText, '"group": "example-group-mesh"', 12);
+    const list = await other.request<CompletionList>('textDocument/completion', { textDocument: doc(simpleUri), position });
+    const range = list.itemDefaults?.editRange as { start: { character: number }; end: { character: number } } | undefined;
+    assert.ok(range);
+    assert.equal(range.end.character - range.start.character, 'example-group-mesh'.length);
+    assert.equal(list.items[0].textEdit, undefined);
+    assert.equal(list.items[0].label, 'example-group-mesh');
+    // A long list leaves details to completionItem/resolve.
+    const addresses: Record<string, { address: string }> = {};
+    for (let i = 0; i < 400; i++) addresses[`h${i}.example.net`] = { address: `h${i}.example.net` };
+    const big = JSON.stringify({ addresses, groups: { g: { type: 'mesh', addresses: [{ name: 'h1.example.net' }] } }, tests: {}, tasks: {} }, null, 2);
+    const uri = 'file:///tmp/psconfig-lsp-nav/big.json';
+    await other.open(uri, big);
+    const many = await other.request<CompletionList>('textDocument/completion', { textDocument: doc(uri), position: positionOf(big, '"name": "h1.example.net"', 10) });
+    assert.equal(many.items.length, 400);
+    assert.equal(many.items[0].detail, undefined);
+    const data = many.itemDefaults?.data;
+    assert.ok(data);
+    const resolved = await other.request<CompletionItem>('completionItem/resolve', { ...many.items[5], data });
+    assert.equal(resolved.detail, 'address · address: h5.example.net');
+  } finally {
+    await other.stop();
+  }
 });

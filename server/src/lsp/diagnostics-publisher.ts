@@ -1,22 +1,25 @@
 // Debounced, per-document diagnostics: one pass publishes everything the synchronous rules find, then slower
 // checks (jq compiling expressions) are merged in when they finish, if the document has not changed meanwhile.
+// The checks run in a worker thread (diagnostics-worker.ts), so the main thread keeps answering requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
-import { MAX_ANALYSIS_CHARS, type AnalysisCache } from './analysis';
+import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './convert';
-import { computeDiagnostics } from './diagnostics-source';
+import type { DiagnosticsOutcome, DiagnosticsRunner } from './diagnostics-worker';
 import type { Logger } from './guard';
 
 export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly inFlight = new Set<string>();
+  private readonly dirty = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
     private readonly current: (uri: string) => TextDocument | undefined,
     private readonly delayMs: number,
-    private readonly cache: AnalysisCache,
+    private readonly runner: DiagnosticsRunner,
     private readonly jqPath: () => string | undefined,
   ) {}
 
@@ -47,33 +50,43 @@ export class DiagnosticsPublisher {
   private async run(uri: string): Promise<void> {
     const doc = this.current(uri);
     if (!doc) return;
+    if (this.inFlight.has(uri)) {
+      // One check per document at a time; the newest version is checked when this one finishes.
+      this.dirty.add(uri);
+      return;
+    }
     const version = doc.version;
     const text = doc.getText();
     if (text.length > MAX_ANALYSIS_CHARS) {
       await this.publish(doc, [tooLarge(text.length)]);
       return;
     }
-    let diagnostics: TemplateDiagnostic[];
-    let later: (() => Promise<TemplateDiagnostic[]>) | undefined;
+    this.inFlight.add(uri);
+    let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      const pass = computeDiagnostics(text, this.jqPath());
-      ({ diagnostics, later } = pass);
-      this.cache.store(doc, text, pass.result.parsed, pass.result.index);
+      outcome = await this.runner.run(text, this.jqPath());
       const ms = Date.now() - started;
-      if (ms > 500) this.log.warn(`diagnostics for ${uri} took ${ms} ms`);
+      if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
       this.log.error(`diagnostics for ${uri} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-      diagnostics = [];
+    } finally {
+      this.inFlight.delete(uri);
     }
-    await this.publish(doc, diagnostics);
-    if (!later) return;
+    const now = this.current(uri);
+    if (this.dirty.delete(uri) && now && now.version !== version) {
+      this.schedule(now);
+      return;
+    }
+    if (!outcome || !now || now.version !== version) return;
+    const diagnostics = outcome.diagnostics;
+    await this.publish(now, diagnostics);
     try {
-      const extra = await later();
-      const now = this.current(uri);
-      if (extra.length > 0 && now && now.version === version) await this.publish(now, [...diagnostics, ...extra]);
+      const extra = await outcome.later;
+      const latest = this.current(uri);
+      if (extra.length > 0 && latest && latest.version === version) await this.publish(latest, [...diagnostics, ...extra]);
     } catch (err) {
-      this.log.error(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -14,7 +14,8 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { completeAt } from '../template/navigation/completion';
+import { completeAt, nameDetail } from '../template/navigation/completion';
+import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
 import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
 import { documentSymbols } from '../template/navigation/document-symbols';
@@ -30,6 +31,15 @@ import type { SchemaService } from './schema-service';
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
 
+/** Above this many names, completion items carry no detail; completionItem/resolve adds it. */
+const LAZY_DETAIL_ITEMS = 300;
+
+/** Shared by all items of a long list (itemDefaults.data), read back by completionItem/resolve. */
+interface ResolveData {
+  uri: string;
+  kind: SymbolKind | 'variable';
+}
+
 /** Lens data carried from codeLens to codeLens/resolve. */
 type LensData = { uri: string; version: number; kind: 'task'; task: string } | { uri: string; version: number; kind: 'archive'; archive: string };
 
@@ -40,6 +50,8 @@ export interface FeatureDeps {
   schema: SchemaService;
   expansion: ExpansionService;
   log: Logger;
+  /** The client accepts CompletionList.itemDefaults.editRange (LSP 3.17). */
+  supportsEditRangeDefault: () => boolean;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
@@ -61,25 +73,41 @@ export function registerFeatures(d: FeatureDeps): void {
       const offset = m.doc.offsetAt(params.position);
       const nav = completeAt(m.model, offset);
       if (nav.context !== 'none') {
+        // All items of one request replace the same range: send it once (itemDefaults) when the client can take it,
+        // which keeps a 2,000-name list small on the wire.
+        const shared = d.supportsEditRangeDefault() && nav.items.length > 0 && nav.items.every((i) => i.replaceStart === nav.items[0].replaceStart && i.replaceEnd === nav.items[0].replaceEnd);
+        // Long lists (thousands of addresses) leave details to completionItem/resolve to stay small on the wire.
+        const lazy = shared && nav.context === 'reference' && nav.items.length > LAZY_DETAIL_ITEMS;
         const items: CompletionItem[] = nav.items.map((i) => {
-          const item: CompletionItem = {
-            label: i.label,
-            kind: completionKind(i.kind),
-            textEdit: { range: toRange(m.doc, i.replaceStart, i.replaceEnd), newText: i.insertText },
-            filterText: i.insertText,
-          };
-          if (i.detail) item.detail = i.detail;
+          const item: CompletionItem = { label: i.label, kind: completionKind(i.kind) };
+          if (shared) {
+            if (i.insertText !== i.label) item.textEditText = i.insertText;
+          } else item.textEdit = { range: toRange(m.doc, i.replaceStart, i.replaceEnd), newText: i.insertText };
+          if (i.insertText !== i.label) item.filterText = i.insertText;
+          if (i.detail && !lazy) item.detail = i.detail;
           if (i.documentation) item.documentation = { kind: 'markdown', value: i.documentation };
-          if (i.sortText) item.sortText = i.sortText;
+          if (i.sortText && !(lazy && i.sortText === `0${i.label}`)) item.sortText = i.sortText;
           return item;
         });
-        return { isIncomplete: false, items };
+        const list: CompletionList = { isIncomplete: false, items };
+        if (shared) list.itemDefaults = { editRange: toRange(m.doc, nav.items[0].replaceStart, nav.items[0].replaceEnd) };
+        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: m.doc.uri, kind: nav.items[0].kind } satisfies ResolveData;
+        return list;
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
       const trigger = params.context?.triggerCharacter;
       if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
       if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return d.schema.complete(m.doc, params.position);
+    }),
+  );
+
+  connection.onCompletionResolve((item, token) =>
+    runSafe<CompletionItem>(log, 'completionItem/resolve', item, token, () => {
+      const data = item.data as ResolveData | undefined;
+      if (!data || item.detail || data.kind === 'variable') return item;
+      const m = modelOf(data.uri);
+      return m ? { ...item, detail: nameDetail(m.model, data.kind, item.label) } : item;
     }),
   );
 

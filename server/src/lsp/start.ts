@@ -25,6 +25,7 @@ import {
 } from '../../../common/protocol';
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
+import { DiagnosticsRunner, isDiagnosticsWorker, serveDiagnostics } from './diagnostics-worker';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
@@ -42,7 +43,12 @@ function consoleLogger(connection: Connection): Logger {
   };
 }
 
-export function startServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
+export function startServer(): Connection | undefined {
+  if (isDiagnosticsWorker()) {
+    serveDiagnostics();
+    return undefined;
+  }
+  const connection = createConnection(ProposedFeatures.all);
   const log = consoleLogger(connection);
   // stdout is the protocol channel with --stdio: anything printed by a library must go to the log instead.
   console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
@@ -57,20 +63,24 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   const schema = new SchemaService();
   let settings: ServerSettings = {};
   let configurationSupported = false;
+  let editRangeDefault = false;
   const expansion = new ExpansionService(() => settings);
   const changed = new Map<string, NodeJS.Timeout>();
 
-  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, cache, () => effectiveJqPath(settings));
+  // The worker runs this same bundle; when not bundled (no entry script), diagnostics run in-process.
+  const runner = new DiagnosticsRunner(process.env.PSCONFIG_DIAGNOSTICS_IN_PROCESS ? undefined : require.main?.filename, log);
+  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, runner, () => effectiveJqPath(settings));
 
   connection.onInitialize((params): InitializeResult => {
     configurationSupported = params.capabilities.workspace?.configuration === true;
+    editRangeDefault = params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
       settings = toServerSettings((params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions);
     }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ['"', ':', '%', ' '], resolveProvider: false },
+        completionProvider: { triggerCharacters: ['"', ':', '%', ' '], resolveProvider: true },
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -153,11 +163,12 @@ export function startServer(connection: Connection = createConnection(ProposedFe
 
   connection.onShutdown(() => {
     publisher.dispose();
+    runner.dispose();
     for (const t of changed.values()) clearTimeout(t);
     cache.clear();
   });
 
-  registerFeatures({ connection, documents, cache, schema, expansion, log });
+  registerFeatures({ connection, documents, cache, schema, expansion, log, supportsEditRangeDefault: () => editRangeDefault });
   documents.listen(connection);
   connection.listen();
   return connection;

@@ -76,35 +76,58 @@ function completeInString(model: NavModel, node: JsonNode, offset: number): NavC
   return completeVariable(model, path, start, end, offset);
 }
 
-function names(model: NavModel, slot: ReferenceSlot, start: number, end: number, quote: boolean): NavCompletionResult {
+interface NameEntry {
+  label: string;
+  detail: string;
+  sortText: string;
+  escaped: string;
+}
+
+/** Candidate lists per model (one per document version) and slot: large templates offer thousands of names. */
+const nameCache = new WeakMap<NavModel, Map<string, NameEntry[]>>();
+
+function candidates(model: NavModel, slot: ReferenceSlot): NameEntry[] {
+  let perModel = nameCache.get(model);
+  if (!perModel) nameCache.set(model, (perModel = new Map()));
+  const key = `${slot.kind}\u0000${slot.address ?? ''}`;
+  let list = perModel.get(key);
+  if (list) return list;
   const idx = model.index;
-  let list: string[];
-  let detailOf: (name: string) => string | undefined;
+  let names: string[];
+  let detailOf: (name: string) => string;
   if (slot.kind === 'labels') {
-    list = slot.address !== undefined ? labelsOfAddress(model.parsed.root, slot.address) : idx.namesIn('labels');
-    detailOf = () => (slot.address !== undefined ? `label of ${slot.address}` : 'address label');
+    names = slot.address !== undefined ? labelsOfAddress(model.parsed.root, slot.address) : idx.namesIn('labels');
+    const detail = slot.address !== undefined ? `label of ${slot.address}` : 'address label';
+    detailOf = () => detail;
   } else {
-    list = idx.namesIn(slot.kind);
-    detailOf = (name) => {
-      const d = idx.definitionsOf(slot.kind, name)[0];
-      const summary = summaryOf(d?.valueNode);
-      return summary ? `${singular(slot.kind)} · ${summary}` : singular(slot.kind);
-    };
+    names = idx.namesIn(slot.kind);
+    const kind = slot.kind;
+    detailOf = (name) => nameDetail(model, kind, name);
   }
-  const items: NavCompletionItem[] = [];
-  for (const name of list) {
-    // Names outside the pattern cannot be referenced from a validated field; still offer them (real templates use them).
-    items.push({
-      label: name,
-      kind: slot.kind,
-      detail: detailOf(name),
-      insertText: quote ? JSON.stringify(name) : escapeInString(name),
-      replaceStart: start,
-      replaceEnd: end,
-      sortText: NAME_PATTERN.test(name) ? `0${name}` : `1${name}`,
-    });
-  }
+  // Names outside the pattern cannot be referenced from a validated field; still offered (real templates use them), last.
+  list = names.map((name) => ({ label: name, detail: detailOf(name), sortText: NAME_PATTERN.test(name) ? `0${name}` : `1${name}`, escaped: escapeInString(name) }));
+  perModel.set(key, list);
+  return list;
+}
+
+function names(model: NavModel, slot: ReferenceSlot, start: number, end: number, quote: boolean): NavCompletionResult {
+  const items: NavCompletionItem[] = candidates(model, slot).map((c) => ({
+    label: c.label,
+    kind: slot.kind,
+    detail: c.detail,
+    insertText: quote ? `"${c.escaped}"` : c.escaped,
+    replaceStart: start,
+    replaceEnd: end,
+    sortText: c.sortText,
+  }));
   return { context: 'reference', items };
+}
+
+/** Completion detail of a name: what it is and its type / address / archiver. */
+export function nameDetail(model: NavModel, kind: SymbolKind, name: string): string {
+  const what = singular(kind);
+  const summary = summaryOf(model.index.definitionsOf(kind, name)[0]?.valueNode);
+  return summary ? `${what} · ${summary}` : what;
 }
 
 function escapeInString(name: string): string {

@@ -1,0 +1,91 @@
+// Completion latency at reference positions on the large generated template (2,000 addresses, 100 groups,
+// 1,000 tasks): the pure module on a warm model, and over LSP to the bundled server, beside JSON.parse of the
+// same text measured in the same run.   npm run bench -- completion
+import { completeAt } from '../server/src/template/navigation/completion';
+import type { NavModel } from '../server/src/template/navigation/model';
+import { parseTemplate } from '../server/src/template/parse';
+import { buildSymbolIndex } from '../server/src/template/symbols';
+import { LspClient, offsetToPosition } from '../test/lsp/lsp-client';
+import { generateLargeTemplate } from './diagnostics.bench';
+
+interface Stats {
+  median: number;
+  p95: number;
+}
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: s[s.length >> 1], p95: s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] };
+}
+
+function timeSync(fn: () => unknown, runs: number): Stats {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return stats(samples);
+}
+
+async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<Stats> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return stats(samples);
+}
+
+const fmt = (s: Stats): string => `median ${s.median.toFixed(2).padStart(8)} ms  p95 ${s.p95.toFixed(2).padStart(8)} ms`;
+const ratio = (s: Stats, base: Stats): string => `${(s.median / base.median).toFixed(2)}x JSON.parse`;
+
+export async function run(): Promise<void> {
+  const text = generateLargeTemplate();
+  // Reference positions: a task's group (100 candidates) and a group selector's name (2,000 candidates).
+  const groupAt = text.indexOf('"group": "group-') + '"group": "'.length + 2;
+  const selectorAt = text.indexOf('"name": "ps-') + '"name": "'.length + 2;
+  const positions = [
+    { label: 'task.group (100 groups)', offset: groupAt },
+    { label: 'selector name (2,000 addresses)', offset: selectorAt },
+  ];
+  const runs = 200;
+
+  JSON.parse(text);
+  const jsonParse = timeSync(() => JSON.parse(text), 15);
+  const parsed = parseTemplate(text);
+  const model: NavModel = { text, parsed, index: buildSymbolIndex(parsed.root) };
+  console.log(`template: ${(text.length / 1e6).toFixed(2)} MB; ${runs} completions per position; JSON.parse of the same text ${fmt(jsonParse)}`);
+  console.log('aim: completion under 10 ms');
+  for (const p of positions) {
+    const n = completeAt(model, p.offset).items.length;
+    const s = timeSync(() => completeAt(model, p.offset), runs);
+    console.log(`pure completeAt  ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
+  }
+
+  const client = await LspClient.start({ itemDefaults: true });
+  try {
+    const uri = 'file:///bench/large.psconfig.json';
+    const t0 = process.hrtime.bigint();
+    await client.open(uri, text);
+    const firstDiagnosticsMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    console.log(`LSP: first diagnostics ${firstDiagnosticsMs.toFixed(0)} ms after didOpen (parse + every check, once per version)`);
+    for (const p of positions) {
+      const position = offsetToPosition(text, p.offset);
+      const ask = () => client.request<{ items: unknown[] }>('textDocument/completion', { textDocument: { uri }, position });
+      const n = (await ask()).items.length;
+      const s = await timeAsync(ask, runs);
+      console.log(`LSP completion   ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
+    }
+    // After an edit the first completion pays for the new version's parse (diagnostics have not run yet).
+    const edited = text.replace('"display-task-name": "Task 0"', '"display-task-name": "Task 0!"');
+    void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    const position = offsetToPosition(edited, groupAt);
+    const t1 = process.hrtime.bigint();
+    await client.request('textDocument/completion', { textDocument: { uri }, position });
+    console.log(`LSP completion right after an edit (includes the new parse): ${(Number(process.hrtime.bigint() - t1) / 1e6).toFixed(1)} ms`);
+  } finally {
+    await client.stop();
+  }
+}
