@@ -46,10 +46,10 @@ test('search with filters and a table', async () => {
     '--event-type', 'throughput', '--filter', 'ip-transport-protocol=tcp', '--filter', 'bw-parallel-streams=2', '--time-range', '1d', '--format', 'table']);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
-  assert.match(lines[0], /^SOURCE → DESTINATION\s+TOOL\s+EVENT TYPES\s+LAST UPDATE\s+METADATA KEY$/);
+  assert.match(lines[0], /^SOURCE → DESTINATION\s+NAMES\s+TOOL\s+EVENT TYPES\s+LAST UPDATE\s+METADATA KEY$/);
   // The name resolves to IPv6 and IPv4 tests; the IPv4 destination keeps only the IPv4 one.
   assert.equal(lines.length, 3, r.stdout);
-  assert.match(lines[1], /^ps-a\.example\.net → ps-b\.example\.net\s+pscheduler\/iperf3\s+failures,.*throughput,/);
+  assert.match(lines[1], /^10\.10\.0\.1 → 10\.10\.0\.2\s+ps-a\.example\.net → ps-b\.example\.net\s+pscheduler\/iperf3\s+failures,packet-retransmits,.*…\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s+[0-9a-f]{32}$/);
   assert.equal(lines[2], '1 metadata');
   const q = new URL(server.requests[server.requests.length - 1].path, 'http://x').searchParams;
   assert.equal(q.get('time-range'), '86400');

@@ -104,16 +104,21 @@ function lastUpdate(m: Metadata): string {
   return ts.length ? new Date(Math.max(...ts) * 1000).toISOString().replace('.000Z', 'Z') : '-';
 }
 
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 function table(rows: Metadata[]): string {
-  const head = ['SOURCE → DESTINATION', 'TOOL', 'EVENT TYPES', 'LAST UPDATE', 'METADATA KEY'];
+  const head = ['SOURCE → DESTINATION', 'NAMES', 'TOOL', 'EVENT TYPES', 'LAST UPDATE', 'METADATA KEY'];
   const body = rows.map((m) => [
-    `${m['input-source'] ?? m.source ?? '?'} → ${m['input-destination'] ?? m.destination ?? '-'}`,
+    `${m.source ?? '?'} → ${m.destination ?? '-'}`,
+    `${m['input-source'] ?? '?'} → ${m['input-destination'] ?? '-'}`,
     String(m['tool-name'] ?? ''),
-    (m['event-types'] ?? []).map((e) => e['event-type']).sort().join(','),
+    clip((m['event-types'] ?? []).map((e) => e['event-type']).sort().join(','), 48),
     lastUpdate(m),
     String(m['metadata-key'] ?? ''),
   ]);
-  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...body.map((r) => r[i].length))));
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
   return `${[fmt(head), ...body.map(fmt)].join('\n')}\n${rows.length} metadata\n`;
 }
