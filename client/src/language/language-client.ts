@@ -7,7 +7,7 @@ import {
   type DocumentSelector, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { ServerSettings } from '../../../common/protocol';
-import { serverSettingsFrom } from './server-settings';
+import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
 
 export const LANGUAGE_ID = 'psconfig';
 const SECTION = 'psconfig';
@@ -34,7 +34,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
   const clientOptions: LanguageClientOptions = {
     documentSelector: templateDocumentSelector(globs),
     outputChannel: output,
-    synchronize: { configurationSection: SECTION },
+    // Only the settings the server reads (not, say, psconfig.archives) make it recompute previews.
+    synchronize: { configurationSection: SERVER_SETTING_KEYS.map((key) => `${SECTION}.${key}`) },
     middleware: {
       workspace: {
         configuration: async (params, token, next) => {
