@@ -66,7 +66,7 @@ export async function runValidateCommand(args: string[]): Promise<number> {
       unreadable = true;
       continue;
     }
-    results.push(...(await validateText(file, text, jq)));
+    for (const d of await validateText(file, text, jq)) results.push(d);
   }
   if (format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else for (const d of results) process.stdout.write(`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);

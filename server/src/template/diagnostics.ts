@@ -34,6 +34,8 @@ export interface ValidationResult {
 }
 
 const MAX_SYNTAX_ERRORS = 100;
+/** More than this many problems helps nobody and would swamp the editor: the rest is summarised. */
+export const MAX_DIAGNOSTICS = 5000;
 
 export function validateTemplate(text: string, opts: ValidateOptions = {}): ValidationResult {
   const parsed = parseTemplate(text);
@@ -41,13 +43,13 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
   const model = buildModel(parsed, index);
   const out: TemplateDiagnostic[] = [];
   const syntax = checkSyntax(parsed);
-  out.push(...syntax.slice(0, MAX_SYNTAX_ERRORS));
+  append(out, syntax.slice(0, MAX_SYNTAX_ERRORS));
   if (syntax.length > MAX_SYNTAX_ERRORS) {
     const last = syntax[MAX_SYNTAX_ERRORS - 1];
     out.push({ code: 'psconfig/syntax', severity: 'error', message: `${syntax.length - MAX_SYNTAX_ERRORS} more syntax errors not shown.`, start: last.start, end: last.end });
   }
   if (parsed.root) {
-    if (opts.schema !== false) out.push(...validateSchema(parsed.root, text));
+    if (opts.schema !== false) append(out, validateSchema(parsed.root, text));
     const refs = checkReferences(model);
     // Names may come from included files: a missing one is then only a warning.
     const hasIncludes = itemsOf(propertyValue(parsed.root, 'includes')).length > 0;
@@ -55,10 +57,21 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
       if (hasIncludes && d.severity === 'error') out.push({ ...d, severity: 'warning', message: `${d.message} (It may come from an included file.)` });
       else out.push(d);
     }
-    out.push(...checkTemplateVariables(model));
-    out.push(...checkSemantics(model));
-    if (opts.unused !== false) out.push(...checkUnused(model));
+    append(out, checkTemplateVariables(model));
+    append(out, checkSemantics(model));
+    if (opts.unused !== false) append(out, checkUnused(model));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (out.length > MAX_DIAGNOSTICS) {
+    const rest = out.length - MAX_DIAGNOSTICS;
+    out.length = MAX_DIAGNOSTICS;
+    const last = out[MAX_DIAGNOSTICS - 1];
+    out.push({ code: 'psconfig/too-many-problems', severity: 'information', message: `${rest} more problems after this one are not shown.`, start: last.start, end: last.end });
+  }
   return { diagnostics: out, parsed, index, model };
+}
+
+/** push(...items) without the argument-count limit (a hostile template can produce huge lists). */
+function append<T>(out: T[], items: T[]): void {
+  for (const d of items) out.push(d);
 }

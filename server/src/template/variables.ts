@@ -44,35 +44,57 @@ export interface TemplateVariable {
   standalone: boolean;
 }
 
-const VARIABLE = /\{%\s+(.+?)\s+%\}/g;
-const LOOSE = /\{%(.*?)%\}/g;
 const INDEXED = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
 const WS = /\s/;
 
-/** Scans raw (escaped) string-token text; `base` is the document offset of raw[0]. */
+/**
+ * Scans raw (escaped) string-token text; `base` is the document offset of raw[0].
+ *
+ * Same matches as pSConfig's `re.findall('{%\s+(.+?)\s+%}')`, found without a backtracking regex so that hostile
+ * text (a megabyte of `{% {% {%`) stays linear: a match from `{%` + whitespace ends at the first `%}` that has
+ * whitespace before it and at least one character in between.
+ */
 export function scanVariables(raw: string, base = 0): TemplateVariable[] {
-  if (!raw.includes('{%')) return [];
+  let i = raw.indexOf('{%');
+  if (i < 0) return [];
+  const closers: number[] = []; // positions of `%}` preceded by whitespace
+  for (let k = raw.indexOf('%}'); k >= 0; k = raw.indexOf('%}', k + 1)) if (k > 0 && WS.test(raw[k - 1])) closers.push(k);
   const out: TemplateVariable[] = [];
-  const covered: [number, number][] = [];
-  VARIABLE.lastIndex = 0;
-  for (let m = VARIABLE.exec(raw); m; m = VARIABLE.exec(raw)) {
-    const group = m[1];
-    const lead = group.length - group.trimStart().length;
-    const gStart = m.index + m[0].indexOf(group, 2) + lead;
-    const text = group.trim();
-    const end = m.index + m[0].length;
-    covered.push([m.index, end]);
-    out.push(classify(text, base + gStart, base + m.index, base + end, false, m.index === 0 && end === raw.length));
+  const covered: number[] = []; // start/end pairs of well-formed matches, ascending
+  let ci = 0;
+  while (i >= 0 && ci < closers.length) {
+    if (WS.test(raw[i + 2] ?? '')) {
+      while (ci < closers.length && closers[ci] < i + 5) ci++;
+      if (ci >= closers.length) break;
+      const k = closers[ci];
+      const inner = raw.slice(i + 2, k);
+      const text = inner.trim();
+      if (text && !/[\n\r\u2028\u2029]/.test(inner)) {
+        const end = k + 2;
+        const gStart = i + 2 + (inner.length - inner.trimStart().length);
+        out.push(classify(text, base + gStart, base + i, base + end, false, i === 0 && end === raw.length));
+        covered.push(i, end);
+        i = raw.indexOf('{%', end);
+        continue;
+      }
+    }
+    i = raw.indexOf('{%', i + 1);
   }
-  LOOSE.lastIndex = 0;
-  for (let m = LOOSE.exec(raw); m; m = LOOSE.exec(raw)) {
-    const s = m.index;
-    const e = s + m[0].length;
-    if (covered.some(([a, b]) => s < b && e > a)) continue;
-    const inner = m[1];
+  // `{%…%}` that is not a variable for pSConfig (no whitespace inside): report it as malformed
+  let c = 0;
+  for (let s = raw.indexOf('{%'); s >= 0; ) {
+    const k = raw.indexOf('%}', s + 2);
+    if (k < 0) break;
+    const e = k + 2;
+    while (c < covered.length && covered[c + 1] <= s) c += 2;
+    if (c < covered.length && covered[c] < e) {
+      s = raw.indexOf('{%', covered[c + 1]);
+      continue;
+    }
+    const inner = raw.slice(s + 2, k);
     const lead = inner.length - inner.trimStart().length;
-    const v = classify(inner.trim(), base + s + 2 + lead, base + s, base + e, true, false);
-    out.push(v);
+    out.push(classify(inner.trim(), base + s + 2 + lead, base + s, base + e, true, false));
+    s = raw.indexOf('{%', e);
   }
   if (out.length > 1) out.sort((a, b) => a.start - b.start);
   return out;

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { parseTemplate, propertyValue } from '../../../server/src/template/parse';
+import { scanVariables } from '../../../server/src/template/variables';
 import { examplesDir } from './helpers';
 
 const example = readFileSync(join(examplesDir, 'psconfig--example-2-testbed.json'), 'utf8');
@@ -51,4 +52,27 @@ test('recovery keeps the tree around errors (missing comma, trailing comma, comm
   const addresses = propertyValue(p.root, 'addresses');
   assert.ok(propertyValue(addresses, 'a') && propertyValue(addresses, 'b'));
   assert.equal(propertyValue(propertyValue(propertyValue(p.root, 'tasks'), 't'), 'group')?.value, 'g');
+});
+
+test('the {% %} scanner agrees with pSConfig\'s regex and stays linear on hostile strings', () => {
+  let seed = 7;
+  const rand = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+  const alphabet = ['{%', '%}', ' ', 'a', '[0]', '{', '%', '}', 'jq .x'];
+  let compared = 0;
+  for (let i = 0; i < 3000; i++) {
+    let s = '';
+    for (let k = rand(12); k > 0; k--) s += alphabet[rand(alphabet.length)];
+    const expected = [...s.matchAll(/\{%\s+(.+?)\s+%\}/g)].map((m) => [m.index, m.index + m[0].length, m[1].trim()]);
+    if (expected.some((e) => e[2] === '')) continue; // whitespace-only groups: a regex backtracking corner pSConfig never meets
+    const got = scanVariables(s).filter((v) => !v.malformed).map((v) => [v.start, v.end, v.text]);
+    assert.deepEqual(got, expected, JSON.stringify(s));
+    compared++;
+  }
+  assert.ok(compared > 2000);
+  for (const piece of ['{% ', '{%', '{% a%}', '%} ', '{% {% x']) {
+    const hostile = piece.repeat(200_000);
+    assert.ok(Array.isArray(scanVariables(hostile)));
+    const doc = JSON.stringify({ addresses: {}, groups: {}, tasks: {}, tests: { t: { type: 'x', spec: { s: hostile } } } });
+    assert.ok(Array.isArray(validateTemplate(doc).diagnostics));
+  }
 });

@@ -269,7 +269,7 @@ export class SchemaChecker {
       if (sub.out.length === 0) return;
       if (!best || sub.out.length < best.length) best = sub.out;
     }
-    this.out.push(...(best ?? []));
+    for (const d of best ?? []) this.out.push(d);
   }
 }
 
