@@ -2,15 +2,13 @@
 // never an unhandled rejection.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { ArchiveError, type ArchiveErrorKind } from '../../client/src/archive/errors';
 import { closeArchiveConnections } from '../../client/src/archive/http';
 import { searchMetadata } from '../../client/src/archive/search';
 import { fetchSeries } from '../../client/src/archive/series';
 import { trackUnhandledRejections } from './helpers';
 import type { FaultMode } from './server/faults';
-import { type ArchiveServerHandle, startArchiveServer } from './server/server';
+import { type ArchiveServerHandle, refusedArchiveUrl, startArchiveServer } from './server/server';
 
 let server: ArchiveServerHandle;
 const unhandled = trackUnhandledRejections();
@@ -71,13 +69,11 @@ test('setFault switches the whole archive into a failure and back', async () => 
 });
 
 test('a refused connection', async () => {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  const e = await failure(searchMetadata({ url: `http://127.0.0.1:${port}` }));
+  const url = await refusedArchiveUrl();
+  const e = await failure(searchMetadata({ url }));
   assert.equal(e.kind, 'refused');
-  assert.equal(e.message, `connection refused by http://127.0.0.1:${port}/esmond/perfsonar/archive/`);
+  assert.equal(e.message, `connection refused by ${url}`);
+  assert.equal((await failure(fetchSeries({ url }, 'k/throughput/base'))).kind, 'refused');
 });
 
 test('a host that does not resolve, and TLS spoken to a plain HTTP port', async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeArchiveConnections } from '../../client/src/archive/http';
-import { searchMetadata } from '../../client/src/archive/search';
+import { getMetadata, searchMetadata } from '../../client/src/archive/search';
 import type { SearchFilters } from '../../client/src/archive/types';
 import { FIXTURES } from './helpers';
 import { loadDjango } from './server/seed-fixtures';
@@ -118,4 +118,10 @@ test('archive errors on bad filters come back as messages from the archive', asy
   await assert.rejects(searchMetadata(archive, { source: GENERATED_HOSTS.a.v4, 'dns-match-rule': 'v6-only' }), /Invalid dns-match-rule parameter v6-only/);
   await assert.rejects(searchMetadata(archive, { 'time-start': 10, 'time-end': 5 }), /start time must be less than end time/);
   await assert.rejects(searchMetadata(archive, { fields: { time: 'soon' } }), /Time parameter must be an integer/);
+});
+
+test('one metadata object by its uri', async () => {
+  const md = await getMetadata({ url: fixture.url }, '/esmond/perfsonar/archive/f6b732e9f351487a96126f0c25e5e546/');
+  assert.equal(md['metadata-key'], 'f6b732e9f351487a96126f0c25e5e546');
+  await assert.rejects(getMetadata({ url: fixture.url }, '/esmond/perfsonar/archive/nope/'), /HTTP 404 .*Not found\./);
 });

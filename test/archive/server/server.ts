@@ -2,7 +2,7 @@
 // from ../shared/esmond-fixtures and with generated series relative to now. Used by client tests, the explorer's
 // Chromium tests, the benchmark and `npm run archive`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { answerFault, type FaultMode, isFaultMode } from './faults';
 import { route, type RouteContext } from './routes';
 import { buildHostTable, type HostTable } from './search-filters';
@@ -140,4 +140,13 @@ function randomToken(): string {
   const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
   return Buffer.from(bytes).toString('hex');
+}
+
+/** An archive URL on a 127.0.0.1 port that was just free and is closed again: connecting to it is refused. */
+export async function refusedArchiveUrl(): Promise<string> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}${ARCHIVE_PATH}`;
 }
