@@ -134,4 +134,16 @@ suite('task preview', () => {
     const cli = await runCli(['expand', join(workspaceDir(), 'example-1-simple.psconfig.json'), '--format', 'pscheduler']);
     assert.deepEqual(exported, JSON.parse(cli.stdout), 'the same array as psconfig-tools expand --format pscheduler');
   });
+
+  test('{% jq %} variables are expanded by the packaged server with the configured jq', async () => {
+    const summary = await preview('taskgenerator-jq.psconfig.json', 1);
+    const combos = summary.result!.combinations;
+    assert.ok(combos.length > 0 && combos.every((c) => c.error === undefined), combos.map((c) => c.error).filter(Boolean).join('; '));
+    // The reference block names the source's display name, read from `_meta` by `{% jq .addresses[0]._meta."display-name" %}`.
+    const refs = combos.map((c) => (c.pscheduler as { reference?: Record<string, unknown> }).reference?.['source-display-name']);
+    assert.ok(refs.includes('Host A'), `a jq result reached the task JSON: ${JSON.stringify(refs)}`);
+    const cli = await cliExpand('taskgenerator-jq.psconfig.json');
+    assert.deepEqual(combos.map((c) => c.pscheduler), cli.map((c) => c.pscheduler), 'the same task JSON as psconfig-tools expand');
+  });
 });
+

@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   const passes = (process.env.E2E_PASSES ?? 'vsix,ui').split(',').map((p) => p.trim()).filter(Boolean) as PassName[];
   for (const p of passes) if (!['vsix', 'ui', 'source'].includes(p)) throw new Error(`unknown pass "${p}" in E2E_PASSES`);
   if ((passes.includes('vsix') || passes.includes('ui')) && (!vsix || !existsSync(vsix))) throw new Error(`the .vsix to test is missing: ${vsix ?? '(no argument)'}`);
-  const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 300_000);
+  const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 600_000);
   const install = findInstall(process.env.E2E_DIR ?? join(homedir(), '.cache', 'psconfig-vscode-e2e'));
   const testsEntry = join(repoRoot, 'out', 'test', 'e2e', 'index.js');
   if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing: run node scripts/build.mjs --tests`);

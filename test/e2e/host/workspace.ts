@@ -18,6 +18,7 @@ export const EXAMPLES: Record<string, string> = {
   'perl-shared--client-psconfig-disjoint.json': 'disjoint.psconfig.json',
   'psconfig--t-inputs-invalid.json': 'inputs-invalid.psconfig.json',
   'pwa--import3-i2-ap-rex-expected.json': 'import3-missing-archive.psconfig.json',
+  'perl-shared--client-psconfig-taskgenerator.json': 'taskgenerator-jq.psconfig.json',
 };
 
 export interface ArchiveEndpoints {
