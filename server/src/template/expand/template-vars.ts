@@ -4,6 +4,10 @@
 // combination, which keeps a 40,000-task mesh in the low hundreds of milliseconds.
 import { isIPv6 } from 'node:net';
 import { AddressNode, Json } from './model';
+import { bracketIpv6Urls } from './ipv6-url';
+import { compileTree, fillTree, TreeNode } from './template-tree';
+
+export { bracketIpv6Urls };
 
 /** The scanner of BaseTemplate.expand: at least one whitespace after `{%` and before `%}`. */
 const VAR_RE = /\{%\s+(.+?)\s+%\}/g;
@@ -26,6 +30,14 @@ export interface CompiledTemplate {
   slotAfterScheme: boolean;
   /** Parsed once when there are no variables: shared, read-only. */
   constant?: Json;
+  /** The structural fill (template-tree.ts), when it is exact for this template. */
+  tree?: TreeNode;
+}
+
+let treeFill = true;
+/** Tests compare the structural fill with the string path on the same inputs. */
+export function setTreeFill(enabled: boolean): void {
+  treeFill = enabled;
 }
 
 /** Serialise and split once; `undefined` input (no reference, ...) stays undefined. */
@@ -60,6 +72,7 @@ export function compileTemplate(value: Json): CompiledTemplate {
   const slotAfterScheme = parts.some((p, i) => typeof p !== 'string' && i > 0 && /https?:\/\/$/.test(parts[i - 1] as string));
   const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme };
   if (!vars.length) compiled.constant = JSON.parse(bracketIpv6Urls(text)) as Json;
+  else compiled.tree = compileTree(value, index, parts.length >> 1);
   return compiled;
 }
 
@@ -144,22 +157,6 @@ export function expandVar(name: string, scope: VarScope): VarValue {
   }
 }
 
-// ---- IPv6 bracketing (_bracket_ipv6_url) ----------------------------------------------------------------------
-
-const URL_HOST_RE = /(https?):\/\/([0-9A-Fa-f:.]+)/g;
-
-/** `http://2001:db8::1/x` → `http://[2001:db8::1]/x`: the longest leading IPv6 literal after the scheme. */
-export function bracketIpv6Urls(json: string): string {
-  if (!json.includes('://')) return json;
-  return json.replace(URL_HOST_RE, (whole, scheme: string, host: string) => {
-    for (let end = host.length; end > 1; end--) {
-      const cand = host.slice(0, end);
-      if (cand.includes(':') && isIPv6(cand)) return `${scheme}://[${cand}]${host.slice(end)}`;
-    }
-    return whole;
-  });
-}
-
 export type FillResult = { ok: true; value: Json } | { ok: false; error: string };
 
 /**
@@ -176,6 +173,10 @@ export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarVa
     raws[v] = r.raw;
     // Only a value that carries a URL, or one placed right after a scheme, can create an IPv6 URL to bracket.
     if (!bracket && ((t.slotAfterScheme && r.raw.includes(':')) || r.raw.includes('://'))) bracket = true;
+  }
+  if (t.tree && treeFill) {
+    const value = fillTree(t.tree, raws);
+    if (value !== undefined) return { ok: true, value };
   }
   let out = '';
   for (const p of t.parts) {
