@@ -12,7 +12,9 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', absWorkingDir: root };
 
-const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+// Prefer packages' ESM builds: the UMD builds of vscode-json-languageservice and jsonc-parser load their
+// modules with a dynamic require() that esbuild cannot follow, so the bundle would fail at run time.
+const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 const builds = [
   // The VS Code side: `vscode` is provided by the host.
   esbuild.build({ ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
