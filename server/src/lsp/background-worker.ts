@@ -1,39 +1,65 @@
-// Diagnostics run in a worker thread so that checking a large template never stalls completion, hovers or
-// anything else on the main thread. The worker is the same bundle (dist/server.js) started with workerData
-// { psconfigDiagnosticsWorker: true }; startServer() sees that and serves diagnostics instead of LSP.
+// Heavy work runs in a worker thread so the main thread keeps answering completion, hovers and the rest:
+// diagnostics of a large template, task counts for code lenses, and task expansion (which may start jq).
+// The worker is the same bundle (dist/server.js) started with workerData { psconfigWorker: true };
+// startServer() sees that and serves these jobs instead of LSP.
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
+import type { ExpandTasksResult } from '../../../common/protocol';
+import { countCombinations } from '../template/expand';
+import { parseTemplate, toValue } from '../template/parse';
+import type { TaskFact } from '../template/navigation/hover';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
+import { runEngine, type EngineInput } from './expansion-engine';
 import type { Logger } from './guard';
 
-interface Job {
-  id: number;
-  text: string;
-  jqPath: string | undefined;
+type JobBody = { kind: 'diagnostics'; text: string; jqPath: string | undefined } | { kind: 'counts'; text: string } | { kind: 'expand'; input: EngineInput };
+type Job = JobBody & { id: number };
+
+type Reply =
+  | { id: number; phase: 'result'; value: unknown }
+  | { id: number; phase: 'later'; diagnostics: TemplateDiagnostic[] }
+  | { id: number; phase: 'error'; message: string };
+
+export function isBackgroundWorker(): boolean {
+  return !isMainThread && (workerData as { psconfigWorker?: boolean } | null)?.psconfigWorker === true;
 }
 
-type Reply = { id: number; phase: 'sync'; diagnostics: TemplateDiagnostic[]; ms: number } | { id: number; phase: 'later'; diagnostics: TemplateDiagnostic[] } | { id: number; phase: 'error'; message: string };
-
-export function isDiagnosticsWorker(): boolean {
-  return !isMainThread && (workerData as { psconfigDiagnosticsWorker?: boolean } | null)?.psconfigDiagnosticsWorker === true;
+/** Task counts without jq or includes (the engine's countCombinations); tolerant of syntax errors. */
+export function countTasks(text: string): TaskFact[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = toValue(parseTemplate(text).root);
+  }
+  return countCombinations(value).tasks.map((t) => ({ task: t.task, count: t.count, agents: t.agents, disabled: t.disabled, error: t.error }));
 }
 
-/** Worker side: answer each job with the synchronous diagnostics, then the jq ones. */
-export function serveDiagnostics(): void {
+/** Worker side. */
+export function serveBackgroundJobs(): void {
   const port = parentPort;
   if (!port) return;
+  const post = (r: Reply): void => port.postMessage(r);
+  const fail = (id: number, err: unknown): void => post({ id, phase: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
   port.on('message', (job: Job) => {
-    const post = (r: Reply): void => port.postMessage(r);
     try {
-      const t0 = Date.now();
-      const pass = computeDiagnostics(job.text, job.jqPath);
-      post({ id: job.id, phase: 'sync', diagnostics: pass.diagnostics, ms: Date.now() - t0 });
-      pass.later().then(
-        (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
-        (err: unknown) => post({ id: job.id, phase: 'error', message: `jq checks failed: ${err instanceof Error ? err.message : String(err)}` }),
-      );
+      if (job.kind === 'diagnostics') {
+        const pass = computeDiagnostics(job.text, job.jqPath);
+        post({ id: job.id, phase: 'result', value: pass.diagnostics });
+        pass.later().then(
+          (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'counts') {
+        post({ id: job.id, phase: 'result', value: countTasks(job.text) });
+      } else {
+        runEngine(job.input).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      }
     } catch (err) {
-      post({ id: job.id, phase: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+      fail(job.id, err);
     }
   });
 }
@@ -43,17 +69,25 @@ export interface DiagnosticsOutcome {
   later: Promise<TemplateDiagnostic[]>;
 }
 
-/** A check that takes longer than this is abandoned and the worker restarted (a bug, or a pathological input). */
-const JOB_LIMIT_MS = 30_000;
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  later?: (d: TemplateDiagnostic[]) => void;
+  laterFail?: (e: Error) => void;
+  timer: NodeJS.Timeout;
+  settled: boolean;
+}
+
+/** A job that takes longer than this is abandoned and the worker restarted (a bug, or a pathological input). */
+const JOB_LIMIT_MS = 60_000;
 
 /**
- * Main-thread side: runs jobs one at a time in the worker. If no worker can be started (the code is not running
- * from the bundle), diagnostics are computed in-process instead.
+ * Main-thread side. If no worker can be started (the code is not running from the bundle), jobs run in-process.
  */
-export class DiagnosticsRunner {
+export class BackgroundRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (d: TemplateDiagnostic[]) => void; reject: (e: Error) => void; later: (d: TemplateDiagnostic[]) => void; laterFail: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, Pending>();
   private broken = false;
 
   constructor(
@@ -61,13 +95,11 @@ export class DiagnosticsRunner {
     private readonly log: Logger,
   ) {}
 
-  run(text: string, jqPath: string | undefined): DiagnosticsOutcome | Promise<DiagnosticsOutcome> {
-    const worker = this.ensureWorker();
-    if (!worker) {
+  async diagnostics(text: string, jqPath: string | undefined): Promise<DiagnosticsOutcome> {
+    if (!this.ensureWorker()) {
       const pass = computeDiagnostics(text, jqPath);
       return { diagnostics: pass.diagnostics, later: pass.later() };
     }
-    const id = this.nextId++;
     let later!: (d: TemplateDiagnostic[]) => void;
     let laterFail!: (e: Error) => void;
     const laterP = new Promise<TemplateDiagnostic[]>((res, rej) => {
@@ -75,57 +107,80 @@ export class DiagnosticsRunner {
       laterFail = rej;
     });
     laterP.catch(() => undefined);
-    return new Promise<DiagnosticsOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.log.error(`diagnostics took over ${JOB_LIMIT_MS} ms; restarting the diagnostics worker`);
-        this.restart(new Error('diagnostics timed out'));
-      }, JOB_LIMIT_MS);
-      this.waiting.set(id, { resolve: (d) => resolve({ diagnostics: d, later: laterP }), reject, later, laterFail, timer });
-      worker.postMessage({ id, text, jqPath } satisfies Job);
-    });
+    const diagnostics = (await this.send({ kind: 'diagnostics', text, jqPath }, later, laterFail)) as TemplateDiagnostic[];
+    return { diagnostics, later: laterP };
+  }
+
+  async counts(text: string): Promise<TaskFact[]> {
+    if (!this.ensureWorker()) return countTasks(text);
+    return (await this.send({ kind: 'counts', text })) as TaskFact[];
+  }
+
+  async expand(input: EngineInput): Promise<ExpandTasksResult> {
+    if (!this.ensureWorker()) return runEngine(input);
+    return (await this.send({ kind: 'expand', input })) as ExpandTasksResult;
   }
 
   dispose(): void {
-    void this.worker?.terminate();
+    const w = this.worker;
     this.worker = undefined;
+    void w?.terminate();
+  }
+
+  private send(job: JobBody, later?: (d: TemplateDiagnostic[]) => void, laterFail?: (e: Error) => void): Promise<unknown> {
+    const worker = this.worker!;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.log.error(`background ${job.kind} took over ${JOB_LIMIT_MS} ms; restarting the worker`);
+        this.restart(new Error(`${job.kind} timed out`));
+      }, JOB_LIMIT_MS);
+      this.pending.set(id, { resolve, reject, later, laterFail, timer, settled: false });
+      worker.postMessage({ ...job, id } as Job);
+    });
   }
 
   private ensureWorker(): Worker | undefined {
     if (this.worker || this.broken || !this.entry) return this.worker;
     try {
-      const w = new Worker(this.entry, { workerData: { psconfigDiagnosticsWorker: true }, stdout: true, stderr: true });
+      const w = new Worker(this.entry, { workerData: { psconfigWorker: true }, stdout: true, stderr: true });
       w.on('message', (r: Reply) => this.onReply(r));
       w.on('error', (err) => {
-        this.log.error(`diagnostics worker failed: ${err.stack ?? err.message}`);
-        this.restart(err);
+        this.log.error(`background worker failed: ${err.stack ?? err.message}`);
+        if (this.worker === w) this.restart(err);
       });
       w.on('exit', (code) => {
-        if (this.worker === w && code !== 0) this.restart(new Error(`diagnostics worker exited with code ${code}`));
+        if (this.worker === w) this.restart(new Error(`background worker exited with code ${code}`));
       });
+      // The worker's console goes to the log, never to stdout (the protocol channel).
+      w.stdout.on('data', (b: Buffer) => this.log.info(b.toString().trimEnd()));
+      w.stderr.on('data', (b: Buffer) => this.log.warn(b.toString().trimEnd()));
       w.unref();
       this.worker = w;
     } catch (err) {
       this.broken = true;
-      this.log.warn(`no diagnostics worker (${err instanceof Error ? err.message : String(err)}); checking on the main thread`);
+      this.log.warn(`no background worker (${err instanceof Error ? err.message : String(err)}); working on the main thread`);
     }
     return this.worker;
   }
 
   private onReply(r: Reply): void {
-    const w = this.waiting.get(r.id);
-    if (!w) return;
-    if (r.phase === 'sync') {
-      clearTimeout(w.timer);
-      w.resolve(r.diagnostics);
+    const p = this.pending.get(r.id);
+    if (!p) return;
+    if (r.phase === 'result') {
+      clearTimeout(p.timer);
+      p.settled = true;
+      p.resolve(r.value);
+      if (!p.later) this.pending.delete(r.id);
     } else if (r.phase === 'later') {
-      w.later(r.diagnostics);
-      this.waiting.delete(r.id);
+      p.later?.(r.diagnostics);
+      this.pending.delete(r.id);
     } else {
-      clearTimeout(w.timer);
+      clearTimeout(p.timer);
       const err = new Error(r.message);
-      w.reject(err);
-      w.laterFail(err);
-      this.waiting.delete(r.id);
+      if (p.settled) p.laterFail?.(err);
+      else p.reject(err);
+      this.pending.delete(r.id);
     }
   }
 
@@ -133,11 +188,11 @@ export class DiagnosticsRunner {
     const old = this.worker;
     this.worker = undefined;
     void old?.terminate();
-    for (const w of this.waiting.values()) {
-      clearTimeout(w.timer);
-      w.reject(err);
-      w.laterFail(err);
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+      p.laterFail?.(err);
     }
-    this.waiting.clear();
+    this.pending.clear();
   }
 }

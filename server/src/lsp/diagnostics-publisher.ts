@@ -1,12 +1,12 @@
 // Debounced, per-document diagnostics: one pass publishes everything the synchronous rules find, then slower
 // checks (jq compiling expressions) are merged in when they finish, if the document has not changed meanwhile.
-// The checks run in a worker thread (diagnostics-worker.ts), so the main thread keeps answering requests.
+// The checks run in a worker thread (background-worker.ts), so the main thread keeps answering requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './convert';
-import type { DiagnosticsOutcome, DiagnosticsRunner } from './diagnostics-worker';
+import type { BackgroundRunner, DiagnosticsOutcome } from './background-worker';
 import type { Logger } from './guard';
 
 export class DiagnosticsPublisher {
@@ -19,7 +19,7 @@ export class DiagnosticsPublisher {
     private readonly log: Logger,
     private readonly current: (uri: string) => TextDocument | undefined,
     private readonly delayMs: number,
-    private readonly runner: DiagnosticsRunner,
+    private readonly runner: BackgroundRunner,
     private readonly jqPath: () => string | undefined,
   ) {}
 
@@ -65,7 +65,7 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.run(text, this.jqPath());
+      outcome = await this.runner.diagnostics(text, this.jqPath());
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {

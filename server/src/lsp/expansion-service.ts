@@ -4,7 +4,8 @@ import { URI } from 'vscode-uri';
 import { dirname } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
-import { runEngine } from './expansion-engine';
+import type { BackgroundRunner } from './background-worker';
+import type { TaskFact } from '../template/navigation/hover';
 import { effectiveJqPath } from './settings';
 
 function baseDirOf(uri: string): string | undefined {
@@ -19,7 +20,26 @@ function baseDirOf(uri: string): string | undefined {
 export class ExpansionService {
   private full = new Map<string, { version: number; result: Promise<ExpandTasksResult>; value?: ExpandTasksResult }>();
 
-  constructor(private readonly settings: () => ServerSettings) {}
+  private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
+
+  constructor(
+    private readonly settings: () => ServerSettings,
+    private readonly runner: BackgroundRunner,
+  ) {}
+
+  /** Per-task counts without jq (lenses, group hovers), computed off the main thread once per version. */
+  counts(doc: TextDocument): Promise<TaskFact[]> {
+    const hit = this.countCache.get(doc.uri);
+    if (hit && hit.version === doc.version) return hit.counts;
+    const counts = this.runner.counts(doc.getText());
+    const entry: { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] } = { version: doc.version, counts };
+    this.countCache.set(doc.uri, entry);
+    counts.then(
+      (v) => (entry.value = v),
+      () => this.countCache.get(doc.uri) === entry && this.countCache.delete(doc.uri),
+    );
+    return counts;
+  }
 
   /** All agents, no limit: cached per version (lenses and hovers ask for it repeatedly). */
   fullExpansion(doc: TextDocument): Promise<ExpandTasksResult> {
@@ -50,11 +70,12 @@ export class ExpansionService {
 
   forget(uri: string): void {
     this.full.delete(uri);
+    this.countCache.delete(uri);
   }
 
   private run(doc: TextDocument, agentAddresses: string[], limit: number | undefined): Promise<ExpandTasksResult> {
     const settings = this.settings();
-    return runEngine({
+    return this.runner.expand({
       uri: doc.uri,
       version: doc.version,
       text: doc.getText(),

@@ -165,7 +165,7 @@ export function registerFeatures(d: FeatureDeps): void {
    * combination: wait briefly for the full expansion, and show the hover without it if jq is slow.
    */
   const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
-    const tasks = cache.counts(cache.get(doc));
+    const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_EXPANSION_WAIT_MS)) ?? [];
     let result = d.expansion.settled(doc);
     if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.fullExpansion(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [] };
@@ -220,7 +220,8 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(data.uri);
       if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
       if (data.kind === 'task') {
-        const title = taskLensTitle(data.task, { tasks: cache.counts(cache.get(doc)), combinations: [] });
+        const counts = await d.expansion.counts(doc);
+        const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
         return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [] } };
       }
       const result = await d.expansion.fullExpansion(doc).catch(() => undefined);

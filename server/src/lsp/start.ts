@@ -25,7 +25,7 @@ import {
 } from '../../../common/protocol';
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
-import { DiagnosticsRunner, isDiagnosticsWorker, serveDiagnostics } from './diagnostics-worker';
+import { BackgroundRunner, isBackgroundWorker, serveBackgroundJobs } from './background-worker';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
@@ -44,8 +44,8 @@ function consoleLogger(connection: Connection): Logger {
 }
 
 export function startServer(): Connection | undefined {
-  if (isDiagnosticsWorker()) {
-    serveDiagnostics();
+  if (isBackgroundWorker()) {
+    serveBackgroundJobs();
     return undefined;
   }
   const connection = createConnection(ProposedFeatures.all);
@@ -64,11 +64,11 @@ export function startServer(): Connection | undefined {
   let settings: ServerSettings = {};
   let configurationSupported = false;
   let editRangeDefault = false;
-  const expansion = new ExpansionService(() => settings);
+  // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
+  const runner = new BackgroundRunner(process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename, log);
+  const expansion = new ExpansionService(() => settings, runner);
   const changed = new Map<string, NodeJS.Timeout>();
 
-  // The worker runs this same bundle; when not bundled (no entry script), diagnostics run in-process.
-  const runner = new DiagnosticsRunner(process.env.PSCONFIG_DIAGNOSTICS_IN_PROCESS ? undefined : require.main?.filename, log);
   const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, runner, () => effectiveJqPath(settings));
 
   connection.onInitialize((params): InitializeResult => {
