@@ -6,6 +6,7 @@
 // Offsets are UTF-16 offsets into `text`; convert with positions.ts (LineIndex) or the LSP TextDocument.
 import { buildModel, type TemplateModel } from './model';
 import { parseTemplate, propertyValue, itemsOf, type ParsedTemplate } from './parse';
+import { checkAgentBehaviour } from './rules/agent-behaviour';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
 import { checkSyntax } from './rules/syntax';
@@ -59,6 +60,7 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
     }
     append(out, checkTemplateVariables(model));
     append(out, checkSemantics(model));
+    append(out, checkAgentBehaviour(model));
     if (opts.unused !== false) append(out, checkUnused(model));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);

@@ -32,7 +32,7 @@ const SPECIAL = new Set([
   'testbed-pve--99-archives-partial.json',
 ]);
 /** Warnings a valid example may legitimately get. */
-const EXPECTED_WARNINGS = new Set(['psconfig/name-not-validated', 'psconfig/esmond-archiver']);
+const EXPECTED_WARNINGS = new Set(['psconfig/name-not-validated', 'psconfig/esmond-archiver', 'psconfig/netmask-filter']);
 
 const files = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
 

@@ -1,0 +1,67 @@
+// What the pSConfig 5.x agent does differently from what a template seems to say (psconfig.md §3.2, §3.5, §3.7):
+// fields it ignores, overrides or drops. Each note names the behaviour so the author is not surprised.
+import type { TemplateModel } from '../model';
+import { itemsOf, keyOf, memberProps, propertyValue, type JsonNode } from '../parse';
+import { sectionNode } from '../symbols';
+import { diag, type TemplateDiagnostic } from './diagnostic';
+
+export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] {
+  const out: TemplateDiagnostic[] = [];
+  const root = model.parsed.root;
+  for (const t of model.tasks) {
+    const priority = propertyValue(t.node, 'priority');
+    if (priority?.type === 'number' && priority.value === 0) {
+      out.push(diag('psconfig/priority-zero', 'information', 'pSConfig 5.x drops a priority of 0 (it skips falsy values), so pScheduler applies its default priority. Remove it, or use another value.', ...range(priority)));
+    }
+    const reserved = memberProps(propertyValue(t.node, 'reference')).find((p) => keyOf(p).value === 'psconfig');
+    if (reserved) {
+      out.push(diag('psconfig/reserved-reference-key', 'warning', 'The agent overwrites `reference.psconfig` with its own `created-by` data: choose another key.', ...range(keyOf(reserved))));
+    }
+  }
+  for (const p of memberProps(sectionNode(root, 'schedules'))) {
+    const until = propertyValue(p.children![1], 'until');
+    if (until) {
+      out.push(
+        diag('psconfig/schedule-until-overridden', 'information', 'The pScheduler agent replaces `until` with its own horizon (now + max(task-min-ttl, repeat × task-min-runs)) on every run.', ...range(keyOfValue(until))),
+      );
+    }
+  }
+  for (const g of memberProps(sectionNode(root, 'groups'))) {
+    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
+      for (const sel of itemsOf(propertyValue(g.children![1], field))) {
+        const disabled = propertyValue(sel, 'disabled');
+        if (disabled?.value !== true) continue;
+        out.push(
+          diag(
+            'psconfig/selector-disabled-ignored',
+            'information',
+            'The docs say a disabled selector is skipped, but neither the Python nor the Perl agent reads `disabled` on selectors: the address is still used. Set `disabled` on the address or its host instead.',
+            ...range(keyOfValue(disabled)),
+          ),
+        );
+      }
+    }
+  }
+  for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'match-filter'), out);
+  for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'exclude-filter'), out);
+  return out;
+}
+
+function netmaskFilters(filter: JsonNode | undefined, out: TemplateDiagnostic[]): void {
+  if (filter?.type !== 'object') return;
+  const type = propertyValue(filter, 'type');
+  if (type?.value === 'netmask') {
+    out.push(diag('psconfig/netmask-filter', 'warning', 'pSConfig 5.x’s netmask filter never matches (filters/netmask.py returns False), so this filter selects nothing on 5.x agents; the 4.x (Perl) agent honours it.', ...range(type)));
+  }
+  for (const f of itemsOf(propertyValue(filter, 'filters'))) netmaskFilters(f, out);
+  netmaskFilters(propertyValue(filter, 'filter'), out);
+}
+
+function range(node: JsonNode): [number, number] {
+  return [node.offset, node.offset + node.length];
+}
+
+/** The key token of a value's property (a short range for a long value). */
+function keyOfValue(value: JsonNode): JsonNode {
+  return value.parent?.type === 'property' ? keyOf(value.parent) : value;
+}
