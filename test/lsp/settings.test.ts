@@ -1,0 +1,34 @@
+// Client settings → ServerSettings: the flat shape the extension sends and VS Code's nested view of `psconfig`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { effectiveJqPath, toServerSettings } from '../../server/src/lsp/settings';
+
+test('flat ServerSettings pass through', () => {
+  assert.deepEqual(toServerSettings({ jqPath: '/opt/jq', includesAllowRemote: true, agentAddresses: ['a.net', ''] }), {
+    jqPath: '/opt/jq',
+    includesAllowRemote: true,
+    agentAddresses: ['a.net'],
+  });
+});
+
+test("VS Code's nested section is mapped", () => {
+  assert.deepEqual(toServerSettings({ jq: { path: ' /usr/bin/jq ' }, includes: { allowRemote: false }, preview: { agentAddresses: ['x'] }, files: ['**/*.json'] }), {
+    jqPath: '/usr/bin/jq',
+    includesAllowRemote: false,
+    agentAddresses: ['x'],
+  });
+});
+
+test('nonsense becomes defaults; the jq path falls back to JQ_PATH', () => {
+  assert.deepEqual(toServerSettings(null), {});
+  assert.deepEqual(toServerSettings({ jq: { path: 3 }, preview: 'x' }), {});
+  const saved = process.env.JQ_PATH;
+  process.env.JQ_PATH = '/from/env/jq';
+  try {
+    assert.equal(effectiveJqPath({}), '/from/env/jq');
+    assert.equal(effectiveJqPath({ jqPath: '/set/jq' }), '/set/jq');
+  } finally {
+    if (saved === undefined) delete process.env.JQ_PATH;
+    else process.env.JQ_PATH = saved;
+  }
+});
