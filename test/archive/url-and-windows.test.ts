@@ -1,7 +1,7 @@
 // URL normalising, time parsing, time windows and the choice of summary series (reference esmond.md §1g).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ArchiveError } from '../../client/src/archive/errors';
+import { ArchiveError, redact } from '../../client/src/archive/errors';
 import { resolveTimeWindow } from '../../client/src/archive/series';
 import { chooseSeries, parseSeriesUri, selectWindow, summaryWindowForRange } from '../../client/src/archive/summaries';
 import type { EventTypeInfo } from '../../client/src/archive/types';
@@ -89,4 +89,10 @@ test('series URLs name their event type and summary', () => {
   assert.deepEqual(parseSeriesUri('/esmond/perfsonar/archive/k/histogram-owdelay/statistics/300/?time-range=5'), { eventType: 'histogram-owdelay', summaryType: 'statistics', window: 300 });
   assert.deepEqual(parseSeriesUri('/a/k/packet-loss-rate/aggregations/3600'), { eventType: 'packet-loss-rate', summaryType: 'aggregation', window: 3600 });
   assert.equal(parseSeriesUri('/a/k/'), undefined);
+});
+
+test('secrets are redacted from any text that reaches a message', () => {
+  assert.equal(redact('refused Token abc123def for https://u:pw@h/x', ['abc123def']), 'refused Token <redacted> for https://<redacted>@h/x');
+  assert.equal(redact('key s3cr3t-value in body', ['s3cr3t-value']), 'key <redacted> in body');
+  assert.equal(redact('nothing to hide'), 'nothing to hide');
 });
