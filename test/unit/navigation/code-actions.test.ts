@@ -61,3 +61,14 @@ test('a misspelt property is renamed to the one the schema expects', () => {
   assert.equal(fixes[0]?.title, 'Change property "repaet" to "repeat"');
   assert.equal(applyOffsetEdits(text, fixes[0].edits), TEMPLATE);
 });
+
+test('a missing required property is added to the object the diagnostic names', () => {
+  const text = TEMPLATE.replace('"a3": { "address": "a3.example.net" }', '"a3": { }');
+  const fixes = fixesFor(text, 'psconfig/missing-property');
+  assert.equal(fixes[0]?.title, 'Add the required property "address"');
+  const parsed = JSON.parse(applyOffsetEdits(text, fixes[0].edits)) as { addresses: { a3: { address: string } } };
+  assert.equal(parsed.addresses.a3.address, '');
+  const noTasks = '{ "addresses": {}, "groups": {}, "tests": {} }';
+  const top = fixesFor(noTasks, 'psconfig/missing-property');
+  assert.deepEqual(JSON.parse(applyOffsetEdits(noTasks, top[0].edits)), { addresses: {}, groups: {}, tests: {}, tasks: {} });
+});

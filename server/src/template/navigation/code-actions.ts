@@ -30,6 +30,7 @@ function isData(d: unknown): d is DiagnosticData {
 export function quickFixes(model: NavModel, diag: FixableDiagnostic): NavCodeAction[] {
   const data = isData(diag.data) ? diag.data : undefined;
   if (data?.kind === 'unknown-property') return renameProperty(model, diag, data.property, data.closest);
+  if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
   const ref = model.index.referenceAt(diag.start);
   let kind: SymbolKind | undefined;
   let name: string | undefined;
@@ -65,6 +66,39 @@ function renameProperty(model: NavModel, diag: FixableDiagnostic, property: stri
   const key = node?.type === 'string' && node.value === property ? node : node?.type === 'property' ? keyOf(node) : undefined;
   if (!key || key.value !== property) return [];
   return [{ title: `Change property "${property}" to "${closest}"`, edits: [{ start: key.offset + 1, end: key.offset + key.length - 1, newText: closest }], isPreferred: true }];
+}
+
+/** Placeholder values for required properties, valid for the schema where one can be (a `type` must be chosen). */
+const PROPERTY_DEFAULTS: Record<string, unknown> = {
+  addresses: {},
+  groups: {},
+  tests: {},
+  tasks: {},
+  address: '',
+  archiver: 'http',
+  data: {},
+  context: '',
+  spec: {},
+  test: '',
+  group: '',
+  'data-source': { type: 'current-config' },
+  'a-addresses': [],
+  'b-addresses': [],
+  'local-address': { name: '' },
+  'target-addresses': [],
+  filters: [],
+  script: '.',
+};
+
+function addProperty(model: NavModel, diag: FixableDiagnostic, property: string): NavCodeAction[] {
+  const node = nodeAtOffset(model.parsed.root, diag.start, false);
+  let obj: JsonNode | undefined;
+  if (node?.type === 'object') obj = node;
+  else if (node?.type === 'string' && node.parent?.type === 'property' && node.parent.children?.[0] === node) obj = node.parent.children?.[1];
+  else if (node?.type === 'property') obj = node.children?.[1];
+  if (obj?.type !== 'object' || propertyValue(obj, property) !== undefined) return [];
+  const value = property in PROPERTY_DEFAULTS ? PROPERTY_DEFAULTS[property] : '';
+  return [{ title: `Add the required property "${property}"`, edits: [insertProperty(model.text, obj, property, value)], isPreferred: true }];
 }
 
 /** A minimal, schema-valid object for each section, for the user to fill in. */
