@@ -54,7 +54,7 @@ interface Built {
   /** Index of the combination in the jq batch, when it needs jq. */
   jqItem?: number;
   archives: Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate[]; key: number }>;
-  contexts: Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate }[]>;
+  contexts: Sourced<ContextEntry[]>;
 }
 
 export function requestingAgentFrom(agentAddresses: string[] | undefined): Map<string, JsonObject> {
@@ -126,7 +126,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   const jqSets: string[][] = [];
   const jqItems: number[][] = []; // [set, shared, archives, ...node ids]
   const compiledByTask = new Map<TaskPlan, TaskEntry>();
-  const contextCache = new Map<number, Sourced<{ raw: JsonObject[]; compiled: CompiledTemplate }>>();
+  const contextCache: (Sourced<ContextEntry> | undefined)[] = []; // by node id
   let total = 0;
   for (const plan of plans) {
     if (plan.disabled || plan.error || !plan.test) continue;
@@ -153,24 +153,29 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
         archiveCache.set(hostKey, archives);
         if (archives.ok) archives.value.compiled.forEach((c) => c.jqScripts.forEach((s) => scripts.add(s)));
       }
-      const ctxs: { raw: JsonObject[]; compiled: CompiledTemplate }[] = [];
-      let ctxError: string | undefined;
+      let contexts: Built['contexts'] | undefined;
       for (const m of combo.members) {
-        let c = contextCache.get(m.id);
+        let c = contextCache[m.id];
         if (!c) {
           const r = contextsFor(view, m);
-          c = r.ok ? { ok: true, value: { raw: r.value, compiled: compileTemplate(r.value) } } : r;
-          contextCache.set(m.id, c);
+          c = r.ok ? { ok: true, value: r.value.length ? { raw: r.value, compiled: compileTemplate(r.value) } : NO_CONTEXTS } : r;
+          contextCache[m.id] = c;
         }
         if (!c.ok) {
-          ctxError ??= c.error;
-          continue;
+          contexts = c;
+          break;
         }
         if (c.value.compiled.jqScripts.size) c.value.compiled.jqScripts.forEach((s) => scripts.add(s));
-        if (c.value.raw.length) ctxs.push(c.value);
-        else ctxs.push(NO_CONTEXTS);
       }
-      mine.push({ plan, combo, archives, contexts: ctxError ? { ok: false, error: ctxError } : { ok: true, value: ctxs } });
+      if (!contexts) {
+        // Most meshes have no contexts: share one list of empty entries instead of building one per combination.
+        let any = false;
+        for (const m of combo.members) if ((contextCache[m.id] as { ok: true; value: ContextEntry }).value !== NO_CONTEXTS) any = true;
+        contexts = any
+          ? { ok: true, value: combo.members.map((m) => (contextCache[m.id] as { ok: true; value: ContextEntry }).value) }
+          : noContexts(combo.members.length);
+      }
+      mine.push({ plan, combo, archives, contexts });
     }
     if (scripts.size && mine.length) {
       entry.set = jqSets.push([...scripts]) - 1;
@@ -178,7 +183,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
         b.jqItem = jqItems.push([entry.set, shared, b.archives.ok ? b.archives.value.key : -1, ...b.combo.members.map((m) => m.id)]) - 1;
       }
     }
-    built.push(...mine);
+    for (const b of mine) built.push(b); // (not push(...mine): a big mesh exceeds the argument limit)
   }
   const truncated = plans.reduce((n, p) => n + p.combos.length, 0) > total;
   if (options.isCancelled?.()) return done({ error: 'cancelled', tasks: [], combinations: [], truncated: false, agents: [] });
@@ -249,9 +254,10 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       fail(archiveError);
       continue;
     }
-    const contexts: Json[] = [];
+    const none = b.contexts === noContexts(combo.members.length);
+    const contexts: Json[] = none ? NO_CONTEXT_VALUES : [];
     let contextError: string | undefined;
-    for (const c of b.contexts.value) {
+    for (const c of none ? [] : b.contexts.value) {
       const r = fillTemplate(c.compiled, value);
       if (!r.ok) {
         contextError = `Error expanding context: ${r.error}`;
@@ -272,7 +278,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       }
       reference = r.value;
     }
-    if (contexts.some((c) => Array.isArray(c) && c.length)) {
+    if (!none && contexts.some((c) => Array.isArray(c) && c.length)) {
       addNote(plan.name, 'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.');
     }
     base.pscheduler = assembleTask({
@@ -319,7 +325,16 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   return done({ tasks, combinations, truncated, agents });
 }
 
-const NO_CONTEXTS = { raw: [], compiled: compileTemplate([]) };
+interface ContextEntry {
+  raw: JsonObject[];
+  compiled: CompiledTemplate;
+}
+const NO_CONTEXTS: ContextEntry = { raw: [], compiled: compileTemplate([]) };
+const noContextsBySize: Sourced<ContextEntry[]>[] = [];
+const NO_CONTEXT_VALUES: Json[] = [];
+function noContexts(size: number): Sourced<ContextEntry[]> {
+  return (noContextsBySize[size] ??= { ok: true, value: Array.from({ length: size }, () => NO_CONTEXTS) });
+}
 const NO_SCRIPTS: string[] = [];
 const JQ_MISSING: JqValueResult = { ok: false, error: 'jq result missing' };
 
