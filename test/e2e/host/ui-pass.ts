@@ -142,7 +142,22 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await collapsed.click();
       }
       await tree.locator('.monaco-list-row', { hasText: '→' }).first().waitFor();
-      return (await texts(tree.locator('.monaco-list-row'))).slice(0, 8).join(' | ');
+      const rows = await texts(tree.locator('.monaco-list-row'));
+      for (const agent of ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']) {
+        if (!rows.some((r) => r.startsWith(agent) && !r.includes('→'))) throw new Error(`no agent row ${agent} in: ${rows.join(' | ')}`);
+      }
+      return rows.slice(0, 8).join(' | ');
+    });
+
+    await checks.run('clicking a combination opens its pScheduler task JSON', '04-task-json', async () => {
+      const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) }).locator('.monaco-list');
+      const combination = tree.locator('.monaco-list-row', { hasText: '→' }).first();
+      const label = (await combination.innerText()).trim();
+      await combination.click();
+      const tab = page.locator('.tab.active', { hasText: '→' });
+      await tab.waitFor();
+      await page.locator('.monaco-editor .view-lines', { hasText: '"throughput"' }).first().waitFor();
+      return `tab "${(await tab.innerText()).trim()}" for ${label}`;
     });
 
     let explorer: Frame | undefined;
