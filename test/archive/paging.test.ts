@@ -91,6 +91,8 @@ test('a series pages until the range is complete', async () => {
   assert.ok(recent.points.length <= inLastHour(t0) + 1 && recent.points.length >= inLastHour(t1) - 1, String(recent.points.length));
   const at = await fetchSeries({ url: server.url }, uri, { time: NOW - 10 });
   assert.deepEqual(at.points.map((p) => p.ts), [NOW - 10]);
+  const pasted = await fetchSeries({ url: `127.0.0.1:${server.port}` }, uri, { time: NOW - 10 });
+  assert.equal(pasted.points.length, 1, 'a URI resolves against the archive URL as pasted');
   const none = await fetchSeries({ url: server.url }, uri, { 'time-start': 0, 'time-end': 100 });
   assert.deepEqual(none.points, []);
 });

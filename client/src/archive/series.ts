@@ -5,7 +5,7 @@ import { ArchiveError } from './errors';
 import { requestJson } from './http';
 import { readToken } from './search';
 import type { ArchiveOptions, RawPoint, TimeFilters } from './types';
-import { timeParams, withQuery } from './url';
+import { normaliseArchiveUrl, timeParams, withQuery } from './url';
 
 export interface SeriesOptions extends TimeFilters {
   /** Points per request (default 1000, esmond's client value). */
@@ -59,8 +59,10 @@ function asPoints(json: unknown, url: string): RawPoint[] {
 export async function fetchSeries(archive: ArchiveOptions, seriesUri: string, opts: SeriesOptions = {}): Promise<SeriesResult> {
   let url: string;
   try {
-    url = new URL(seriesUri, archive.url).toString();
-  } catch {
+    // Server-generated URIs are paths; resolve them against the archive as the user gave it (normalised).
+    url = /^https?:\/\//i.test(seriesUri) ? new URL(seriesUri).toString() : new URL(seriesUri, normaliseArchiveUrl(archive.url)).toString();
+  } catch (err) {
+    if (err instanceof ArchiveError) throw err;
     throw new ArchiveError(`not a series URL: ${seriesUri}`, { kind: 'bad-url' });
   }
   const { start, end } = resolveTimeWindow(opts, opts.now);
