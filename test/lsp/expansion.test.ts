@@ -102,6 +102,7 @@ test('code lenses: tasks show how many tasks for how many agents; an esmond arch
   const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
   const task = resolved.find((l) => l.command?.command === 'psconfig.previewTasks');
   assert.equal(task?.command?.title, '6 tasks for 3 agents');
+  assert.deepEqual(task?.command?.arguments, [meshUri]);
   assert.deepEqual(task?.range.start, positionOf(meshText, '"example-task-throughput": {', 1));
   const archive = resolved.find((l) => l.command?.command === 'psconfig.openArchiveExplorer');
   assert.ok(archive, JSON.stringify(resolved));

@@ -222,7 +222,7 @@ export function registerFeatures(d: FeatureDeps): void {
       if (data.kind === 'task') {
         const counts = await d.expansion.counts(doc);
         const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
-        return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [] } };
+        return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [data.uri] } };
       }
       const result = await d.expansion.fullExpansion(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined = result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
