@@ -46,8 +46,9 @@ export function syntaxErrorOf(text: string): string | undefined {
     // V8 names the offset ("... in JSON at position 123"); we add line and column.
     const message = (e as Error).message;
     const at = /at position (\d+)/.exec(message);
-    if (!at) return `JSON syntax error: ${message}`;
-    const p = new LineIndex(text).positionAt(Number(at[1]));
+    const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined;
+    if (offset === undefined) return `JSON syntax error: ${message}`;
+    const p = new LineIndex(text).positionAt(offset);
     return `JSON syntax error at line ${p.line + 1}, column ${p.character + 1}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
   }
 }
