@@ -78,6 +78,15 @@ export async function run(): Promise<void> {
       const s = await timeAsync(ask, runs);
       console.log(`LSP completion   ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
     }
+    // Task lenses: listing is immediate; the first resolve waits for the per-version counts (computed in the worker).
+    const t2 = process.hrtime.bigint();
+    const lenses = await client.request<{ range: unknown; data: unknown }[]>('textDocument/codeLens', { textDocument: { uri } });
+    const listed = Number(process.hrtime.bigint() - t2) / 1e6;
+    const t3 = process.hrtime.bigint();
+    const first = await client.request<{ command?: { title: string } }>('codeLens/resolve', lenses[0]);
+    const resolvedMs = Number(process.hrtime.bigint() - t3) / 1e6;
+    const again = await timeAsync(() => client.request('codeLens/resolve', lenses[1]), 20);
+    console.log(`LSP code lenses: ${lenses.length} listed in ${listed.toFixed(1)} ms; first resolve ("${first.command?.title}") ${resolvedMs.toFixed(0)} ms; later resolves ${fmt(again)}`);
     // After an edit the first completion pays for the new version's parse (diagnostics have not run yet).
     const edited = text.replace('"display-task-name": "Task 0"', '"display-task-name": "Task 0!"');
     void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
