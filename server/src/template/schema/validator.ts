@@ -235,7 +235,8 @@ export class SchemaChecker {
       if (propertyValue(node, r) !== undefined || frame.ignore?.has(r)) continue;
       const owner = frame.def === '#' ? 'The template' : capitalize(describePath(nodePath(node)));
       const [start, end] = frame.keyNode ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length] : [node.offset, node.offset + 1];
-      this.report('psconfig/missing-property', frame, `${owner} is missing the required property \`${r}\`${REQUIRED_HINTS[r] ?? ''}.`, start, end, { kind: 'missing-property', property: r });
+      const hint = frame.def === '#' ? ` (add \`"${r}": {}\` if it has none; a fragment that is only ever included by another template may leave it out)` : (REQUIRED_HINTS[r] ?? '');
+      this.report('psconfig/missing-property', frame, `${owner} is missing the required property \`${r}\`${hint}.`, start, end, { kind: 'missing-property', property: r });
     }
   }
 
