@@ -116,3 +116,13 @@ test('hover on a variable shows what it expands to in the first combination', as
   assert.ok(value.includes(`"${b}"`), value);
   assert.ok(value.includes(`${a} → ${b}`), value);
 });
+
+test('hover on a group shows what each task using it yields (counts shared with the lenses)', async () => {
+  // Resolving a task lens makes sure this version's counts exist; the hover then shows them.
+  const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
+  await client.request<CodeLens>('codeLens/resolve', lenses[0]);
+  const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: meshUri }, position: positionOf(meshText, '"example-group-mesh": {', 3) });
+  const value = (h.contents as { value: string }).value;
+  assert.match(value, /Type: `mesh`/);
+  assert.match(value, /Task `example-task-throughput`: 6 tasks for 3 agents/);
+});

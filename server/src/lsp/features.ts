@@ -165,7 +165,7 @@ export function registerFeatures(d: FeatureDeps): void {
    * combination: wait briefly for the full expansion, and show the hover without it if jq is slow.
    */
   const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
-    const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_EXPANSION_WAIT_MS)) ?? [];
+    const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_COUNTS_WAIT_MS)) ?? [];
     let result = d.expansion.settled(doc);
     if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.fullExpansion(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [] };
@@ -234,6 +234,8 @@ export function registerFeatures(d: FeatureDeps): void {
   );
 }
 
+/** How long a hover waits for figures it would like to show before answering without them. */
+const HOVER_COUNTS_WAIT_MS = 500;
 const HOVER_EXPANSION_WAIT_MS = 1500;
 
 function insideVariable(text: string, offset: number): boolean {

@@ -174,7 +174,7 @@ const VARIABLE_DOCS: Record<string, string> = {
 function completeVariable(model: NavModel, path: JsonPath, start: number, end: number, offset: number): NavCompletionResult {
   const text = model.text;
   const open = text.lastIndexOf('{%', offset - 1);
-  if (open < start - 0 || open + 2 > offset) return NONE;
+  if (open < start || open + 2 > offset) return NONE;
   const closeBefore = text.indexOf('%}', open + 2);
   if (closeBefore !== -1 && closeBefore + 2 <= offset) return NONE;
   const owner = expandedOwner(path);
