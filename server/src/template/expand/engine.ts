@@ -287,6 +287,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
         contexts,
         schedule: entry.schedule,
         reference,
+        referenceShared: reference !== undefined && reference === entry.reference?.constant,
         tools: entry.tools,
         priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
         schedulerAddress: combo.scheduler.address ?? '',

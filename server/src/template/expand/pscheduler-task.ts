@@ -46,6 +46,8 @@ export interface TaskPieces {
   contexts: Json[];
   schedule?: JsonObject;
   reference?: Json;
+  /** The reference object is shared between combinations (a constant template): copy before adding psconfig. */
+  referenceShared?: boolean;
   tools: string[];
   priority?: number;
   schedulerAddress: string;
@@ -56,13 +58,15 @@ export function createdBy(schedulerAddress: string): JsonObject {
   return { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': schedulerAddress, uuid: '<preview>' };
 }
 
-const blocks = new Map<string, JsonObject>();
+const EMPTY_SCHEDULE: JsonObject = {};
+const blocks = new Map<string, { psconfig: JsonObject; reference: JsonObject }>();
 /** One shared (read-only) psconfig block per scheduler: a 40,000-task mesh has only a few hundred. */
-function psconfigBlock(schedulerAddress: string): JsonObject {
+function psconfigBlock(schedulerAddress: string): { psconfig: JsonObject; reference: JsonObject } {
   let b = blocks.get(schedulerAddress);
   if (!b) {
     if (blocks.size > 50_000) blocks.clear();
-    b = { 'created-by': createdBy(schedulerAddress) };
+    const psconfig = { 'created-by': createdBy(schedulerAddress) };
+    b = { psconfig, reference: { psconfig } };
     blocks.set(schedulerAddress, b);
   }
   return b;
@@ -72,14 +76,21 @@ export function assembleTask(p: TaskPieces): PSchedulerTask {
   const task: Record<string, unknown> = { test: withoutMeta(p.test) };
   // The generator adds archives/schedule only when present, but Task.checksum() inserts "archives": [] and
   // "schedule": {}, so the JSON the agent logs and submits always has both.
-  task.archives = p.archives.map(withoutMeta);
+  for (let i = 0; i < p.archives.length; i++) p.archives[i] = withoutMeta(p.archives[i]); // a fresh list per combination
+  task.archives = p.archives;
   if (p.contexts.some((c) => Array.isArray(c) && c.length > 0)) {
     task.contexts = { contexts: p.contexts.map((c) => (Array.isArray(c) ? c.map(withoutMeta) : c)) };
   }
-  task.schedule = p.schedule ? withoutMeta(p.schedule) : {};
-  const ref: JsonObject = isObject(p.reference) ? { ...p.reference } : {};
-  ref.psconfig = psconfigBlock(p.schedulerAddress); // overwrites a user key named psconfig, as the agent does
-  task.reference = ref;
+  task.schedule = p.schedule ? withoutMeta(p.schedule) : EMPTY_SCHEDULE;
+  // The agent sets reference.psconfig, overwriting a user key of that name. A reference filled for this
+  // combination is ours to extend; a constant one is shared, so it is copied; none at all shares one per agent.
+  const block = psconfigBlock(p.schedulerAddress);
+  if (!isObject(p.reference)) task.reference = block.reference;
+  else if (p.referenceShared) task.reference = { ...p.reference, psconfig: block.psconfig };
+  else {
+    p.reference.psconfig = block.psconfig;
+    task.reference = p.reference;
+  }
   if (p.tools.length) task.tools = p.tools;
   if (p.priority) task.priority = p.priority; // 5.x tests truthiness: a priority of 0 is not sent
   return task as unknown as PSchedulerTask;
