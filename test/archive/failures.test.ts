@@ -6,7 +6,7 @@ import { ArchiveError, type ArchiveErrorKind } from '../../client/src/archive/er
 import { closeArchiveConnections } from '../../client/src/archive/http';
 import { searchMetadata } from '../../client/src/archive/search';
 import { fetchSeries } from '../../client/src/archive/series';
-import { trackUnhandledRejections } from './helpers';
+import { tinyServer, trackUnhandledRejections } from './helpers';
 import type { FaultMode } from './server/faults';
 import { type ArchiveServerHandle, refusedArchiveUrl, startArchiveServer } from './server/server';
 
@@ -89,4 +89,23 @@ test('bad input is refused before any request', async () => {
   assert.equal((await failure(searchMetadata({ url: 'ftp://x' }))).kind, 'bad-url');
   assert.equal((await failure(searchMetadata({ url: server.url }, { 'time-start': 1.5 }))).kind, 'bad-input');
   assert.equal((await failure(fetchSeries({ url: server.url }, '/k/throughput/base', { 'time-start': 9, 'time-end': 1 }))).kind, 'bad-input');
+});
+
+test('a GET whose kept-alive connection is reset is sent once more; a second reset is reported', async () => {
+  let resets = 1;
+  const tiny = await tinyServer((req, res) => {
+    if (resets-- > 0) return void req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('[]');
+  });
+  try {
+    assert.deepEqual((await searchMetadata({ url: tiny.origin })).metadata, []);
+    assert.equal(tiny.requests.length, 2);
+    resets = 2;
+    const e = await failure(searchMetadata({ url: tiny.origin }));
+    assert.equal(e.kind, 'network');
+    assert.match(e.message, /^network error talking to http:\/\/127\.0\.0\.1:\d+\/esmond\/perfsonar\/archive\/: (ECONNRESET|UND_ERR_SOCKET) /);
+  } finally {
+    await tiny.close();
+  }
 });

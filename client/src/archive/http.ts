@@ -42,6 +42,7 @@ export async function closeArchiveConnections(): Promise<void> {
   await Promise.all(all.map((a) => a.close().catch(() => undefined)));
 }
 
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const TLS_CODES = /^(CERT_|ERR_TLS|ERR_SSL|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 function errorCodes(err: unknown): string[] {
@@ -101,22 +102,22 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   }
-  let status: number;
-  let text: string;
-  let resHeaders: HttpResult['headers'];
-  try {
-    const res = await request(url, {
-      method: opts.method ?? 'GET',
-      headers,
-      body,
-      dispatcher: agentFor(timeoutMs),
-      signal: AbortSignal.timeout(opts.deadlineMs ?? timeoutMs * 6),
-    });
-    status = res.statusCode;
-    resHeaders = res.headers;
-    text = await res.body.text();
-  } catch (err) {
-    throw transportError(err, url, timeoutMs, secrets);
+  let status = 0;
+  let text = '';
+  let resHeaders: HttpResult['headers'] = {};
+  const method = opts.method ?? 'GET';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await request(url, { method, headers, body, dispatcher: agentFor(timeoutMs), signal: AbortSignal.timeout(opts.deadlineMs ?? timeoutMs * 6) });
+      status = res.statusCode;
+      resHeaders = res.headers;
+      text = await res.body.text();
+      break;
+    } catch (err) {
+      // A kept-alive connection the server closed just as we reused it: a GET is safe to send once more.
+      if (method === 'GET' && attempt === 0 && errorCodes(err).some((c) => STALE_SOCKET.has(c))) continue;
+      throw transportError(err, url, timeoutMs, secrets);
+    }
   }
   const bytes = Buffer.byteLength(text);
   if (status >= 300 && status < 400) {
