@@ -1,7 +1,7 @@
 // Error-recovering JSON parser for text with syntax errors (the fast strict path in parse.ts failed).
 // Reports every error with a range and still builds the tree around them, so that a template being typed keeps
 // its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
-import { makeNode, type JsonNode, type SyntaxProblem } from './parse';
+import { makeNode, type JsonNode, type SyntaxProblem } from './json-node';
 
 type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
 

@@ -1,0 +1,36 @@
+// The JSON AST node shared by both parsers (same shape as jsonc-parser's Node, so its helpers work on it).
+
+export type JsonNodeType = 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
+export type JsonPath = (string | number)[];
+
+export interface JsonNode {
+  type: JsonNodeType;
+  offset: number;
+  length: number;
+  /** Decoded value for string/number/boolean/null nodes. */
+  value?: string | number | boolean | null;
+  parent?: JsonNode;
+  /** object: property nodes; array: items; property: [key, value?]. */
+  children?: JsonNode[];
+  colonOffset?: number;
+  /** On property nodes whose key starts with `#`: a comment (pSConfig 5.2+ strips these before validation). */
+  comment?: boolean;
+}
+
+export interface SyntaxProblem {
+  message: string;
+  start: number;
+  end: number;
+}
+
+/** Every node gets the same fields in the same order, so V8 keeps property access on them monomorphic. */
+export function makeNode(
+  type: JsonNodeType,
+  offset: number,
+  length: number,
+  value: string | number | boolean | null | undefined,
+  parent: JsonNode | undefined,
+  children: JsonNode[] | undefined,
+): JsonNode {
+  return { type, offset, length, value, parent, children, colonOffset: undefined, comment: undefined };
+}
