@@ -92,6 +92,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     cspSource: o,
   }));
   const context = await opts.browser.newContext({ viewport: opts.viewport ?? { width: 900, height: 1400 } });
+  // Generous: the machines these run on may be busy; every wait is on an event or a condition, never a sleep.
+  context.setDefaultTimeout(90000);
   const page = await context.newPage();
   const posted: WebviewToHost[] = [];
   const answered: HostToWebview[] = [];

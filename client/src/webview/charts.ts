@@ -29,6 +29,8 @@ export interface ChartSpec {
   secondaryLabel?: string;
   lines: ChartLine[];
   range: { start: number; end: number };
+  /** Called once, after the first complete draw, with milliseconds since construction began. */
+  onDrawn?: (ms: number) => void;
 }
 
 /** Keeps the x range of every chart in step and knows the requested range for "reset". */
@@ -161,6 +163,7 @@ export function failureLine(label: string, ts: number[], errors: string[], lines
 }
 
 export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: Palette, group: ChartGroup): uPlot {
+  const t0 = performance.now();
   const data = align(spec.lines);
   const xs = data[0] as number[];
   const axisStyle = { stroke: palette.fg, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
@@ -224,6 +227,11 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
     legend: { live: true },
     plugins: [wheelZoomAndPan(group)],
   };
+  if (spec.onDrawn) {
+    let reported = false;
+    const onDrawn = spec.onDrawn;
+    opts.hooks = { draw: [() => { if (!reported) { reported = true; onDrawn(performance.now() - t0); } }] };
+  }
   const u = group.quietly(() => new uPlot(opts, data, parent));
   group.add(u);
   group.quietly(() => u.setScale('x', { min: spec.range.start, max: spec.range.end }));

@@ -172,13 +172,15 @@ export class DetailView {
     this.group.reset();
   }
 
-  private async load(gen: number, dir: Dir, row: MeasurementRow, eventType: string, zoomed?: TimeSpec): Promise<void> {
+  /** `gen` guards time-chart data (a newer zoom re-read supersedes it); lazy sections pass `sel` (only a new row does). */
+  private async load(gen: number, dir: Dir, row: MeasurementRow, eventType: string, zoomed?: TimeSpec, sel?: number): Promise<void> {
     const ctx = this.ctx;
     if (!ctx) return;
     const key = `${dir}|${eventType}`;
     try {
       const m = await request({ type: 'series', id: newId(), archive: ctx.archive, row, eventType, time: zoomed ?? ctx.time, window: ctx.window });
-      if (gen !== this.gen || m.type !== 'seriesResult') return;
+      const stale = sel !== undefined ? sel !== this.sel : gen !== this.gen;
+      if (stale || m.type !== 'seriesResult') return;
       if (!zoomed) {
         this.range = m.range;
         this.group.range = m.range;
@@ -186,7 +188,7 @@ export class DetailView {
       this.errors.delete(key);
       this.results.set(key, m.result);
     } catch (err) {
-      if (gen !== this.gen) return;
+      if (sel !== undefined ? sel !== this.sel : gen !== this.gen) return;
       this.errors.set(key, err instanceof HostError ? err.info.message : String(err));
     }
     this.renderFor(eventType);
@@ -236,13 +238,14 @@ export class DetailView {
       if (!det.open || started || !this.ctx) return;
       started = true;
       b.status.textContent = 'Loading…';
-      const gen = this.gen;
-      const jobs = eventTypes.map((et) => this.load(gen, 'forward', this.ctx!.row, et));
+      const sel = this.sel;
+      const zoomed = this.view ? { ...this.view } : undefined;
+      const jobs = eventTypes.map((et) => this.load(this.gen, 'forward', this.ctx!.row, et, zoomed, sel));
       if (this.reverseRow) {
         const rtypes = new Set(this.reverseRow.eventTypes.map((e) => e.eventType));
-        for (const et of eventTypes) if (rtypes.has(et)) jobs.push(this.load(gen, 'reverse', this.reverseRow, et));
+        for (const et of eventTypes) if (rtypes.has(et)) jobs.push(this.load(this.gen, 'reverse', this.reverseRow, et, zoomed, sel));
       }
-      void Promise.all(jobs).then(() => gen === this.gen && render());
+      void Promise.all(jobs).then(() => sel === this.sel && render());
     });
     this.body.append(det);
   }
@@ -342,12 +345,15 @@ export class DetailView {
     }
     clear(b.plot);
     if (!hasMain && !lines.length) return;
-    const t0 = performance.now();
-    createTimeChart(b.plot, { id: `chart-${p.id}`, title: p.title, unit: p.unit, secondaryUnit: 'count', secondaryLabel: 'retransmits', lines, range: this.view ?? this.range }, pal, this.group);
-    const drawMs = performance.now() - t0;
     const rs = dirs.map((d) => this.results.get(`${d}|${p.eventType}`)).filter((r): r is SeriesResult => !!r);
     b.box.dataset.points = String(rs.reduce((n, r) => n + r.data.ts.length, 0));
-    this.metrics[p.id] = { points: rs.reduce((n, r) => n + r.received, 0), totalMs: performance.now() - this.shownAt, drawMs, fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)), transformMs: Math.max(0, ...rs.map((r) => r.transformMs)), series: lines.map((l) => l.label) };
+    const onDrawn = (drawMs: number): void => {
+      this.metrics[p.id] = {
+        points: rs.reduce((n, r) => n + r.received, 0), totalMs: performance.now() - this.shownAt, drawMs,
+        fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)), transformMs: Math.max(0, ...rs.map((r) => r.transformMs)), series: lines.map((l) => l.label),
+      };
+    };
+    createTimeChart(b.plot, { id: `chart-${p.id}`, title: p.title, unit: p.unit, secondaryUnit: 'count', secondaryLabel: 'retransmits', lines, range: this.view ?? this.range, onDrawn }, pal, this.group);
   }
 
   private renderFailures(): void {

@@ -21,15 +21,18 @@ function eventTypesText(r: MeasurementRow): string {
   return r.eventTypes.map((e) => e.eventType).sort().join(', ');
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true });
+/** Digit runs zero-padded, so plain `<` orders 10.0.0.9 before 10.0.0.10 (cheaper than a numeric Intl.Collator). */
+function natural(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, (d) => d.padStart(12, '0'));
+}
 
 /** Sort key of a row for a column: computed once per sort, not once per comparison (10,000 rows). */
 function sortKey(r: MeasurementRow, col: SortColumn): string | number {
   switch (col) {
     case 'pair':
-      return pairText(r);
+      return natural(pairText(r));
     case 'tool':
-      return r.toolName;
+      return natural(r.toolName);
     case 'eventTypes':
       return `${String(r.eventTypes.length).padStart(3, '0')} ${eventTypesText(r)}`;
     case 'lastUpdate':
@@ -117,7 +120,7 @@ export class ResultsTable {
     const dir = this.descending ? -1 : 1;
     const keyed = this.rows.map((row) => ({ row, k: sortKey(row, this.sortCol) }));
     keyed.sort((a, b) => {
-      const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : collator.compare(String(a.k), String(b.k));
+      const c = typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : a.k < b.k ? -1 : a.k > b.k ? 1 : 0;
       return dir * c || (a.row.key < b.row.key ? -1 : a.row.key > b.row.key ? 1 : 0);
     });
     this.rows = keyed.map((x) => x.row);
