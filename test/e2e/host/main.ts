@@ -48,18 +48,18 @@ async function main(): Promise<number> {
   let browser: Browser | undefined;
   const servers: CodeServer[] = [];
   try {
-    archives = await startArchives();
-    if (archives.problem) {
-      console.log(`  ✖ ${archives.problem}`);
-      tallies.push({ name: 'archive', result: { exitCode: 1, passed: 0, failed: 1, problem: archives.problem }, ms: 0 });
-    } else log(`local archive at ${archives.archiveUrl}; unreachable archive at ${archives.unreachableUrl}`);
-    browser = await launchChromium();
-    log(`chromium ${browser.version()}`);
+    const arch = (archives = await startArchives());
+    if (arch.problem) {
+      console.log(`  ✖ ${arch.problem}`);
+      tallies.push({ name: 'archive', result: { exitCode: 1, passed: 0, failed: 1, problem: arch.problem }, ms: 0 });
+    } else log(`local archive at ${arch.archiveUrl}; unreachable archive at ${arch.unreachableUrl}`);
+    const br = (browser = await launchChromium());
+    log(`chromium ${br.version()}`);
 
     // One server per kind of extension source: the installed .vsix, or the source tree as a development extension.
     const startServer = async (name: string, withVsix: boolean): Promise<CodeServer> => {
       const dir = join(scratch, `server-${name}`);
-      const env = extensionHostEnv(archives!);
+      const env = extensionHostEnv(arch);
       // Tells the suite to assert that the extension it exercises is the copy installed from the .vsix.
       if (withVsix) env.E2E_EXPECT_EXTENSIONS_DIR = join(dir, 'extensions');
       const server = new CodeServer({ install, dir, env });
@@ -75,29 +75,36 @@ async function main(): Promise<number> {
     };
 
     let vsixServer: CodeServer | undefined;
-    for (const pass of passes) {
-      const t0 = Date.now();
-      let result: PassResult;
+    const runPass = async (pass: PassName): Promise<PassResult> => {
       if (pass === 'source') {
         const server = await startServer('source', false);
-        const ws = createWorkspace(archives, scratch);
+        const ws = createWorkspace(arch, scratch);
         log(`pass "source": suite against the source tree as a development extension, workspace ${ws}`);
-        result = await runInHostPass({ server, browser, workspaceDir: ws, testsEntry, developmentPath: repoRoot, timeoutMs, consoleLog: join(scratch, 'console-source.log'), print: (l) => console.log(`  ${l}`) });
+        const result = await runInHostPass({ server, browser: br, workspaceDir: ws, testsEntry, developmentPath: repoRoot, timeoutMs, consoleLog: join(scratch, 'console-source.log'), print: (l) => console.log(`  ${l}`) });
         await server.stop();
-      } else {
-        vsixServer ??= await startServer('vsix', true);
-        const ws = createWorkspace(archives, scratch);
-        if (pass === 'vsix') {
-          // The workbench runs extension tests only in a development host, so the development path is the
-          // folder --install-extension unpacked the .vsix into: the suite exercises exactly the packaged files.
-          const installed = vsixServer.installedExtensionPath(EXTENSION_ID);
-          log(`pass "vsix": suite against ${installed} (installed from ${vsix}), workspace ${ws}`);
-          result = await runInHostPass({ server: vsixServer, browser, workspaceDir: ws, testsEntry, developmentPath: installed, timeoutMs, consoleLog: join(scratch, 'console-vsix.log'), print: (l) => console.log(`  ${l}`) });
-        } else {
-          log(`pass "ui": Playwright over the workbench, workspace ${ws}, screenshots in ${screenshots}`);
-          result = await runUiPass({ server: vsixServer, browser, workspaceDir: ws, screenshots, timeoutMs, archiveUrl: archives.archiveUrl, unreachableUrl: archives.unreachableUrl, print: (l) => console.log(`  ${l}`) });
-        }
+        return result;
       }
+      vsixServer ??= await startServer('vsix', true);
+      const ws = createWorkspace(arch, scratch);
+      if (pass === 'vsix') {
+        // The workbench runs extension tests only in a development host, so the development path is the
+        // folder --install-extension unpacked the .vsix into: the suite exercises exactly the packaged files.
+        const installed = vsixServer.installedExtensionPath(EXTENSION_ID);
+        log(`pass "vsix": suite against ${installed} (installed from ${vsix}), workspace ${ws}`);
+        return runInHostPass({ server: vsixServer, browser: br, workspaceDir: ws, testsEntry, developmentPath: installed, timeoutMs, consoleLog: join(scratch, 'console-vsix.log'), print: (l) => console.log(`  ${l}`) });
+      }
+      log(`pass "ui": Playwright over the workbench, workspace ${ws}, screenshots in ${screenshots}`);
+      return runUiPass({ server: vsixServer, browser: br, workspaceDir: ws, screenshots, timeoutMs, archiveUrl: arch.archiveUrl, unreachableUrl: arch.unreachableUrl, print: (l) => console.log(`  ${l}`) });
+    };
+
+    for (const pass of passes) {
+      const t0 = Date.now();
+      // A pass that cannot even start (code-server, install, browser) is a failure of that pass; the others still run.
+      const result = await runPass(pass).catch((err: unknown): PassResult => {
+        const problem = err instanceof Error ? err.message : String(err);
+        console.log(`  ✖ pass "${pass}" could not run: ${problem}`);
+        return { exitCode: 1, passed: 0, failed: 1, problem };
+      });
       const ms = Date.now() - t0;
       tallies.push({ name: pass, result, ms });
       log(`pass "${pass}": ${result.passed} passed, ${result.failed} failed in ${ms} ms${result.problem ? ` (${result.problem})` : ''}`);
@@ -110,7 +117,7 @@ async function main(): Promise<number> {
 
   const passed = tallies.reduce((n, t) => n + t.result.passed, 0);
   const failed = tallies.reduce((n, t) => n + t.result.failed, 0);
-  const ok = failed === 0 && passed > 0 &&  tallies.every((t) => t.result.exitCode === 0);
+  const ok = failed === 0 && passed > 0 && tallies.every((t) => t.result.exitCode === 0);
   if (ok && !process.env.KEEP_E2E_TMP) rmSync(scratch, { recursive: true, force: true });
   else log(`scratch kept for inspection: ${scratch}`);
   console.log(`${passed} passed, ${failed} failed`);
