@@ -1,7 +1,12 @@
 // Full template diagnostics on a large generated template vs JSON.parse of the same text, in the same run.
 //   npm run bench -- diagnostics
 import { validateTemplate } from '../server/src/template/diagnostics';
+import { buildModel } from '../server/src/template/model';
 import { parseTemplate } from '../server/src/template/parse';
+import { checkReferences } from '../server/src/template/rules/references';
+import { checkTemplateVariables } from '../server/src/template/rules/template-variables';
+import { validateSchema } from '../server/src/template/schema/validator';
+import { buildSymbolIndex } from '../server/src/template/symbols';
 
 /** A realistic large template: 2,000 addresses, 100 groups, 1,000 tasks, variables in tests/archives/references. */
 export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 1000): string {
@@ -78,4 +83,14 @@ export async function run(): Promise<void> {
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
   console.log(row('validateTemplate', full, jsonParse));
+  // Where the time goes, each pass alone on an already parsed template (no fresh tree to promote: less GC).
+  const parsed = parseTemplate(text);
+  const index = buildSymbolIndex(parsed.root);
+  const model = buildModel(parsed, index);
+  console.log('passes on a parsed template:');
+  console.log(row('  symbol index', median(() => buildSymbolIndex(parsed.root), runs), jsonParse));
+  console.log(row('  model', median(() => buildModel(parsed, index), runs), jsonParse));
+  console.log(row('  schema', median(() => validateSchema(parsed.root, text), runs), jsonParse));
+  console.log(row('  references', median(() => checkReferences(model), runs), jsonParse));
+  console.log(row('  variables', median(() => checkTemplateVariables(model), runs), jsonParse));
 }
