@@ -1,7 +1,11 @@
 // Address classes (both data sources, every filter type), includes merging, and countCombinations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { countCombinations, mergeIncludes } from '../../../server/src/template/expand';
+import { expandText } from '../../../server/src/template/expand/from-text';
 import { expand, pairs } from './helpers';
 
 const base = {
@@ -123,4 +127,23 @@ test('countCombinations agrees with the full expansion, without jq', async () =>
   assert.deepEqual(counts.tasks[0], { task: 'm', count: 6, agents: 2, disabled: false });
   assert.match(counts.tasks[1].error ?? '', /scheduled-by property for task l is too big/);
   assert.equal(countCombinations(t, ['C']).tasks[0].count, 3);
+});
+
+test('expandText reads local includes from disk: absolute, file:// and relative to the template', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'includes-'));
+  writeFileSync(join(dir, 'b.json'), JSON.stringify({ addresses: { b: { address: 'b' } } }));
+  writeFileSync(join(dir, 'c.json'), JSON.stringify({ addresses: { c: { address: 'c' } } }));
+  writeFileSync(join(dir, 'd.json'), JSON.stringify({ addresses: { d: { address: 'd' } } }));
+  const text = JSON.stringify({
+    addresses: { a: { address: 'a' } },
+    groups: { g: { type: 'list', addresses: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] } },
+    tests: { x: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
+    tasks: { t: { group: 'g', test: 'x' } },
+    includes: [join(dir, 'b.json'), `file://${join(dir, 'c.json')}`, 'd.json'],
+  });
+  const r = await expandText({ uri: 'file:///t.json', version: 1, text, baseDir: dir, jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
+  assert.deepEqual(r.combinations.map((c) => c.addressValues[0]), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(r.notes, []);
+  const untitled = await expandText({ uri: 'untitled:1', version: 1, text, jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
+  assert.ok(untitled.notes.some((n) => /^Error including d\.json: a relative include path needs a template saved on disk/.test(n.message)));
 });
