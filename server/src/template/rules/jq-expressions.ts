@@ -67,7 +67,17 @@ export async function checkJqExpressions(model: TemplateModel, runner: JqRunner 
   const out: TemplateDiagnostic[] = [];
   for (const s of sites) {
     const err = results.get(s.expression);
-    if (err) out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${err}`, s.start, s.end));
+    if (err) out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${tidy(err)}`, s.start, s.end));
   }
   return out;
+}
+
+/** jq's first error line without its prefix and the position inside our compile-check wrapper program. */
+function tidy(err: string): string {
+  const first = err.split('\n').find((l) => l.trim()) ?? err;
+  return first
+    .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
+    .replace(/ \(Unix shell quoting issues\?\)/, '')
+    .replace(/ at <top-level>, line \d+:?$/, '')
+    .trim();
 }
