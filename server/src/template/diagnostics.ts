@@ -61,7 +61,8 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
     append(out, checkTemplateVariables(model));
     append(out, checkSemantics(model));
     append(out, checkAgentBehaviour(model));
-    if (opts.unused !== false) append(out, checkUnused(model));
+    // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
+    if (opts.unused !== false && parsed.syntaxErrors.length === 0) append(out, checkUnused(model));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   if (out.length > MAX_DIAGNOSTICS) {
