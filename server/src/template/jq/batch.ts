@@ -68,12 +68,13 @@ function compileProgram(exprs: string[]): string {
   return `if false then [${exprs.map((e) => `(${e}\n)`).join(',')}] else empty end`;
 }
 
+/** jq's error lines without the echo of our wrapper program and its position in it. */
 function cleanCompileError(stderr: string): string {
-  return stderr
+  const errors = stderr
     .split('\n')
-    .filter((l) => !/^jq: \d+ compile errors?$/.test(l.trim()))
-    .join('\n')
-    .trim();
+    .filter((l) => l.startsWith('jq: error'))
+    .map((l) => l.replace(/ at <top-level>, line \d+:?$/, '').trim());
+  return errors.length ? errors.join('; ') : stderr.trim();
 }
 
 let defaultRunner: JqRunner | undefined;
