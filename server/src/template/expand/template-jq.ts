@@ -32,7 +32,7 @@ export function fieldsNeeded(expressions: string[]): Set<DocField> {
   return out;
 }
 
-function docProgram(fields: Set<DocField>): string {
+function docProgram(fields: Set<DocField>, withSet: boolean): string {
   const parts: Record<DocField, string> = {
     addresses: 'addresses: [$m[] | $a[.]]',
     archives: 'archives: (if .[2] >= 0 then $ar[.[2]] else [] end)',
@@ -46,7 +46,8 @@ function docProgram(fields: Set<DocField>): string {
   const object = `{${own.join(', ')}}`;
   // task/test/schedule come whole from the shared table (schedule only when the task has one, as pSConfig does).
   const shared = fields.has('task') || fields.has('test') || fields.has('schedule') ? ' + $t[.[1]]' : '';
-  return `.a as $a | .h as $h | .cx as $cx | .ar as $ar | .t as $t | .c[] | .[3:] as $m | [.[0], (${object}${shared})]`;
+  const doc = `(${object}${shared})`;
+  return `.a as $a | .h as $h | .cx as $cx | .ar as $ar | .t as $t | .c[] | .[3:] as $m | ${withSet ? `[.[0], ${doc}]` : doc}`;
 }
 
 export async function runTemplateJq(
@@ -69,7 +70,8 @@ export async function runTemplateJq(
     ? nodeList.map((n) => strList(n.data.contexts).flatMap((r) => (view.contexts.has(r) ? [view.contexts.get(r) as JsonObject] : [])))
     : [];
   const ar = fields.has('archives') ? archiveTables : [];
-  const itemsProgram = docProgram(fields);
+  const itemsProgram = docProgram(fields, true);
+  const docsProgram = docProgram(fields, false);
   const chunks = items.length > PARALLEL_JQ_THRESHOLD ? 2 : 1;
   const size = Math.ceil(items.length / chunks);
   const results = runnable.some((s) => s.length)
@@ -78,6 +80,7 @@ export async function runTemplateJq(
           runJqBatch(jq, {
             expressionSets: runnable,
             itemsProgram,
+            docsProgram,
             input: JSON.stringify({ a, h, cx, ar, t: shared, c: items.slice(k * size, (k + 1) * size) }),
             // Perl allows jq 10 s per run of one document; a batch gets that plus 1 ms per combination.
             timeoutMs: DEFAULT_JQ_TIMEOUT_MS + size,
