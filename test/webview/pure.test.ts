@@ -35,6 +35,8 @@ test('the HTML has a strict CSP with the nonce on its only script, and no remote
   assert.ok(html.includes(`<script nonce="${nonce}" src=`));
   assert.doesNotMatch(html, /style="/, 'no inline style attributes');
   assert.throws(() => buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "x'; script-src *" }), /unsafe cspSource/);
+  // VS Code's own webview.cspSource (desktop and web) quotes 'self'.
+  assert.match(buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "'self' https://*.vscode-cdn.net" }), /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
   assert.ok(buildExplorerHtml({ scriptUri: 'a"b', styleUris: [], cspSource: 'http://127.0.0.1:1' }).includes('src="a&quot;b"'));
 });
 

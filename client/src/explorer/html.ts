@@ -29,7 +29,9 @@ function escapeAttr(text: string): string {
 
 /** The Content-Security-Policy of the page (exported so tests can assert it). */
 export function explorerCsp(cspSource: string, nonce: string): string {
-  if (!/^[\w.:/*+-]+( [\w.:/*+-]+)*$/.test(cspSource)) throw new Error(`unsafe cspSource: ${cspSource}`);
+  // Space-separated source expressions only; quotes are allowed because VS Code's real value is
+  // `'self' https://*.vscode-cdn.net`, but `;` (a new directive) never is.
+  if (!/^[\w.:/*+'-]+( [\w.:/*+'-]+)*$/.test(cspSource)) throw new Error(`unsafe cspSource: ${cspSource}`);
   return [
     "default-src 'none'",
     `style-src ${cspSource}`,
