@@ -7,3 +7,4 @@ bash scripts/setup.sh
 export JQ_PATH="${JQ_PATH:-$(command -v jq || true)}"
 npm run typecheck
 npm test
+npm run test:e2e
