@@ -12,7 +12,31 @@ import { computeDiagnostics } from './diagnostics-source';
 import { runEngine, type EngineInput } from './expansion-engine';
 import type { Logger } from './guard';
 
-type JobBody = { kind: 'diagnostics'; text: string; jqPath: string | undefined } | { kind: 'counts'; text: string } | { kind: 'expand'; input: EngineInput };
+type JobBody =
+  | { kind: 'diagnostics'; text: string; jqPath: string | undefined }
+  | { kind: 'counts'; text: string }
+  | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer };
+
+/**
+ * Cancellation of an expansion that may run in the worker: a shared Int32 the engine polls between its phases
+ * (a message would wait until the worker's synchronous planning is over).
+ */
+export class CancelFlag {
+  readonly buffer = new SharedArrayBuffer(4);
+  private readonly cell = new Int32Array(this.buffer);
+  cancel(): void {
+    Atomics.store(this.cell, 0, 1);
+  }
+  get cancelled(): boolean {
+    return Atomics.load(this.cell, 0) === 1;
+  }
+}
+
+function pollerOf(buffer: SharedArrayBuffer | undefined): (() => boolean) | undefined {
+  if (!buffer) return undefined;
+  const cell = new Int32Array(buffer);
+  return () => Atomics.load(cell, 0) === 1;
+}
 type Job = JobBody & { id: number };
 
 type Reply =
@@ -53,7 +77,7 @@ export function serveBackgroundJobs(): void {
       } else if (job.kind === 'counts') {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else {
-        runEngine(job.input).then(
+        runEngine(job.input, pollerOf(job.cancel)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -116,9 +140,9 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'counts', text })) as TaskFact[];
   }
 
-  async expand(input: EngineInput): Promise<ExpandTasksResult> {
-    if (!this.ensureWorker()) return runEngine(input);
-    return (await this.send({ kind: 'expand', input })) as ExpandTasksResult;
+  async expand(input: EngineInput, cancel?: CancelFlag): Promise<ExpandTasksResult> {
+    if (!this.ensureWorker()) return runEngine(input, cancel ? () => cancel.cancelled : undefined);
+    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer })) as ExpandTasksResult;
   }
 
   dispose(): void {

@@ -14,7 +14,8 @@ export interface EngineInput {
   jqPath: string | undefined;
 }
 
-export function runEngine(input: EngineInput): Promise<ExpandTasksResult> {
+/** `isCancelled` is polled by the engine between phases; a cancelled run answers `error: 'cancelled'`. */
+export function runEngine(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
   return expandText({
     uri: input.uri,
     version: input.version,
@@ -24,5 +25,6 @@ export function runEngine(input: EngineInput): Promise<ExpandTasksResult> {
     limit: input.limit,
     jqPath: input.jqPath,
     allowRemoteIncludes: input.settings.includesAllowRemote === true,
+    isCancelled,
   });
 }

@@ -1,12 +1,15 @@
-// Expansion of the current document text, for the ExpandTasks request, task code lenses and hovers. The full
-// expansion (all agents, no limit) is computed at most once per document version and shared.
+// Expansion of the current document text, for the ExpandTasks request, archive code lenses and hovers.
+// One engine run per (uri, version, settings) serves them all: the full expansion (all agents, no limit) is
+// cached, and agent-filtered or limited requests are cut from it (expansion-slice.ts). Identical requests in
+// flight share one run; a run superseded by a newer version of the document is cancelled.
 import { URI } from 'vscode-uri';
 import { dirname } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
-import type { BackgroundRunner } from './background-worker';
+import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { effectiveJqPath } from './settings';
+import { sliceableText, sliceExpansion } from './expansion-slice';
 
 function baseDirOf(uri: string): string | undefined {
   try {
@@ -17,14 +20,40 @@ function baseDirOf(uri: string): string | undefined {
   }
 }
 
-export class ExpansionService {
-  private full = new Map<string, { version: number; result: Promise<ExpandTasksResult>; value?: ExpandTasksResult }>();
+/** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
+export interface Cancellable {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): unknown;
+}
 
+interface Run {
+  uri: string;
+  version: number;
+  key: string;
+  result: Promise<ExpandTasksResult>;
+  value?: ExpandTasksResult;
+  cancel: CancelFlag;
+  /** Requests still waiting (direct runs only: the shared full run is never cancelled by one requester). */
+  waiters: number;
+}
+
+/** How many times a request whose run was superseded by an edit retries on the newer text. */
+const MAX_SUPERSEDED_RETRIES = 3;
+
+export class ExpansionService {
+  /** Latest full run per uri. */
+  private readonly full = new Map<string, Run>();
+  /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
+  private readonly direct = new Map<string, Run>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
+  /** Engine runs started (for tests and the log). */
+  runsStarted = 0;
 
   constructor(
     private readonly settings: () => ServerSettings,
     private readonly runner: BackgroundRunner,
+    /** The open document's current state (to retry on it when an edit superseded a run). */
+    private readonly current: (uri: string) => TextDocument | undefined = () => undefined,
   ) {}
 
   /** Per-task counts without jq (lenses, group hovers), computed off the main thread once per version. */
@@ -41,49 +70,128 @@ export class ExpansionService {
     return counts;
   }
 
-  /** All agents, no limit: cached per version (lenses and hovers ask for it repeatedly). */
+  /** All agents, no limit: cached per version and settings. */
   fullExpansion(doc: TextDocument): Promise<ExpandTasksResult> {
+    const key = this.settingsKey();
     const hit = this.full.get(doc.uri);
-    if (hit && hit.version === doc.version) return hit.result;
-    const result = this.run(doc, [], undefined);
-    const entry: { version: number; result: Promise<ExpandTasksResult>; value?: ExpandTasksResult } = { version: doc.version, result };
-    this.full.set(doc.uri, entry);
-    result.then(
-      (v) => (entry.value = v),
-      // A failure is not cached: the next request tries again.
-      () => this.full.get(doc.uri) === entry && this.full.delete(doc.uri),
+    if (hit && hit.version === doc.version && hit.key === key) return hit.result;
+    this.supersede(doc.uri, doc.version);
+    const run = this.start(doc, [], undefined, key);
+    this.full.set(doc.uri, run);
+    run.result.then(
+      (v) => {
+        // A cancelled or failed run is not kept: the next request tries again.
+        if (v.error === 'cancelled' && this.full.get(doc.uri) === run) this.full.delete(doc.uri);
+      },
+      () => this.full.get(doc.uri) === run && this.full.delete(doc.uri),
     );
-    return result;
+    return run.result;
   }
 
   /** The full expansion only if it has already finished for this version (for cheap hovers). */
   settled(doc: TextDocument): ExpandTasksResult | undefined {
     const hit = this.full.get(doc.uri);
-    return hit && hit.version === doc.version ? hit.value : undefined;
+    return hit && hit.version === doc.version && hit.key === this.settingsKey() ? hit.value : undefined;
   }
 
-  expand(doc: TextDocument, params: ExpandTasksParams): Promise<ExpandTasksResult> {
-    const agents = params.agentAddresses ?? [];
-    if (agents.length === 0 && params.limit === undefined) return this.fullExpansion(doc);
-    return this.run(doc, agents, params.limit);
+  /** The ExpandTasks request on an open document. */
+  async expand(doc: TextDocument, params: ExpandTasksParams, token?: Cancellable): Promise<ExpandTasksResult> {
+    let r = await this.expandOnce(doc, params, token);
+    // (Open documents are updated in place, so the version the run was for is the result's, not doc.version.)
+    for (let i = 0; i < MAX_SUPERSEDED_RETRIES && r.error === 'cancelled' && !token?.isCancellationRequested; i++) {
+      const now = this.current(doc.uri);
+      if (!now || now.version === r.version) break;
+      doc = now;
+      r = await this.expandOnce(doc, params, token);
+    }
+    return r;
+  }
+
+  /** A document that is not open (read from disk): nothing is cached, since its version says nothing. */
+  expandUncached(doc: TextDocument, params: ExpandTasksParams): Promise<ExpandTasksResult> {
+    return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey()).result;
   }
 
   forget(uri: string): void {
+    this.supersede(uri, Infinity);
     this.full.delete(uri);
     this.countCache.delete(uri);
   }
 
-  private run(doc: TextDocument, agentAddresses: string[], limit: number | undefined): Promise<ExpandTasksResult> {
+  private async expandOnce(doc: TextDocument, params: ExpandTasksParams, token: Cancellable | undefined): Promise<ExpandTasksResult> {
+    const agents = params.agentAddresses ?? [];
+    const full = this.fullExpansion(doc);
+    if (agents.length === 0 && params.limit === undefined) return full;
+    if (sliceableText(doc.getText(), agents)) {
+      const whole = await full;
+      // Superseded by an edit: the caller retries on the new text.
+      if (whole.error === 'cancelled') return whole;
+      const sliced = sliceExpansion(whole, { agentAddresses: agents, limit: params.limit });
+      if (sliced) return sliced;
+    }
+    return this.directRun(doc, agents, params.limit, token);
+  }
+
+  /** A filtered run of the engine, shared by identical requests in flight; cancelled when nobody waits any more. */
+  private directRun(doc: TextDocument, agents: string[], limit: number | undefined, token: Cancellable | undefined): Promise<ExpandTasksResult> {
+    const settingsKey = this.settingsKey();
+    const key = JSON.stringify([doc.uri, doc.version, settingsKey, agents, limit ?? null]);
+    let run = this.direct.get(key);
+    if (!run || run.cancel.cancelled) {
+      const started = this.start(doc, agents, limit, settingsKey);
+      run = started;
+      this.direct.set(key, started);
+      const drop = (): void => {
+        if (this.direct.get(key) === started) this.direct.delete(key);
+      };
+      started.result.then(drop, drop);
+    }
+    const mine = run;
+    mine.waiters++;
+    let waiting = true;
+    const leave = (): void => {
+      if (!waiting) return;
+      waiting = false;
+      if (--mine.waiters === 0 && mine.value === undefined) mine.cancel.cancel();
+    };
+    token?.onCancellationRequested(leave);
+    return mine.result.finally(() => (waiting = false));
+  }
+
+  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string): Run {
     const settings = this.settings();
-    return this.runner.expand({
-      uri: doc.uri,
-      version: doc.version,
-      text: doc.getText(),
-      baseDir: baseDirOf(doc.uri),
-      agentAddresses,
-      limit,
-      settings,
-      jqPath: effectiveJqPath(settings),
-    });
+    const cancel = new CancelFlag();
+    this.runsStarted++;
+    const result = this.runner.expand(
+      {
+        uri: doc.uri,
+        version: doc.version,
+        text: doc.getText(),
+        baseDir: baseDirOf(doc.uri),
+        agentAddresses,
+        limit,
+        settings,
+        jqPath: effectiveJqPath(settings),
+      },
+      cancel,
+    );
+    const run: Run = { uri: doc.uri, version: doc.version, key, result, cancel, waiters: 0 };
+    result.then(
+      (v) => (run.value = v),
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Cancels runs of older versions of `uri` that have not finished: their text is gone. */
+  private supersede(uri: string, version: number): void {
+    const old = this.full.get(uri);
+    if (old && old.version < version && old.value === undefined) old.cancel.cancel();
+    for (const run of this.direct.values()) if (run.uri === uri && run.version < version && run.value === undefined) run.cancel.cancel();
+  }
+
+  private settingsKey(): string {
+    const s = this.settings();
+    return JSON.stringify([effectiveJqPath(s) ?? '', s.includesAllowRemote === true]);
   }
 }

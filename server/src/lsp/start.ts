@@ -66,7 +66,7 @@ export function startServer(): Connection | undefined {
   let editRangeDefault = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename, log);
-  const expansion = new ExpansionService(() => settings, runner);
+  const expansion = new ExpansionService(() => settings, runner, (uri) => documents.get(uri));
   const changed = new Map<string, NodeJS.Timeout>();
 
   const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, runner, () => effectiveJqPath(settings));
@@ -155,9 +155,9 @@ export function startServer(): Connection | undefined {
         } catch (err) {
           return emptyExpansion(params.uri, `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
         }
-        return expansion.expand(doc, params);
+        return expansion.expandUncached(doc, params);
       }
-      return expansion.expand(doc, params);
+      return expansion.expand(doc, params, token);
     }),
   );
 

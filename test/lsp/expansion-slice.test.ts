@@ -1,0 +1,87 @@
+// Agent-filtered and limited expansions are cut from the server's cached full expansion: every answer must equal
+// what the engine itself returns for that filter (checked here by running the engine directly on the same text),
+// on every example template, and a cut answer carries the full run's elapsedMs (proof it was not re-run).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
+import { ExpandTasksRequest } from '../../common/protocol';
+import { expandText } from '../../server/src/template/expand/from-text';
+import { sliceExpansion } from '../../server/src/lsp/expansion-slice';
+import { LspClient, examplesDir, exampleText, exampleUri } from './lsp-client';
+
+let client: LspClient;
+const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
+
+before(async () => {
+  client = await LspClient.start();
+});
+after(async () => {
+  assert.deepEqual(client.loggedErrors(), []);
+  await client.stop();
+});
+
+const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> => client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
+
+/** As it travels over JSON-RPC (undefined fields dropped), without the timing. */
+function withoutTime(r: ExpandTasksResult): Omit<ExpandTasksResult, 'elapsedMs'> {
+  const { elapsedMs: _t, ...rest } = r;
+  return JSON.parse(JSON.stringify(rest)) as Omit<ExpandTasksResult, 'elapsedMs'>;
+}
+
+/** Filters worth checking for a template: each agent alone, case changed, two agents, none matching, limits. */
+function requestsFor(full: ExpandTasksResult): { agentAddresses: string[]; limit?: number }[] {
+  const n = full.combinations.length;
+  const out: { agentAddresses: string[]; limit?: number }[] = [
+    { agentAddresses: [], limit: 0 },
+    { agentAddresses: [], limit: 1 },
+    { agentAddresses: [], limit: Math.floor(n / 2) },
+    { agentAddresses: [], limit: n },
+    { agentAddresses: ['no-such-agent.example.net'] },
+  ];
+  for (const a of full.agents.slice(0, 4)) out.push({ agentAddresses: [a] }, { agentAddresses: [` ${a.toUpperCase()} `], limit: 1 });
+  if (full.agents.length >= 2) out.push({ agentAddresses: [full.agents[1], full.agents[0]], limit: Math.max(1, Math.floor(n / 3)) });
+  return out;
+}
+
+const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
+
+for (const name of examples) {
+  test(`filtered expansions equal the engine's own filtered run: ${name}`, async () => {
+    const uri = exampleUri(name);
+    const text = exampleText(name);
+    await client.open(uri, text);
+    const engine = (agentAddresses: string[], limit?: number): Promise<ExpandTasksResult> =>
+      expandText({ uri, version: 1, text, baseDir: examplesDir, agentAddresses, limit, jqPath });
+    try {
+      const full = await expand({ uri });
+      assert.deepEqual(withoutTime(full), withoutTime(await engine([])));
+      for (const req of requestsFor(full)) {
+        const got = await expand({ uri, ...req });
+        const want = await engine(req.agentAddresses, req.limit);
+        assert.deepEqual(withoutTime(got), withoutTime(want), `${name} ${JSON.stringify(req)}`);
+        // Where the cut is exact the server answers from the full run without running the engine again.
+        if (sliceExpansion(full, { agentAddresses: req.agentAddresses, limit: req.limit }) && !text.includes('requesting-agent')) {
+          assert.equal(got.elapsedMs, full.elapsedMs, `${name} ${JSON.stringify(req)} was not served from the full run`);
+        }
+      }
+    } finally {
+      client.close(uri);
+    }
+  });
+}
+
+test('a limited request first, then the full one: both come from one run', async () => {
+  const name = 'psconfig--example-2-testbed.json';
+  const uri = "file:///tmp/psconfig-slice/limited-first.json";
+  await client.open(uri, exampleText(name));
+  try {
+    const [limited, agentOnly, full] = await Promise.all([expand({ uri, limit: 3 }), expand({ uri, agentAddresses: ['nothing.example'] }), expand({ uri })]);
+    assert.equal(limited.combinations.length, 3);
+    assert.equal(agentOnly.combinations.length, 0);
+    assert.equal(limited.elapsedMs, full.elapsedMs);
+    assert.equal(agentOnly.elapsedMs, full.elapsedMs);
+  } finally {
+    client.close(uri);
+  }
+});
