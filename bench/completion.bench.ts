@@ -74,10 +74,17 @@ export async function run(): Promise<void> {
     for (const p of positions) {
       const position = offsetToPosition(text, p.offset);
       const ask = () => client.request<{ items: unknown[] }>('textDocument/completion', { textDocument: { uri }, position });
-      const n = (await ask()).items.length;
+      const response = await ask();
+      const n = response.items.length;
       const s = await timeAsync(ask, runs);
       console.log(`LSP completion   ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
+      // The floor for this answer over JSON-RPC: one stringify (server) and one parse (client) of the same JSON.
+      const wire = JSON.stringify(response);
+      const json = timeSync(() => JSON.parse(JSON.stringify(response)), 50);
+      console.log(`  its JSON: ${(wire.length / 1024).toFixed(0)} KB; stringify + parse ${fmt(json)}`);
     }
+    const noop = await timeAsync(() => client.request('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } }), runs);
+    console.log(`LSP round trip of a request with an empty answer (definition at 0:0): ${fmt(noop)}`);
     // Task lenses: listing is immediate; the first resolve waits for the per-version counts (computed in the worker).
     const t2 = process.hrtime.bigint();
     const lenses = await client.request<{ range: unknown; data: unknown }[]>('textDocument/codeLens', { textDocument: { uri } });

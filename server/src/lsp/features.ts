@@ -14,7 +14,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { completeAt, nameDetail } from '../template/navigation/completion';
+import { completeAt, nameDetail, type NavCompletionItem } from '../template/navigation/completion';
 import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
 import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
@@ -75,23 +75,19 @@ export function registerFeatures(d: FeatureDeps): void {
       if (nav.context !== 'none') {
         // All items of one request replace the same range: send it once (itemDefaults) when the client can take it,
         // which keeps a 2,000-name list small on the wire.
-        const shared = d.supportsEditRangeDefault() && nav.items.length > 0 && nav.items.every((i) => i.replaceStart === nav.items[0].replaceStart && i.replaceEnd === nav.items[0].replaceEnd);
+        const first = nav.items[0];
+        const shared =
+          d.supportsEditRangeDefault() &&
+          nav.items.length > 0 &&
+          (nav.reuse !== undefined || nav.items.every((i) => i.replaceStart === first.replaceStart && i.replaceEnd === first.replaceEnd));
         // Long lists (thousands of addresses) leave details to completionItem/resolve to stay small on the wire.
         const lazy = shared && nav.context === 'reference' && nav.items.length > LAZY_DETAIL_ITEMS;
-        const items: CompletionItem[] = nav.items.map((i) => {
-          const item: CompletionItem = { label: i.label, kind: completionKind(i.kind) };
-          if (shared) {
-            if (i.insertText !== i.label) item.textEditText = i.insertText;
-          } else item.textEdit = { range: toRange(m.doc, i.replaceStart, i.replaceEnd), newText: i.insertText };
-          if (i.insertText !== i.label) item.filterText = i.insertText;
-          if (i.detail && !lazy) item.detail = i.detail;
-          if (i.documentation) item.documentation = { kind: 'markdown', value: i.documentation };
-          if (i.sortText && !(lazy && i.sortText === `0${i.label}`)) item.sortText = i.sortText;
-          return item;
-        });
+        // Without positions in them (shared range), a name slot's items are the same at every position of a
+        // version: convert them once.
+        const items = shared && nav.reuse ? reusedItems(nav.reuse, lazy, () => toLspItems(m.doc, nav.items, shared, lazy)) : toLspItems(m.doc, nav.items, shared, lazy);
         const list: CompletionList = { isIncomplete: false, items };
-        if (shared) list.itemDefaults = { editRange: toRange(m.doc, nav.items[0].replaceStart, nav.items[0].replaceEnd) };
-        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: m.doc.uri, kind: nav.items[0].kind } satisfies ResolveData;
+        if (shared) list.itemDefaults = { editRange: toRange(m.doc, first.replaceStart, first.replaceEnd) };
+        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: m.doc.uri, kind: first.kind } satisfies ResolveData;
         return list;
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
@@ -232,6 +228,33 @@ export function registerFeatures(d: FeatureDeps): void {
       return { ...lens, command: { title: found.title, command: 'psconfig.openArchiveExplorer', arguments: [args] } };
     }),
   );
+}
+
+/** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */
+const convertedItems = new WeakMap<object, Map<string, CompletionItem[]>>();
+
+function reusedItems(reuse: { source: object; quoted: boolean }, lazy: boolean, convert: () => CompletionItem[]): CompletionItem[] {
+  let perSource = convertedItems.get(reuse.source);
+  if (!perSource) convertedItems.set(reuse.source, (perSource = new Map()));
+  const key = `${reuse.quoted}|${lazy}`;
+  let items = perSource.get(key);
+  if (!items) perSource.set(key, (items = convert()));
+  return items;
+}
+
+function toLspItems(doc: TextDocument, navItems: NavCompletionItem[], shared: boolean, lazy: boolean): CompletionItem[] {
+  return navItems.map((i) => {
+    const item: CompletionItem = { label: i.label, kind: completionKind(i.kind) };
+    if (shared) {
+      if (i.insertText !== i.label) item.textEditText = i.insertText;
+    } else item.textEdit = { range: toRange(doc, i.replaceStart, i.replaceEnd), newText: i.insertText };
+    if (i.insertText !== i.label) item.filterText = i.insertText;
+    if (i.detail && !lazy) item.detail = i.detail;
+    if (i.documentation) item.documentation = { kind: 'markdown', value: i.documentation };
+    // A lazy list's default order is the label order: sortText only for the names sorted last.
+    if (i.sortText && !(lazy && i.sortText === `0${i.label}`)) item.sortText = i.sortText;
+    return item;
+  });
 }
 
 /** How long a hover waits for figures it would like to show before answering without them. */

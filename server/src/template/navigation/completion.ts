@@ -23,6 +23,12 @@ export interface NavCompletionResult {
   /** 'reference': a name slot; 'variable': inside `{% %}`; 'none': leave it to schema completion. */
   context: 'reference' | 'variable' | 'none';
   items: NavCompletionItem[];
+  /**
+   * Set for name slots: the items are the candidate list `source` (cached per model and slot) with one replace
+   * range, quoted or not. The same source and quoting give the same items at any position, so a caller may
+   * reuse its own conversion of them (the LSP layer does, for lists of thousands of names).
+   */
+  reuse?: { source: object; quoted: boolean };
 }
 
 const NONE: NavCompletionResult = { context: 'none', items: [] };
@@ -111,7 +117,8 @@ function candidates(model: NavModel, slot: ReferenceSlot): NameEntry[] {
 }
 
 function names(model: NavModel, slot: ReferenceSlot, start: number, end: number, quote: boolean): NavCompletionResult {
-  const items: NavCompletionItem[] = candidates(model, slot).map((c) => ({
+  const source = candidates(model, slot);
+  const items: NavCompletionItem[] = source.map((c) => ({
     label: c.label,
     kind: slot.kind,
     detail: c.detail,
@@ -120,7 +127,7 @@ function names(model: NavModel, slot: ReferenceSlot, start: number, end: number,
     replaceEnd: end,
     sortText: c.sortText,
   }));
-  return { context: 'reference', items };
+  return { context: 'reference', items, reuse: { source, quoted: quote } };
 }
 
 /** Completion detail of a name: what it is and its type / address / archiver. */
