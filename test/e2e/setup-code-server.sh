@@ -49,6 +49,10 @@ JSON
   (
     # npm must run on node 24: code-server's postinstall refuses another major version, and node-gyp must
     # build against node 24's bundled headers (this overrides a nodedir=/usr in ~/.npmrc; no header download).
+    # When this runs under `npm run`, the outer npm (node 20) exports npm_config_* variables; the inner npm
+    # would take them as its own config, and code-server's postinstall reads the node major from
+    # npm_config_user_agent, so it would see node 20 and refuse. Start the inner npm with none of them.
+    for v in $(compgen -e | grep '^npm_'); do unset "$v"; done
     export PATH="$NODE24_HOME/bin:$PATH"
     export npm_config_nodedir="$NODE24_HOME"
     export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
