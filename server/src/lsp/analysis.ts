@@ -4,6 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseTemplate } from '../template/parse';
 import { buildSymbolIndex } from '../template/symbols';
 import type { NavModel } from '../template/navigation/model';
+import { extendRegion, type EditedRegion } from '../template/navigation/edited-text';
 
 /**
  * Documents above this size get one diagnostic saying so and no analysis: parsing megabytes of JSON into an AST
@@ -22,6 +23,34 @@ export interface Analysis {
 
 export class AnalysisCache {
   private readonly entries = new Map<string, Analysis>();
+  /** Per uri: what changed since its cached analysis (null: replaced wholesale, so unusable). */
+  private readonly edits = new Map<string, EditedRegion | null>();
+
+  /** The analysis of the document's current version if it exists already (never parses). */
+  peek(doc: TextDocument): Analysis | undefined {
+    const hit = this.entries.get(doc.uri);
+    return hit && hit.version === doc.version ? hit : undefined;
+  }
+
+  /** An older analysis and the one region of text edited since, when the changes can be described that way. */
+  edited(doc: TextDocument): { analysis: Analysis; region: EditedRegion } | undefined {
+    const hit = this.entries.get(doc.uri);
+    const region = this.edits.get(doc.uri);
+    return hit && hit.version !== doc.version && region ? { analysis: hit, region } : undefined;
+  }
+
+  /** Called for each incremental change before it is applied (offsets in the text before the change). */
+  noteChange(uri: string, start: number, end: number, insertedLength: number): void {
+    if (!this.entries.has(uri)) return;
+    const region = this.edits.get(uri);
+    if (region === null) return;
+    this.edits.set(uri, extendRegion(region, start, end, insertedLength));
+  }
+
+  /** Called when the whole text is replaced. */
+  noteReplaced(uri: string): void {
+    if (this.entries.has(uri)) this.edits.set(uri, null);
+  }
 
   get(doc: TextDocument): Analysis {
     const hit = this.entries.get(doc.uri);
@@ -37,14 +66,17 @@ export class AnalysisCache {
 
   delete(uri: string): void {
     this.entries.delete(uri);
+    this.edits.delete(uri);
   }
 
   clear(): void {
     this.entries.clear();
+    this.edits.clear();
   }
 
   private set(a: Analysis): Analysis {
     this.entries.set(a.uri, a);
+    this.edits.delete(a.uri);
     return a;
   }
 }

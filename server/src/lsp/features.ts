@@ -14,7 +14,8 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { completeAt, nameDetail, type NavCompletionItem } from '../template/navigation/completion';
+import { completeAt, nameDetail, type NavCompletionItem, type NavCompletionResult } from '../template/navigation/completion';
+import { completeInEditedText } from '../template/navigation/edited-text';
 import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
 import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
@@ -30,6 +31,12 @@ import type { SchemaService } from './schema-service';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
+
+/**
+ * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing in
+ * a string uses the previous parse (the example templates stay below it, so their tests exercise the plain path).
+ */
+const EDITED_TEXT_MIN_CHARS = Number(process.env.PSCONFIG_EDITED_TEXT_MIN_CHARS ?? '') || 256 * 1024;
 
 /** Above this many names, completion items carry no detail; completionItem/resolve adds it. */
 const LAZY_DETAIL_ITEMS = 300;
@@ -64,14 +71,25 @@ export function registerFeatures(d: FeatureDeps): void {
     const model = cache.get(doc).model;
     return model ? { doc, model } : undefined;
   };
+  /** Name completion from the previous parse when the text changed only inside one string (edited-text.ts). */
+  const completeFromEdited = (doc: TextDocument, offset: number): NavCompletionResult | undefined => {
+    const e = cache.edited(doc);
+    if (!e?.analysis.model || doc.getText().length < EDITED_TEXT_MIN_CHARS) return undefined;
+    const inserted = doc.getText().slice(e.region.lo, e.region.hiNew);
+    return completeInEditedText(e.analysis.model, e.region, inserted, offset);
+  };
   const edits = (doc: TextDocument, list: TextEditOffsets[]) => list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
 
   connection.onCompletion((params, token) =>
     runSafe<CompletionList | null>(log, 'completion', null, token, async () => {
-      const m = modelOf(params.textDocument.uri);
-      if (!m) return null;
-      const offset = m.doc.offsetAt(params.position);
-      const nav = completeAt(m.model, offset);
+      const doc = documents.get(params.textDocument.uri);
+      if (!doc) return null;
+      const offset = doc.offsetAt(params.position);
+      // Typing inside a string of a big template: answer from the previous parse instead of parsing again.
+      const early = cache.peek(doc) ? undefined : completeFromEdited(doc, offset);
+      const model = early ? undefined : modelOf(doc.uri)?.model;
+      const nav = early ?? (model ? completeAt(model, offset) : undefined);
+      if (!nav) return null;
       if (nav.context !== 'none') {
         // All items of one request replace the same range: send it once (itemDefaults) when the client can take it,
         // which keeps a 2,000-name list small on the wire.
@@ -84,17 +102,17 @@ export function registerFeatures(d: FeatureDeps): void {
         const lazy = shared && nav.context === 'reference' && nav.items.length > LAZY_DETAIL_ITEMS;
         // Without positions in them (shared range), a name slot's items are the same at every position of a
         // version: convert them once.
-        const items = shared && nav.reuse ? reusedItems(nav.reuse, lazy, () => toLspItems(m.doc, nav.items, shared, lazy)) : toLspItems(m.doc, nav.items, shared, lazy);
+        const items = shared && nav.reuse ? reusedItems(nav.reuse, lazy, () => toLspItems(doc, nav.items, shared, lazy)) : toLspItems(doc, nav.items, shared, lazy);
         const list: CompletionList = { isIncomplete: false, items };
-        if (shared) list.itemDefaults = { editRange: toRange(m.doc, first.replaceStart, first.replaceEnd) };
-        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: m.doc.uri, kind: first.kind } satisfies ResolveData;
+        if (shared) list.itemDefaults = { editRange: toRange(doc, first.replaceStart, first.replaceEnd) };
+        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: doc.uri, kind: first.kind } satisfies ResolveData;
         return list;
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
       const trigger = params.context?.triggerCharacter;
       if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
-      if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
-      return d.schema.complete(m.doc, params.position);
+      if (doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      return d.schema.complete(doc, params.position);
     }),
   );
 
@@ -102,8 +120,11 @@ export function registerFeatures(d: FeatureDeps): void {
     runSafe<CompletionItem>(log, 'completionItem/resolve', item, token, () => {
       const data = item.data as ResolveData | undefined;
       if (!data || item.detail || data.kind === 'variable') return item;
-      const m = modelOf(data.uri);
-      return m ? { ...item, detail: nameDetail(m.model, data.kind, item.label) } : item;
+      const doc = documents.get(data.uri);
+      if (!doc) return item;
+      // A detail from the previous parse is good enough while a big template is being typed in.
+      const model = cache.peek(doc)?.model ?? (doc.getText().length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ?? cache.get(doc).model;
+      return model ? { ...item, detail: nameDetail(model, data.kind, item.label) } : item;
     }),
   );
 
@@ -176,6 +197,8 @@ export function registerFeatures(d: FeatureDeps): void {
 
   connection.onCodeAction((params, token) =>
     runSafe<CodeAction[]>(log, 'codeAction', [], token, () => {
+      // Asked on every cursor move: without one of our diagnostics there is nothing to fix and nothing to parse.
+      if (!params.context.diagnostics.some((diag) => diag.source === 'psconfig')) return [];
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
       const out: CodeAction[] = [];

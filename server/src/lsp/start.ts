@@ -58,8 +58,20 @@ export function startServer(): Connection | undefined {
   process.on('uncaughtException', (err) => log.error(`uncaught exception: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
 
-  const documents = new TextDocuments(TextDocument);
   const cache = new AnalysisCache();
+  // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
+  const documents = new TextDocuments<TextDocument>({
+    create: TextDocument.create,
+    update: (doc, changes, version) => {
+      if (changes.length === 0) return TextDocument.update(doc, changes, version);
+      for (const change of changes) {
+        if ('range' in change) cache.noteChange(doc.uri, doc.offsetAt(change.range.start), doc.offsetAt(change.range.end), change.text.length);
+        else cache.noteReplaced(doc.uri);
+        TextDocument.update(doc, [change], version);
+      }
+      return doc;
+    },
+  });
   const schema = new SchemaService();
   let settings: ServerSettings = {};
   let configurationSupported = false;
