@@ -13,6 +13,10 @@ WS[32] = WS[9] = WS[10] = WS[13] = 1;
 export class StrictParser {
   private pos = 0;
   private depth = 0;
+  /** Children of the open containers, copied out exact-size when each closes (a pushed-to array keeps spare
+   *  capacity: ~17 slots for a 3-member object, which on a large template is megabytes of young-GC copying). */
+  private readonly stack: JsonNode[] = [];
+  private readonly interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
 
   constructor(
     private readonly text: string,
@@ -87,8 +91,22 @@ export class StrictParser {
       } catch {
         return this.fail();
       }
-    } else value = t.slice(start + 1, p);
+    } else value = p - start - 1 <= INTERN_MAX ? this.intern(start + 1, p) : t.slice(start + 1, p);
     return makeNode('string', start, p + 1 - start, value, parent, undefined);
+  }
+
+  /** Short strings (keys, names, enum values) repeat thousands of times in a large template: share one copy
+   *  of each instead of allocating a fresh one per token (less for the young-generation GC to copy). */
+  private intern(from: number, to: number): string {
+    const t = this.text;
+    let h = to - from;
+    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+    const slot = h & (INTERN_SLOTS - 1);
+    const hit = this.interned[slot];
+    if (hit !== undefined && hit.length === to - from && t.startsWith(hit, from)) return hit;
+    const s = t.slice(from, to);
+    this.interned[slot] = s;
+    return s;
   }
 
   private number(parent: JsonNode | undefined): JsonNode {
@@ -102,8 +120,9 @@ export class StrictParser {
 
   private object(parent: JsonNode | undefined): JsonNode {
     if (++this.depth > 2000) this.fail();
-    const children: JsonNode[] = [];
-    const node = makeNode('object', this.pos, 0, undefined, parent, children);
+    const stack = this.stack;
+    const mark = stack.length;
+    const node = makeNode('object', this.pos, 0, undefined, parent, undefined);
     let seen: Set<string> | undefined;
     this.pos++;
     this.ws();
@@ -124,20 +143,20 @@ export class StrictParser {
           prop.comment = true;
           this.comments.push(prop);
         }
-        if (children.length >= 8 && !seen) {
+        if (stack.length - mark >= 8 && !seen) {
           seen = new Set();
-          for (const c of children) seen.add(c.children![0].value as string);
+          for (let i = mark; i < stack.length; i++) seen.add(stack[i].children![0].value as string);
         }
-        if (seen ? seen.has(name) : hasKey(children, name)) {
-          for (const c of children) {
-            if (c.children![0].value === name) {
-              this.dups.push({ key: name, node: key, first: c.children![0] });
+        if (seen ? seen.has(name) : hasKey(stack, mark, name)) {
+          for (let i = mark; i < stack.length; i++) {
+            if (stack[i].children![0].value === name) {
+              this.dups.push({ key: name, node: key, first: stack[i].children![0] });
               break;
             }
           }
         }
         seen?.add(name);
-        children.push(prop);
+        stack.push(prop);
         this.ws();
         const c = this.text.charCodeAt(this.pos);
         if (c === 44) {
@@ -149,6 +168,8 @@ export class StrictParser {
         this.fail();
       }
     }
+    node.children = stack.slice(mark);
+    stack.length = mark;
     this.pos++;
     node.length = this.pos - node.offset;
     this.depth--;
@@ -157,13 +178,14 @@ export class StrictParser {
 
   private array(parent: JsonNode | undefined): JsonNode {
     if (++this.depth > 2000) this.fail();
-    const children: JsonNode[] = [];
-    const node = makeNode('array', this.pos, 0, undefined, parent, children);
+    const stack = this.stack;
+    const mark = stack.length;
+    const node = makeNode('array', this.pos, 0, undefined, parent, undefined);
     this.pos++;
     this.ws();
     if (this.text.charCodeAt(this.pos) !== 93) {
       for (;;) {
-        children.push(this.value(node));
+        stack.push(this.value(node));
         this.ws();
         const c = this.text.charCodeAt(this.pos);
         if (c === 44) {
@@ -175,6 +197,8 @@ export class StrictParser {
         this.fail();
       }
     }
+    node.children = stack.slice(mark);
+    stack.length = mark;
     this.pos++;
     node.length = this.pos - node.offset;
     this.depth--;
@@ -182,11 +206,13 @@ export class StrictParser {
   }
 }
 
+const INTERN_MAX = 24;
+const INTERN_SLOTS = 4096;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** A run of string characters that need no attention (not a quote, backslash or control character). */
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
-function hasKey(children: JsonNode[], name: string): boolean {
-  for (const c of children) if (c.children![0].value === name) return true;
+function hasKey(stack: JsonNode[], from: number, name: string): boolean {
+  for (let i = from; i < stack.length; i++) if (stack[i].children![0].value === name) return true;
   return false;
 }

@@ -214,6 +214,13 @@ function def(kind: SymbolKind, name: string, prop: JsonNode, address: string | u
   return { kind, name, keyNode, start: keyNode.offset + 1, end: keyNode.offset + keyNode.length - 1, valueNode: prop.children?.[1], address, remote };
 }
 
+type SelectorField = 'addresses' | 'a-addresses' | 'b-addresses' | 'excludes.local-address' | 'excludes.target-addresses';
+const GROUP_SELECTOR_FIELDS = ['addresses', 'a-addresses', 'b-addresses'] as const;
+/** Reference `field` strings per selector place, built once (not a template literal per selector). */
+const SELECTOR_FIELDS = Object.fromEntries(
+  (['addresses', 'a-addresses', 'b-addresses', 'excludes.local-address', 'excludes.target-addresses'] as const).map((f) => [f, { name: `${f}.name`, class: `${f}.class`, label: `${f}.label` }]),
+) as Record<SelectorField, { name: string; class: string; label: string }>;
+
 /** Adds the references found inside one definition (no closures per definition: templates can be large). */
 class Builder {
   ownerKind: Section = 'tasks';
@@ -263,16 +270,17 @@ class Builder {
     }
   }
 
-  private selector(sel: JsonNode | undefined, field: string): void {
+  private selector(sel: JsonNode | undefined, field: SelectorField): void {
     if (sel?.type !== 'object') return;
     const name = propertyValue(sel, 'name');
-    this.ref('addresses', `${field}.name`, name);
-    this.ref('address-classes', `${field}.class`, propertyValue(sel, 'class'));
-    this.ref('labels', `${field}.label`, propertyValue(sel, 'label'), name?.type === 'string' ? (name.value as string) : undefined);
+    const f = SELECTOR_FIELDS[field];
+    this.ref('addresses', f.name, name);
+    this.ref('address-classes', f.class, propertyValue(sel, 'class'));
+    this.ref('labels', f.label, propertyValue(sel, 'label'), name?.type === 'string' ? (name.value as string) : undefined);
   }
 
   group(value: JsonNode): void {
-    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
+    for (const field of GROUP_SELECTOR_FIELDS) {
       for (const sel of itemsOf(propertyValue(value, field))) this.selector(sel, field);
     }
     for (const ex of itemsOf(propertyValue(value, 'excludes'))) {

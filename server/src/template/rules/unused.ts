@@ -29,8 +29,7 @@ export function checkUnused(model: TemplateModel): TemplateDiagnostic[] {
     if (d.kind === 'addresses' && classSelectors) continue;
     // A fragment without tasks (an include) defines things for other templates.
     if (!anyTasks && d.kind !== 'hosts' && d.kind !== 'contexts' && d.kind !== 'addresses') continue;
-    const refs = index.referencesTo(d.kind, d.name).filter((r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name));
-    if (refs.length > 0) continue;
+    if (index.referencesTo(d.kind, d.name).some((r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name))) continue;
     out.push(
       diag('psconfig/unused-definition', 'hint', `${cap(singular(d.kind))} \`${d.name}\` is not used: ${USED_BY[d.kind]}.`, d.start, d.end, {
         tags: ['unnecessary'],

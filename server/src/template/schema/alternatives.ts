@@ -41,18 +41,18 @@ function guessGroupType(node: JsonNode): string | undefined {
 const selector: Dispatcher = (c, node, frame) => {
   const what = 'an address selector such as `{"name": "<address>"}` or `{"class": "<address class>"}`';
   if (node.type !== 'object') return c.wrongType(node, 'object', frame, what);
-  const m = members(node);
-  const name = m.get('name');
-  const cls = m.get('class');
+  // propertyValue, not members(): thousands of selectors, no Map each
+  const name = propertyValue(node, 'name');
+  const cls = propertyValue(node, 'class');
   if (name && cls) {
-    const key = cls.children![0];
+    const key = cls.parent!.children![0];
     c.report('psconfig/selector-shape', frame, 'A selector takes either `name` (with an optional `label`) or `class`, not both: remove one of them.', key.offset, key.offset + key.length);
     c.check(node, c.defs.AddressSelectorNameLabel, { ...frame, def: 'AddressSelectorNameLabel', ignore: new Set(['class']) });
     return;
   }
-  if (cls) return c.check(node, c.defs.AddressSelectorClass, { ...frame, def: 'AddressSelectorClass' });
-  if (name) return c.check(node, c.defs.AddressSelectorNameLabel, { ...frame, def: 'AddressSelectorNameLabel' });
-  const label = m.get('label')?.children?.[0];
+  if (cls) return checkAs(c, node, 'AddressSelectorClass', frame);
+  if (name) return checkAs(c, node, 'AddressSelectorNameLabel', frame);
+  const label = propertyValue(node, 'label')?.parent?.children?.[0];
   const [start, end] = label ? [label.offset, label.offset + label.length] : [node.offset, node.offset + 1];
   c.report(
     'psconfig/selector-shape',
@@ -65,6 +65,15 @@ const selector: Dispatcher = (c, node, frame) => {
   c.check(node, c.defs.AddressSelectorNameLabel, { ...frame, def: 'AddressSelectorNameLabel', ignore: new Set(['name']) });
 };
 
+/** Checks node against definition `def` with the frame switched to it in place (the frame is restored after;
+ *  checks never keep a frame), avoiding a frame copy per value. */
+function checkAs(c: SchemaChecker, node: JsonNode, def: string, frame: Frame): void {
+  const saved = frame.def;
+  frame.def = def;
+  c.check(node, c.defs[def], frame);
+  frame.def = saved;
+}
+
 /** Host and IPAddress: formats are not checked by pSConfig (no FormatChecker), so any string passes. */
 const hostString: Dispatcher = (c, node, frame) => {
   if (node.type !== 'string') c.wrongType(node, 'string', frame, 'a hostname or IP address (a string)');
@@ -74,8 +83,7 @@ const hostString: Dispatcher = (c, node, frame) => {
 const urlHostPort: Dispatcher = (c, node, frame) => {
   if (node.type !== 'string') return c.wrongType(node, 'string', frame, 'a host[:port] string');
   const v = node.value as string;
-  const def = v.startsWith('[') ? 'IPv6RFC2732' : 'HostNamePort';
-  c.check(node, c.defs[def], { ...frame, def });
+  checkAs(c, node, v.startsWith('[') ? 'IPv6RFC2732' : 'HostNamePort', frame);
 };
 
 /** TimestampAbsoluteRelative: `@…` relative, `P…` duration, else an ISO timestamp. */
@@ -88,15 +96,13 @@ const timestamp: Dispatcher = (c, node, frame) => {
     if (rel?.pattern && !c.regex(rel.pattern).test(v)) c.patternError(node, rel, { ...frame, def: 'Timestamp' });
     return;
   }
-  const def = v.startsWith('P') ? 'Duration' : 'Timestamp';
-  c.check(node, c.defs[def], { ...frame, def });
+  checkAs(c, node, v.startsWith('P') ? 'Duration' : 'Timestamp', frame);
 };
 
 /** IPCIDR: v6 when it has a colon. */
 const cidr: Dispatcher = (c, node, frame) => {
   if (node.type !== 'string') return c.wrongType(node, 'string', frame, 'a CIDR netmask string');
-  const def = (node.value as string).includes(':') ? 'IPv6CIDR' : 'IPv4CIDR';
-  c.check(node, c.defs[def], { ...frame, def });
+  checkAs(c, node, (node.value as string).includes(':') ? 'IPv6CIDR' : 'IPv4CIDR', frame);
 };
 
 export const ALTERNATIVES: Record<string, Dispatcher> = {

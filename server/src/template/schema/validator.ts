@@ -91,9 +91,15 @@ export class SchemaChecker {
     const c = this.compile(s);
     if (c.refName !== undefined) {
       if (c.anyJson) return;
-      const next: Frame = { def: c.refName, field: frame.field, keyNode: frame.keyNode, item: frame.item, lenient: frame.lenient, ignore: undefined };
-      if (c.alt) c.alt(this, node, next);
-      else this.check(node, c.refSchema!, next);
+      // The frame is only read while checking (dispatchers copy it), so switch its definition in place and
+      // restore it, rather than allocating a frame per $ref'd value.
+      const { def, ignore } = frame;
+      frame.def = c.refName;
+      frame.ignore = undefined;
+      if (c.alt) c.alt(this, node, frame);
+      else this.check(node, c.refSchema!, frame);
+      frame.def = def;
+      frame.ignore = ignore;
       return;
     }
     if (c.alternatives) return this.checkGeneric(node, s, frame);
@@ -146,6 +152,21 @@ export class SchemaChecker {
     return c;
   }
 
+  /** True when check(node, schema) would certainly report nothing, decided without allocating: scalars that
+   *  pass their (possibly $ref'd) type/enum/pattern/minimum. Containers and alternatives take the full walk. */
+  quietlyValid(node: JsonNode, c: Compiled): boolean {
+    while (c.refName !== undefined) {
+      if (c.anyJson) return true;
+      if (c.alt) return false;
+      c = this.compile(c.refSchema!);
+    }
+    if (c.alternatives || node.type === 'object' || node.type === 'array') return false;
+    if (c.type !== undefined && !this.typeOk(node, c.type)) return false;
+    if (c.enumValues && !c.enumValues.includes(node.value)) return false;
+    if (c.pattern && node.type === 'string' && !c.pattern.test(node.value as string)) return false;
+    return !(c.minimum !== undefined && typeof node.value === 'number' && node.value < c.minimum);
+  }
+
   typeOk(node: JsonNode, type: string | string[]): boolean {
     if (Array.isArray(type)) return type.some((t) => this.typeOk(node, t));
     if (type === 'integer') return isIntegerToken(node, this.text);
@@ -190,17 +211,19 @@ export class SchemaChecker {
   }
 
   checkObject(node: JsonNode, s: JsonSchema, c: Compiled, frame: Frame): void {
+    let child: Frame | undefined; // one frame for all properties, reset for each (checks never keep a frame)
     for (const prop of memberProps(node)) {
       const key = keyOf(prop);
       const k = key.value as string;
       if (frame.ignore?.has(k)) continue;
       const val = prop.children![1];
-      const child: Frame = { def: frame.def, field: k, keyNode: key, item: false, lenient: frame.lenient, ignore: undefined };
       const sub = c.properties.get(k);
       if (sub) {
-        this.check(val, sub, child);
+        // Most values are valid scalars: decide that without allocating a frame (a large template has ~50,000).
+        if (!this.quietlyValid(val, this.compile(sub))) this.check(val, sub, (child = childFrame(child, frame, k, key)));
         continue;
       }
+      child = childFrame(child, frame, k, key);
       let matched = false;
       let nameSchema: JsonSchema | undefined;
       for (const pp of c.patternProps) {
@@ -283,6 +306,18 @@ const REQUIRED_HINTS: Record<string, string> = {
   test: ' (the name of a test in `tests`)',
   address: ' (a hostname or IP address)',
 };
+
+/** The frame for one property of an object checked under `frame`, reusing `reuse` when given. */
+function childFrame(reuse: Frame | undefined, frame: Frame, field: string, keyNode: JsonNode): Frame {
+  if (!reuse) return { def: frame.def, field, keyNode, item: false, lenient: frame.lenient, ignore: undefined };
+  reuse.def = frame.def;
+  reuse.field = field;
+  reuse.keyNode = keyNode;
+  reuse.item = false;
+  reuse.lenient = frame.lenient;
+  reuse.ignore = undefined;
+  return reuse;
+}
 
 function capitalize(s: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : s;

@@ -1,0 +1,54 @@
+// The allocation-saving representation: exact-size child arrays, shared short strings, property-only fields,
+// and the schema checker's reused frames must not change what is reported or where.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseTemplate, type JsonNode } from '../../../server/src/template/parse';
+import { check, errors, template, withCode } from './helpers';
+
+function walk(n: JsonNode | undefined, fn: (n: JsonNode) => void): void {
+  if (!n) return;
+  fn(n);
+  for (const c of n.children ?? []) walk(c, fn);
+}
+
+test('strict parse: every node has its children in order, with parents, and property-only fields on properties', () => {
+  const text = JSON.stringify({ a: { x: [1, 'two', { y: null }], z: true }, '#c': 'note', b: [] }, null, 1);
+  const { root, commentKeys } = parseTemplate(text);
+  assert.ok(root);
+  walk(root, (n) => {
+    for (const c of n.children ?? []) assert.equal(c.parent, n);
+    const kids = n.children ?? [];
+    for (let i = 1; i < kids.length; i++) assert.ok(kids[i].offset > kids[i - 1].offset);
+    if (n.type === 'property') assert.equal(text[n.colonOffset!], ':');
+    else assert.equal(n.colonOffset, undefined);
+  });
+  assert.equal(commentKeys.length, 1);
+  assert.equal(commentKeys[0].comment, true);
+  assert.deepEqual(root.children!.map((p) => p.children![0].value), ['a', '#c', 'b']);
+  assert.deepEqual(root.children![2].children![1].children, []);
+});
+
+test('strict parse: repeated short strings decode the same (shared copies), different ones stay apart', () => {
+  const values = ['ipv4', 'ipv4', 'ipv6', 'a\\"b', 'é', '', 'x'.repeat(30)];
+  const text = `[${values.map((v) => `"${v}"`).join(',')}]`;
+  const { root } = parseTemplate(text);
+  assert.deepEqual(
+    root!.children!.map((c) => c.value),
+    values.map((v) => JSON.parse(`"${v}"`)),
+  );
+});
+
+test('schema: errors in sibling values after a nested $ref name their own field and definition', () => {
+  const ds = check(
+    template({
+      schedules: { s: { repeat: 'PT1H', slip: 'soon', sliprand: 'yes' } },
+      groups: { g: { type: 'mesh', addresses: [{ name: 'a', label: 5 }, { name: 'b' }], 'excludes-self': 'maybe' } },
+    }),
+  );
+  const e = errors(ds);
+  assert.ok(e.some((d) => d.code === 'psconfig/invalid-duration' && d.text === '"soon"'));
+  assert.ok(e.some((d) => d.code === 'psconfig/wrong-type' && d.text === '"yes"' && /`sliprand`/.test(d.message)));
+  assert.ok(e.some((d) => d.code === 'psconfig/wrong-type' && d.text === '5' && /`label`/.test(d.message)));
+  assert.ok(e.some((d) => d.code === 'psconfig/invalid-enum' && d.text === '"maybe"' && /`excludes-self`/.test(d.message)));
+  assert.equal(withCode(ds, 'psconfig/unknown-property').length, 0);
+});
