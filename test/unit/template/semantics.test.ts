@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { check, template, withCode } from './helpers';
+import { check, errors, template, withCode } from './helpers';
 
 test('scheduled-by beyond the group size', () => {
   const ds = check(template({ groups: { l: { type: 'list', addresses: [{ name: 'a' }, { name: 'b' }] } }, tests: { t: { type: 'rtt', spec: {} } }, tasks: { task: { group: 'l', test: 't', 'scheduled-by': 1 } } }));
@@ -45,11 +45,23 @@ test('default-address-label that no member has', () => {
   assert.deepEqual(withCode(ds, 'psconfig/default-label-unused').map((d) => d.text), ['ipv6']);
 });
 
-test('duplicate keys are errors at the later key', () => {
-  const text = '{"addresses": {"a": {"address": "x"}, "a": {"address": "y"}}, "groups": {}, "tests": {}, "tasks": {}}';
-  const [d] = withCode(check(text), 'psconfig/duplicate-key');
+test('duplicate keys are warnings at the later key, naming the line that wins and the one ignored', () => {
+  const text = '{"addresses": {"a": {"address": "x"},\n "a": {"address": "y"}}, "groups": {}, "tests": {}, "tasks": {}}';
+  const ds = check(text);
+  const [d] = withCode(ds, 'psconfig/duplicate-key');
+  assert.equal(d.severity, 'warning');
   assert.equal(d.start, text.lastIndexOf('"a"'));
-  assert.match(d.message, /keeps only the last/);
+  assert.equal(d.text, '"a"');
+  assert.match(d.message, /last one wins, so the value on line 2 is used and the earlier one on line 1 is ignored/);
+  assert.deepEqual(errors(ds), []);
+});
+
+test('duplicate keys: references resolve to the value that wins', () => {
+  const text = JSON.stringify(template()).replace('"group":"g"', '"group":"nope","group":"g"');
+  assert.ok(text.includes('"group":"nope"'));
+  const ds = check(text);
+  assert.equal(withCode(ds, 'psconfig/duplicate-key').length, 1);
+  assert.equal(withCode(ds, 'psconfig/unknown-group').length, 0, 'the earlier, ignored `group` is not checked as a reference');
 });
 
 test('subtasks and includes get notes', () => {

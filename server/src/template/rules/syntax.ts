@@ -1,4 +1,4 @@
-// JSON syntax errors and duplicate keys.
+// JSON syntax errors (errors) and duplicate keys (warnings).
 import type { ParsedTemplate } from '../parse';
 import { LineIndex } from '../positions';
 import { diag, type TemplateDiagnostic } from './diagnostic';
@@ -6,17 +6,24 @@ import { diag, type TemplateDiagnostic } from './diagnostic';
 export function checkSyntax(parsed: ParsedTemplate): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = parsed.syntaxErrors.map((e) => diag('psconfig/syntax', 'error', e.message, e.start, Math.min(e.end, Math.max(parsed.text.length, e.start + 1))));
   if (!parsed.root && parsed.syntaxErrors.length === 0) out.push(diag('psconfig/syntax', 'error', 'The file is empty: a template is one JSON object.', 0, 0));
+  // Python's json (what pSConfig reads templates with) accepts duplicate keys and keeps the last value: legal,
+  // but the earlier value is silently ignored, which is almost never what the author meant. A warning.
   for (const d of parsed.duplicateKeys) {
-    const line = new LineIndex(parsed.text.slice(0, d.first.offset)).lineCount;
+    const first = lineOf(parsed.text, d.first.offset);
+    const last = lineOf(parsed.text, d.node.offset);
     out.push(
       diag(
         'psconfig/duplicate-key',
-        'error',
-        `Duplicate key \`${d.key}\`: pSConfig keeps only the last one and silently drops the earlier value (first on line ${line}). Rename or merge them.`,
+        'warning',
+        `Duplicate key \`${d.key}\`: pSConfig (Python's json) accepts it silently and the last one wins, so the value on line ${last} is used and the earlier one on line ${first} is ignored. Remove or rename one of them.`,
         d.node.offset,
         d.node.offset + d.node.length,
       ),
     );
   }
   return out;
+}
+
+function lineOf(text: string, offset: number): number {
+  return new LineIndex(text.slice(0, offset)).lineCount;
 }
