@@ -10,12 +10,14 @@ import type { TaskFact } from '../template/navigation/hover';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
 import { runEngine, type EngineInput } from './expansion-engine';
+import { SharedExpansions } from './expansion-shared';
 import type { Logger } from './guard';
 
 type JobBody =
   | { kind: 'diagnostics'; text: string; jqPath: string | undefined }
   | { kind: 'counts'; text: string }
-  | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer };
+  | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean }
+  | { kind: 'forget'; uri: string };
 
 /**
  * Cancellation of an expansion that may run in the worker: a shared Int32 the engine polls between its phases
@@ -64,6 +66,7 @@ export function serveBackgroundJobs(): void {
   const port = parentPort;
   if (!port) return;
   const post = (r: Reply): void => port.postMessage(r);
+  const expansions = new SharedExpansions();
   const fail = (id: number, err: unknown): void => post({ id, phase: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
   port.on('message', (job: Job) => {
     try {
@@ -76,8 +79,11 @@ export function serveBackgroundJobs(): void {
         );
       } else if (job.kind === 'counts') {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
+      } else if (job.kind === 'forget') {
+        expansions.forget(job.uri);
       } else {
-        runEngine(job.input, pollerOf(job.cancel)).then(
+        const isCancelled = pollerOf(job.cancel);
+        (job.shared ? expansions.expand(job.input, isCancelled) : runEngine(job.input, isCancelled)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -113,6 +119,8 @@ export class BackgroundRunner {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private broken = false;
+  /** Used when there is no worker. */
+  private readonly local = new SharedExpansions();
 
   constructor(
     private readonly entry: string | undefined,
@@ -140,9 +148,29 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'counts', text })) as TaskFact[];
   }
 
-  async expand(input: EngineInput, cancel?: CancelFlag): Promise<ExpandTasksResult> {
-    if (!this.ensureWorker()) return runEngine(input, cancel ? () => cancel.cancelled : undefined);
-    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer })) as ExpandTasksResult;
+  /**
+   * `shared`: served from (or cut from) the full expansion kept where the engine runs, for open documents;
+   * otherwise one engine run for exactly this input.
+   */
+  async expand(input: EngineInput, cancel: CancelFlag | undefined, shared: boolean): Promise<ExpandTasksResult> {
+    if (!this.ensureWorker()) {
+      const isCancelled = cancel ? () => cancel.cancelled : undefined;
+      if (shared) return this.local.expand(input, isCancelled);
+      this.local.engineRuns++;
+      return runEngine(input, isCancelled);
+    }
+    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer, shared })) as ExpandTasksResult;
+  }
+
+  /** Drops the full expansion kept for `uri` (closed, or settings changed). */
+  forgetExpansion(uri: string): void {
+    if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
+    this.local.forget(uri);
+  }
+
+  /** Engine runs started in this thread (only without a worker: tests). */
+  get localEngineRuns(): number {
+    return this.local.engineRuns;
   }
 
   dispose(): void {

@@ -1,7 +1,8 @@
 // Expansion of the current document text, for the ExpandTasks request, archive code lenses and hovers.
-// One engine run per (uri, version, settings) serves them all: the full expansion (all agents, no limit) is
-// cached, and agent-filtered or limited requests are cut from it (expansion-slice.ts). Identical requests in
-// flight share one run; a run superseded by a newer version of the document is cancelled.
+// One engine run per (uri, version, settings) serves them all: where the engine runs (the worker) the full
+// expansion is kept and agent-filtered or limited requests are cut from it (expansion-shared.ts); here the full
+// result is cached for lenses and hovers. Identical requests in flight share one answer; runs superseded by a
+// newer version of the document are cancelled.
 import { URI } from 'vscode-uri';
 import { dirname } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -9,7 +10,6 @@ import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../..
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { effectiveJqPath } from './settings';
-import { sliceableText, sliceExpansion } from './expansion-slice';
 
 function baseDirOf(uri: string): string | undefined {
   try {
@@ -46,7 +46,7 @@ export class ExpansionService {
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
-  /** Engine runs started (for tests and the log). */
+  /** Requests sent to where the engine runs (for tests). */
   runsStarted = 0;
 
   constructor(
@@ -76,7 +76,7 @@ export class ExpansionService {
     const hit = this.full.get(doc.uri);
     if (hit && hit.version === doc.version && hit.key === key) return hit.result;
     this.supersede(doc.uri, doc.version);
-    const run = this.start(doc, [], undefined, key);
+    const run = this.start(doc, [], undefined, key, true);
     this.full.set(doc.uri, run);
     run.result.then(
       (v) => {
@@ -109,36 +109,32 @@ export class ExpansionService {
 
   /** A document that is not open (read from disk): nothing is cached, since its version says nothing. */
   expandUncached(doc: TextDocument, params: ExpandTasksParams): Promise<ExpandTasksResult> {
-    return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey()).result;
+    return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey(), false).result;
   }
 
   forget(uri: string): void {
     this.supersede(uri, Infinity);
+    this.runner.forgetExpansion(uri);
     this.full.delete(uri);
     this.countCache.delete(uri);
   }
 
   private async expandOnce(doc: TextDocument, params: ExpandTasksParams, token: Cancellable | undefined): Promise<ExpandTasksResult> {
     const agents = params.agentAddresses ?? [];
-    const full = this.fullExpansion(doc);
-    if (agents.length === 0 && params.limit === undefined) return full;
-    if (sliceableText(doc.getText(), agents)) {
-      const whole = await full;
-      // Superseded by an edit: the caller retries on the new text.
-      if (whole.error === 'cancelled') return whole;
-      const sliced = sliceExpansion(whole, { agentAddresses: agents, limit: params.limit });
-      if (sliced) return sliced;
-    }
+    if (agents.length === 0 && params.limit === undefined) return this.fullExpansion(doc);
     return this.directRun(doc, agents, params.limit, token);
   }
 
-  /** A filtered run of the engine, shared by identical requests in flight; cancelled when nobody waits any more. */
+  /**
+   * A filtered request, shared by identical requests in flight. Where the engine runs it is cut from the full
+   * expansion of this version when exact (expansion-shared.ts); a run of its own is cancelled when nobody waits.
+   */
   private directRun(doc: TextDocument, agents: string[], limit: number | undefined, token: Cancellable | undefined): Promise<ExpandTasksResult> {
     const settingsKey = this.settingsKey();
     const key = JSON.stringify([doc.uri, doc.version, settingsKey, agents, limit ?? null]);
     let run = this.direct.get(key);
     if (!run || run.cancel.cancelled) {
-      const started = this.start(doc, agents, limit, settingsKey);
+      const started = this.start(doc, agents, limit, settingsKey, true);
       run = started;
       this.direct.set(key, started);
       const drop = (): void => {
@@ -158,7 +154,7 @@ export class ExpansionService {
     return mine.result.finally(() => (waiting = false));
   }
 
-  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string): Run {
+  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string, shared: boolean): Run {
     const settings = this.settings();
     const cancel = new CancelFlag();
     this.runsStarted++;
@@ -174,6 +170,7 @@ export class ExpansionService {
         jqPath: effectiveJqPath(settings),
       },
       cancel,
+      shared,
     );
     const run: Run = { uri: doc.uri, version: doc.version, key, result, cancel, waiters: 0 };
     result.then(

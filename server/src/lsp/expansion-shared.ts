@@ -1,0 +1,65 @@
+// Where the engine runs (the background worker, or in-process without one): keeps the latest full expansion
+// (all agents, no limit) per document and cuts filtered or limited requests from it there, so only the slice
+// crosses to the main thread (a 39,800-combination result takes ~1 s to structured-clone).
+import type { ExpandTasksResult } from '../../../common/protocol';
+import { runEngine, type EngineInput } from './expansion-engine';
+import { sliceableText, sliceExpansion } from './expansion-slice';
+
+interface FullRun {
+  version: number | null;
+  key: string;
+  result: Promise<ExpandTasksResult>;
+  settled: boolean;
+  cancelled: boolean;
+}
+
+export class SharedExpansions {
+  private readonly full = new Map<string, FullRun>();
+  /** Engine runs started here (for tests and benches). */
+  engineRuns = 0;
+
+  /**
+   * The expansion `input` asks for, from the shared full run of the same text and settings when it can be cut
+   * from it exactly; otherwise from an engine run of its own (cancelled by `isCancelled`).
+   */
+  async expand(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
+    const full = await this.fullRun(input);
+    const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
+    // A cancelled full run was superseded by a newer version: the caller retries on it.
+    if (!filtered || full.error === 'cancelled') return full;
+    if (sliceableText(input.text, input.agentAddresses)) {
+      const sliced = sliceExpansion(full, { agentAddresses: input.agentAddresses, limit: input.limit });
+      if (sliced) return sliced;
+    }
+    this.engineRuns++;
+    return runEngine(input, isCancelled);
+  }
+
+  forget(uri: string): void {
+    const run = this.full.get(uri);
+    if (run && !run.settled) run.cancelled = true;
+    this.full.delete(uri);
+  }
+
+  private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
+    const key = JSON.stringify([input.baseDir ?? '', input.jqPath ?? '', input.settings.includesAllowRemote === true]);
+    const hit = this.full.get(input.uri);
+    // Documents not open in the editor have no version: their text is compared instead.
+    if (hit && hit.version === input.version && hit.key === key && input.version !== null) return hit.result;
+    if (hit && !hit.settled) hit.cancelled = true; // an older version: nobody needs it any more
+    const run: FullRun = { version: input.version, key, settled: false, cancelled: false, result: Promise.resolve(undefined as unknown as ExpandTasksResult) };
+    this.engineRuns++;
+    run.result = runEngine({ ...input, agentAddresses: [], limit: undefined }, () => run.cancelled);
+    this.full.set(input.uri, run);
+    const done = (failed: boolean): void => {
+      run.settled = true;
+      if (this.full.get(input.uri) !== run) return;
+      if (failed) this.full.delete(input.uri);
+    };
+    run.result.then(
+      (r) => done(r.error === 'cancelled'),
+      () => done(true),
+    );
+    return run.result;
+  }
+}
