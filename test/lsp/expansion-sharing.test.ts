@@ -38,17 +38,23 @@ test('lenses, the tree (limited) and per-agent requests of one version cost one 
   const doc = TextDocument.create(exampleUri(name), 'psconfig', 1, exampleText(name));
   const svc = service();
   const [full, limited, agent, again] = await Promise.all([
-    svc.fullExpansion(doc),
+    svc.firstCombinations(doc),
     svc.expand(doc, { uri: doc.uri, limit: 10 }),
     svc.expand(doc, { uri: doc.uri, agentAddresses: ['nothing.example'] }),
     svc.expand(doc, { uri: doc.uri }),
   ]);
   assert.equal(engineRuns(), 1);
-  assert.equal(full, again);
+  // Lenses and hovers get the first combination of each task; the request gets all of them.
+  assert.deepEqual(full.tasks, again.tasks);
+  assert.deepEqual(
+    full.combinations,
+    again.combinations.filter((c, i, all) => !c.error && all.findIndex((x) => !x.error && x.task === c.task) === i),
+  );
+  assert.ok(again.combinations.length > full.combinations.length);
   assert.equal(limited.combinations.length, 10);
   assert.equal(limited.truncated, true);
   assert.deepEqual(agent.combinations, []);
-  for (const a of full.agents) await svc.expand(doc, { uri: doc.uri, agentAddresses: [a], limit: 10_000 });
+  for (const a of again.agents) await svc.expand(doc, { uri: doc.uri, agentAddresses: [a], limit: 10_000 });
   assert.equal(engineRuns(), 1);
   assert.deepEqual(logged, []);
 });
@@ -71,11 +77,11 @@ test('a run superseded by an edit is cancelled and its requester answered from t
   const v1 = TextDocument.create(exampleUri(name), 'psconfig', 1, text);
   current.set(v1.uri, v1);
   const svc = service(current);
-  const first = svc.fullExpansion(v1);
+  const first = svc.firstCombinations(v1);
   const request = svc.expand(v1, { uri: v1.uri, limit: 5 });
   const v2 = TextDocument.update(v1, [{ text: text.replace(/\s*$/, '\n') }], 2);
   current.set(v2.uri, v2);
-  const second = svc.fullExpansion(v2);
+  const second = svc.firstCombinations(v2);
   assert.equal((await first).error, 'cancelled');
   const answered = await request;
   assert.equal(answered.error, undefined);
@@ -89,7 +95,7 @@ test('a filtered run nobody waits for any more is cancelled', async () => {
   const name = 'perl-shared--client-psconfig-addressclasses.json';
   const doc = TextDocument.create(exampleUri(name), 'psconfig', 1, exampleText(name));
   const svc = service();
-  await svc.fullExpansion(doc);
+  await svc.firstCombinations(doc);
   const t1 = new Token();
   const t2 = new Token();
   const params = { uri: doc.uri, agentAddresses: ['10.0.0.1'] };

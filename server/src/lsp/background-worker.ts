@@ -16,7 +16,7 @@ import type { Logger } from './guard';
 type JobBody =
   | { kind: 'diagnostics'; text: string; jqPath: string | undefined }
   | { kind: 'counts'; text: string }
-  | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean }
+  | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'forget'; uri: string };
 
 /**
@@ -83,7 +83,7 @@ export function serveBackgroundJobs(): void {
         expansions.forget(job.uri);
       } else {
         const isCancelled = pollerOf(job.cancel);
-        (job.shared ? expansions.expand(job.input, isCancelled) : runEngine(job.input, isCancelled)).then(
+        (job.shared ? expansions.expand(job.input, isCancelled, job.firstsOnly) : runEngine(job.input, isCancelled)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -150,16 +150,16 @@ export class BackgroundRunner {
 
   /**
    * `shared`: served from (or cut from) the full expansion kept where the engine runs, for open documents;
-   * otherwise one engine run for exactly this input.
+   * otherwise one engine run for exactly this input. `firstsOnly`: the first combination of each task only.
    */
-  async expand(input: EngineInput, cancel: CancelFlag | undefined, shared: boolean): Promise<ExpandTasksResult> {
+  async expand(input: EngineInput, cancel: CancelFlag | undefined, shared: boolean, firstsOnly = false): Promise<ExpandTasksResult> {
     if (!this.ensureWorker()) {
       const isCancelled = cancel ? () => cancel.cancelled : undefined;
-      if (shared) return this.local.expand(input, isCancelled);
+      if (shared) return this.local.expand(input, isCancelled, firstsOnly);
       this.local.engineRuns++;
       return runEngine(input, isCancelled);
     }
-    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer, shared })) as ExpandTasksResult;
+    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer, shared, firstsOnly })) as ExpandTasksResult;
   }
 
   /** Drops the full expansion kept for `uri` (closed, or settings changed). */

@@ -41,7 +41,7 @@ interface Run {
 const MAX_SUPERSEDED_RETRIES = 3;
 
 export class ExpansionService {
-  /** Latest full run per uri. */
+  /** Latest firstCombinations answer per uri. */
   private readonly full = new Map<string, Run>();
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
@@ -70,13 +70,16 @@ export class ExpansionService {
     return counts;
   }
 
-  /** All agents, no limit: cached per version and settings. */
-  fullExpansion(doc: TextDocument): Promise<ExpandTasksResult> {
+  /**
+   * All agents, no limit, but only the first successful combination of each task (what lenses and hovers use):
+   * cached per version and settings.
+   */
+  firstCombinations(doc: TextDocument): Promise<ExpandTasksResult> {
     const key = this.settingsKey();
     const hit = this.full.get(doc.uri);
     if (hit && hit.version === doc.version && hit.key === key) return hit.result;
     this.supersede(doc.uri, doc.version);
-    const run = this.start(doc, [], undefined, key, true);
+    const run = this.start(doc, [], undefined, key, true, true);
     this.full.set(doc.uri, run);
     run.result.then(
       (v) => {
@@ -88,7 +91,7 @@ export class ExpansionService {
     return run.result;
   }
 
-  /** The full expansion only if it has already finished for this version (for cheap hovers). */
+  /** firstCombinations only if it has already finished for this version (for cheap hovers). */
   settled(doc: TextDocument): ExpandTasksResult | undefined {
     const hit = this.full.get(doc.uri);
     return hit && hit.version === doc.version && hit.key === this.settingsKey() ? hit.value : undefined;
@@ -121,7 +124,6 @@ export class ExpansionService {
 
   private async expandOnce(doc: TextDocument, params: ExpandTasksParams, token: Cancellable | undefined): Promise<ExpandTasksResult> {
     const agents = params.agentAddresses ?? [];
-    if (agents.length === 0 && params.limit === undefined) return this.fullExpansion(doc);
     return this.directRun(doc, agents, params.limit, token);
   }
 
@@ -154,7 +156,7 @@ export class ExpansionService {
     return mine.result.finally(() => (waiting = false));
   }
 
-  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string, shared: boolean): Run {
+  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string, shared: boolean, firstsOnly = false): Run {
     const settings = this.settings();
     const cancel = new CancelFlag();
     this.runsStarted++;
@@ -171,6 +173,7 @@ export class ExpansionService {
       },
       cancel,
       shared,
+      firstsOnly,
     );
     const run: Run = { uri: doc.uri, version: doc.version, key, result, cancel, waiters: 0 };
     result.then(

@@ -22,8 +22,9 @@ export class SharedExpansions {
    * The expansion `input` asks for, from the shared full run of the same text and settings when it can be cut
    * from it exactly; otherwise from an engine run of its own (cancelled by `isCancelled`).
    */
-  async expand(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
+  async expand(input: EngineInput, isCancelled?: () => boolean, firstsOnly = false): Promise<ExpandTasksResult> {
     const full = await this.fullRun(input);
+    if (firstsOnly) return firstCombinations(full);
     const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
     // A cancelled full run was superseded by a newer version: the caller retries on it.
     if (!filtered || full.error === 'cancelled') return full;
@@ -62,4 +63,14 @@ export class SharedExpansions {
     );
     return run.result;
   }
+}
+
+/**
+ * The full result with only the first successful combination of each task, in their order: what lenses and
+ * hovers look up (the first combination of some tasks), at a fraction of the size to send between threads.
+ */
+export function firstCombinations(full: ExpandTasksResult): ExpandTasksResult {
+  const seen = new Set<string>();
+  const combinations = full.combinations.filter((c) => !c.error && !seen.has(c.task) && seen.add(c.task));
+  return { ...full, combinations };
 }

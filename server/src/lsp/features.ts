@@ -184,7 +184,7 @@ export function registerFeatures(d: FeatureDeps): void {
   const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
     const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_COUNTS_WAIT_MS)) ?? [];
     let result = d.expansion.settled(doc);
-    if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.fullExpansion(doc), HOVER_EXPANSION_WAIT_MS);
+    if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [] };
   };
 
@@ -243,7 +243,7 @@ export function registerFeatures(d: FeatureDeps): void {
         const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
         return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [data.uri] } };
       }
-      const result = await d.expansion.fullExpansion(doc).catch(() => undefined);
+      const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined = result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
       const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
       if (!found) return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
