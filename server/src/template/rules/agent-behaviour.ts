@@ -1,9 +1,12 @@
-// What the pSConfig 5.x agent does differently from what a template seems to say (psconfig.md §3.2, §3.5, §3.7):
-// fields it ignores, overrides or drops. Each note names the behaviour so the author is not surprised.
+// What the pSConfig 5.x agent does differently from what a template seems to say (psconfig.md §2.2, §3.2, §3.5,
+// §3.7): fields it ignores, overrides or drops, and constructs its Python code fails on. Each note names the behaviour so the author is not surprised.
 import type { TemplateModel } from '../model';
 import { itemsOf, keyOf, memberProps, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
+import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
+import { jqResultType } from './jq-result-type';
+import { placeOf, stringsWithVariables } from './template-variables';
 
 export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
@@ -29,6 +32,17 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
   for (const g of memberProps(sectionNode(root, 'groups'))) {
     for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
       for (const sel of itemsOf(propertyValue(g.children![1], field))) {
+        const cls = propertyValue(sel, 'class');
+        if (cls?.type === 'string') {
+          out.push(
+            diag(
+              'psconfig/class-selector-python',
+              'warning',
+              'pSConfig 5.x (Python) cannot use class selectors in groups: AddressClass.select() returns addresses without a `label`, and select_addresses reads `label` (KeyError), which aborts the agent run. The 4.x (Perl) agent and the docs select every address of the class. For 5.x agents, list the addresses with `name` selectors.',
+              ...range(cls),
+            ),
+          );
+        }
         const disabled = propertyValue(sel, 'disabled');
         if (disabled?.value !== true) continue;
         out.push(
@@ -42,10 +56,35 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
       }
     }
   }
+  jqResults(model, out);
   for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'match-filter'), out);
   for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'exclude-filter'), out);
   return out;
 }
+
+/** `{% jq %}` scripts that certainly return a non-string: pSConfig 5.x builds `'"' + result + '"'` (TypeError). */
+function jqResults(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  const { text } = model.parsed;
+  for (const { node, path } of stringsWithVariables(model.parsed)) {
+    if (!(node.value as string).includes('jq') || placeOf(path) !== 'expanded') continue;
+    for (const v of scanStringNode(text, node)) {
+      if (v.kind !== 'jq' || v.malformed || v.expression === undefined) continue;
+      const type = jqResultType(v.expression);
+      if (type === undefined || type === 'string' || type === 'null') continue;
+      const perl = v.standalone ? `keeps the ${type} as it is` : 'splices its JSON text in';
+      out.push(
+        diag(
+          'psconfig/jq-result-not-string',
+          'warning',
+          `This jq script returns ${ARTICLE[type]} ${type}: pSConfig 5.x (Python) puts every jq result in quotes and fails on anything but a string (TypeError, the agent run aborts), while 4.x (Perl) ${perl}. Append \`| tostring\` if a string will do.`,
+          v.exprStart!,
+          v.exprEnd!,
+        ),
+      );
+    }
+  }
+}
+const ARTICLE: Record<string, string> = { number: 'a', boolean: 'a', object: 'an', array: 'an' };
 
 function netmaskFilters(filter: JsonNode | undefined, out: TemplateDiagnostic[]): void {
   if (filter?.type !== 'object') return;
