@@ -25,7 +25,7 @@ export function jqResultType(script: string): JqResultType | undefined {
   if (wraps(s, '{', '}')) return 'object';
   if (wraps(s, '[', ']')) return 'array';
   // a comparison or boolean operator at top level gives a boolean
-  if (topLevel(s, /^(==|!=|<=|>=|<|>)/) || topLevel(s, /^ (and|or) /)) return 'boolean';
+  if (topLevel(s, COMPARISON) || topLevel(s, AND_OR)) return 'boolean';
   const call = /^([a-z_][a-z0-9_]*)\s*(\(.*\))?$/.exec(s);
   if (call) {
     const fn = call[1];
@@ -85,7 +85,10 @@ function wraps(s: string, open: string, close: string): boolean {
   return true;
 }
 
-/** An operator matching `op` occurs outside brackets and string literals. */
+const COMPARISON = /==|!=|<=|>=|<|>/y;
+const AND_OR = /\s(and|or)\s/y;
+
+/** An operator matching the sticky regexp `op` starts outside brackets and string literals. */
 function topLevel(s: string, op: RegExp): boolean {
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
@@ -95,7 +98,10 @@ function topLevel(s: string, op: RegExp): boolean {
       if (i < 0) return false;
     } else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (depth === 0 && op.test(s.slice(i, i + 5))) return true;
+    else if (depth === 0) {
+      op.lastIndex = i;
+      if (op.test(s)) return true;
+    }
   }
   return false;
 }
