@@ -3,6 +3,7 @@
 import { nodeAtOffset, nodePath, type JsonNode, type JsonPath } from '../parse';
 import { isSection, NAME_PATTERN, type Section, type SymbolKind } from '../symbols';
 import { INDEXED_VARIABLES } from '../variables';
+import { singular as sectionSingular } from '../schema/describe';
 import { maxAddressIndex, summaryOf, type NavModel } from './model';
 import { keySlotAt, labelsOfAddress, valueSlotAt, type ReferenceSlot } from './reference-slots';
 
@@ -141,22 +142,10 @@ function escapeInString(name: string): string {
   return JSON.stringify(name).slice(1, -1);
 }
 
-const SINGULAR: Record<string, string> = {
-  addresses: 'address',
-  'address-classes': 'address class',
-  archives: 'archive',
-  contexts: 'context',
-  groups: 'group',
-  hosts: 'host',
-  schedules: 'schedule',
-  subtasks: 'subtask',
-  tasks: 'task',
-  tests: 'test',
-  labels: 'label',
-  'remote-addresses': 'remote address',
-};
+// Section names come from the schema's wording; labels and remote addresses live inside addresses.
+const NESTED_SINGULAR: Record<string, string> = { labels: 'label', 'remote-addresses': 'remote address' };
 export function singular(kind: SymbolKind): string {
-  return SINGULAR[kind] ?? kind;
+  return NESTED_SINGULAR[kind] ?? sectionSingular(kind);
 }
 
 /** Sections whose objects pSConfig expands, and the owning object of a path inside them. */
