@@ -1,7 +1,7 @@
 // expandTemplate: template JSON → the pScheduler tasks each agent would create, in pSConfig order.
 // Phase 1 (sync) plans every task's combinations; phase 2 runs ONE batched jq process for every `{% jq %}`
 // of every combination; phase 3 fills the compiled templates and assembles the task JSON.
-import { ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../../common/protocol';
+import { ExpandedCombination, ExpandedTaskSummary, ExpandTasksResult, ExpansionNote } from '../../../../common/protocol';
 import { JqRunner } from '../jq';
 import { runTemplateJq } from './template-jq';
 import type { JqValueResult } from '../jq/batch';
@@ -26,16 +26,10 @@ export interface ExpandOptions extends IncludeOptions {
   isCancelled?: () => boolean;
 }
 
-export interface ExpansionResult {
-  error?: string;
-  tasks: ExpandedTaskSummary[];
-  combinations: ExpandedCombination[];
-  truncated: boolean;
-  notes: ExpansionNote[];
-  agents: string[];
+/** The engine's answer: the protocol's result without the document identity, plus jq accounting. */
+export interface ExpansionResult extends Omit<ExpandTasksResult, 'uri' | 'version'> {
   /** jq processes started for this expansion (compile checks included). */
   jqProcesses: number;
-  elapsedMs: number;
 }
 
 interface TaskEntry {
