@@ -72,11 +72,16 @@ async function page1Search(h: Harness): Promise<void> {
   await h.page.waitForSelector('.trows .trow');
 }
 
-async function selectThroughput(h: Harness): Promise<void> {
-  await fill(h.page, { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' });
-  await h.page.click('[data-preset="1w"]');
+/** Fills the form, picks a time preset, searches and selects the first result row. */
+async function searchAndSelectFirst(h: Harness, fields: Record<string, string>, preset: string): Promise<void> {
+  await fill(h.page, fields);
+  await h.page.click(`[data-preset="${preset}"]`);
   await page1Search(h);
   await h.page.click('.trows .trow:first-child');
+}
+
+async function selectThroughput(h: Harness): Promise<void> {
+  await searchAndSelectFirst(h, { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' }, '1w');
   await h.page.waitForSelector('#panel-throughput canvas');
   // Both directions and the retransmit markers have arrived when the legend lists them.
   await h.page.waitForFunction(() => {
@@ -126,20 +131,14 @@ test('selecting a row draws throughput (both directions, retransmits, failures) 
 test('latency shows min, median, mean and p95 from histograms; traces show hops and path changes', async () => {
   const h = await open();
   try {
-    await fill(h.page, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' });
-    await h.page.click('[data-preset="1d"]');
-    await page1Search(h);
-    await h.page.click('.trows .trow:first-child');
+    await searchAndSelectFirst(h, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' }, '1d');
     await h.page.waitForFunction(() => [...document.querySelectorAll('#panel-latency .u-legend .u-label')].some((e) => e.textContent === 'p95 (fwd)'));
     const labels = await legendLabels(h.page, 'latency');
     for (const l of ['min (fwd)', 'median (fwd)', 'mean (fwd)', 'p95 (fwd)']) assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
     await h.page.waitForSelector('#panel-loss canvas');
     await h.page.screenshot({ path: join(screenshotDir, 'latency-chart.png'), fullPage: true });
 
-    await fill(h.page, { 'tool-name': 'pscheduler/traceroute' });
-    await h.page.click('[data-preset="1w"]');
-    await page1Search(h);
-    await h.page.click('.trows .trow:first-child');
+    await searchAndSelectFirst(h, { 'tool-name': 'pscheduler/traceroute' }, '1w');
     await h.page.waitForSelector('#panel-trace table.hops tbody tr');
     const hops = await h.page.$$eval('#panel-trace table.hops tbody tr', (els) => els.length);
     assert.ok(hops >= 2, `hop rows: ${hops}`);
@@ -236,10 +235,7 @@ test('export produces CSV (and JSON) of what is shown', async () => {
 test('zoom is shared by every chart and reset returns to the range; the page loads nothing remote', async () => {
   const h = await open();
   try {
-    await fill(h.page, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' });
-    await h.page.click('[data-preset="1d"]');
-    await page1Search(h);
-    await h.page.click('.trows .trow:first-child');
+    await searchAndSelectFirst(h, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' }, '1d');
     await h.page.waitForSelector('#panel-latency canvas');
     await h.page.waitForSelector('#panel-loss canvas');
     const xr = (): Promise<[number, number][]> => h.page.evaluate(() => window.explorerXRanges() as [number, number][]);
@@ -358,10 +354,7 @@ test('unreadable points in a series are skipped and counted; the chart still dra
   row.timeUpdated = now;
   const h = await open();
   try {
-    await fill(h.page, { 'tool-name': 'test/malformed' });
-    await h.page.click('[data-preset="1h"]');
-    await page1Search(h);
-    await h.page.click('.trows .trow:first-child');
+    await searchAndSelectFirst(h, { 'tool-name': 'test/malformed' }, '1h');
     await h.page.waitForFunction(() => /3 unreadable points skipped/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''));
     assert.equal(await h.page.getAttribute('#panel-throughput', 'data-points'), '3');
     assert.ok(await h.page.$('#panel-throughput canvas'));
