@@ -2,11 +2,10 @@
 // rejection, and tiny one-purpose HTTP servers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { repoRoot } from './server/seed';
+import { repoRoot } from '../fixtures';
 
-export const ROOT = repoRoot(__dirname);
-export const FIXTURES = join(ROOT, '..', 'shared', 'esmond-fixtures');
+export const ROOT = repoRoot();
+export { esmondFixturesDir as FIXTURES } from '../fixtures';
 
 /** Records unhandled rejections from now on; call the returned function in `after` to assert there were none. */
 export function trackUnhandledRejections(): { list: unknown[]; stop(): void } {

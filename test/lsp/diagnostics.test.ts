@@ -2,9 +2,10 @@
 // the invalid one and the broken-reference ones publish exactly the expected errors at the expected tokens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import {  } from 'node:fs';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { LspClient, examplesDir, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
+import { LspClient, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
+import { exampleFiles } from '../fixtures';
 
 let client: LspClient;
 before(async () => {
@@ -27,7 +28,7 @@ const NOT_CLEAN = new Set([
 const errors = (d: Diagnostic[]): Diagnostic[] => d.filter((x) => x.severity === 1);
 const covered = (text: string, d: Diagnostic): string => text.slice(positionToOffset(text, d.range.start), positionToOffset(text, d.range.end));
 
-const clean = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json' && !NOT_CLEAN.has(f));
+const clean = exampleFiles().filter((f) => !NOT_CLEAN.has(f));
 
 test('every example marked valid with references ok publishes no errors', async () => {
   assert.ok(clean.length >= 20, `found ${clean.length} examples`);

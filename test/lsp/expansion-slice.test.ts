@@ -3,12 +3,13 @@
 // on every example template, and a cut answer carries the full run's elapsedMs (proof it was not re-run).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import {  } from 'node:fs';
 import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
 import { ExpandTasksRequest } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
 import { sliceExpansion } from '../../server/src/lsp/expansion-slice';
 import { LspClient, examplesDir, exampleText, exampleUri } from './lsp-client';
+import { exampleFiles } from '../fixtures';
 
 let client: LspClient;
 const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
@@ -44,7 +45,7 @@ function requestsFor(full: ExpandTasksResult): { agentAddresses: string[]; limit
   return out;
 }
 
-const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
+const examples = exampleFiles();
 
 for (const name of examples) {
   test(`filtered expansions equal the engine's own filtered run: ${name}`, async () => {

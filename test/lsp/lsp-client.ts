@@ -1,9 +1,7 @@
 // Test client: spawns the bundled server (`node dist/server.js --stdio`) as a real child process and talks LSP
 // to it over its stdin/stdout. Diagnostics and server log messages are collected for assertions.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -16,15 +14,7 @@ import {
 export const repoRoot = join(__dirname, '..', '..', '..');
 /** The bundled server under test (PSCONFIG_SERVER_JS overrides it, e.g. to test a packaged build). */
 export const serverJs = process.env.PSCONFIG_SERVER_JS ?? join(repoRoot, 'dist', 'server.js');
-export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
-
-export function exampleText(name: string): string {
-  return readFileSync(join(examplesDir, name), 'utf8');
-}
-
-export function exampleUri(name: string): string {
-  return pathToFileURL(join(examplesDir, name)).toString();
-}
+export { examplesDir, exampleText, exampleUri } from '../fixtures';
 
 const WAIT_LIMIT_MS = 60000;
 

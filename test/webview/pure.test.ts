@@ -15,9 +15,9 @@ import { pathChanges, pathSignature } from '../../client/src/webview/trace';
 import { normalisePoints } from '../../client/src/archive/values';
 import { statisticsFromHistograms, chooseSeries } from '../../client/src/archive/summaries';
 import type { Metadata, RawPoint } from '../../client/src/archive/types';
-import { repoRoot } from './harness';
+import { esmondFixturesDir } from '../fixtures';
 
-const docs = join(repoRoot, '..', 'shared', 'esmond-fixtures', 'esmond', 'docs-rest');
+const docs = join(esmondFixturesDir, 'esmond', 'docs-rest');
 const readJson = <T>(name: string): T => JSON.parse(readFileSync(join(docs, name), 'utf8')) as T;
 
 test('the HTML has a strict CSP with the nonce on its only script, and no remote resource', () => {

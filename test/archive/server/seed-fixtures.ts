@@ -1,4 +1,4 @@
-// Seeds the local archive from ../shared/esmond-fixtures (INDEX.md there): the Django fixtures of esmond's tests
+// Seeds the local archive from test/fixtures/esmond (INDEX.md there): the Django fixtures of esmond's tests
 // (metadata with their time-updated), the real 2013-2014 ESnet series of test_data/, the publishing examples of
 // esmond's REST doc, and the records pScheduler's esmond archiver would write.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

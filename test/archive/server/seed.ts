@@ -1,13 +1,14 @@
-// What the local archive starts with: the esmond fixtures (found at ../shared/esmond-fixtures relative to the repo
-// root, or PSCONFIG_ESMOND_FIXTURES) and generated recent series; each part can be turned off.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// What the local archive starts with: the esmond fixtures (test/fixtures/esmond in the repository, or
+// PSCONFIG_ESMOND_FIXTURES) and generated recent series; each part can be turned off.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { esmondFixturesDir } from '../../fixtures';
 import { seedFromFixtures } from './seed-fixtures';
 import { seedBenchSeries, seedGenerated } from './seed-generated';
 import type { ArchiveStore } from './store';
 
 export interface SeedOptions {
-  /** true (default): ../shared/esmond-fixtures; a string: that directory; false: none. */
+  /** true (default): test/fixtures/esmond; a string: that directory; false: none. */
   fixtures?: boolean | string;
   /** Generated recent series (default true). */
   generated?: boolean;
@@ -27,20 +28,8 @@ export interface SeedReport {
   benchKey?: string;
 }
 
-/** The repository root: the nearest ancestor directory with this project's package.json. */
-export function repoRoot(from = __dirname): string {
-  let dir = resolve(from);
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && /"name":\s*"psconfig-vscode"/.test(readFileSync(pkg, 'utf8'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return resolve(from, '..', '..', '..');
-    dir = up;
-  }
-}
-
 export function defaultFixturesDir(): string {
-  return process.env.PSCONFIG_ESMOND_FIXTURES ?? join(repoRoot(), '..', 'shared', 'esmond-fixtures');
+  return process.env.PSCONFIG_ESMOND_FIXTURES ?? esmondFixturesDir;
 }
 
 export function seedArchive(store: ArchiveStore, opts: SeedOptions): SeedReport {

@@ -1,5 +1,5 @@
 // The local archive: a node:http server on 127.0.0.1 implementing the seed's REST interface (routes.ts), seeded
-// from ../shared/esmond-fixtures and with generated series relative to now. Used by client tests, the explorer's
+// from test/fixtures/esmond and with generated series relative to now. Used by client tests, the explorer's
 // Chromium tests, the benchmark and `npm run archive`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';

@@ -1,5 +1,5 @@
 // The two archives the explorer is pointed at: the project's local esmond-style archive (test/archive/server,
-// seeded from ../shared/esmond-fixtures) on a free port, and a URL on which nothing listens.
+// seeded from test/fixtures/esmond) on a free port, and a URL on which nothing listens.
 import { freePort } from './code-server';
 import type { ArchiveEndpoints } from './workspace';
 

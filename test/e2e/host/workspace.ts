@@ -1,12 +1,13 @@
-// The temporary workspace both runners open: real example templates from ../shared/psconfig/examples (renamed
+// The temporary workspace both runners open: real example templates from test/fixtures/psconfig/examples (renamed
 // to *.psconfig.json so the language is chosen by file name), the suite's own small templates, and workspace
 // settings that point the archive explorer at the local archive and at one that refuses connections.
 import { mkdirSync, copyFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { examplesDir, repoRoot as findRoot } from '../../fixtures';
 
-export const repoRoot = resolve(__dirname, '..', '..', '..', '..');
-export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+export { examplesDir };
+export const repoRoot = findRoot();
 const ownFixturesDir = join(repoRoot, 'test', 'e2e', 'fixtures');
 
 /** Example templates copied into the workspace: source file name → workspace file name. */

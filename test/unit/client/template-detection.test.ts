@@ -1,11 +1,12 @@
 // Content detection of templates among plain JSON files (client/src/language/template-detection.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { looksLikeTemplate, topLevelKeys } from '../../../client/src/language/template-detection';
+import { exampleFiles } from '../../fixtures';
 
-const examples = path.join(__dirname, '..', '..', '..', '..', '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples } from '../../fixtures';
 
 test('a top-level object with tasks and groups is a template, in any key order', () => {
   assert.equal(looksLikeTemplate('{"addresses":{},"groups":{},"tests":{},"tasks":{}}'), true);
@@ -51,7 +52,7 @@ test('the scan stops at the limit', () => {
 });
 
 test('every shared example template is detected; the partial ones without tasks/groups are not', () => {
-  const files = readdirSync(examples).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
+  const files = exampleFiles();
   assert.ok(files.length >= 20);
   for (const f of files) {
     const text = readFileSync(path.join(examples, f), 'utf8');

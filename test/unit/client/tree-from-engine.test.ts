@@ -10,7 +10,7 @@ import { expandText } from '../../../server/src/template/expand/from-text';
 import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
 import { formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
 
-const examples = path.join(__dirname, '..', '..', '..', '..', '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples } from '../../fixtures';
 const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
 
 async function expandExample(file: string, agentAddresses: string[] = []): Promise<TaskTreeModel> {

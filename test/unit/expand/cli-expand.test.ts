@@ -6,8 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const examples = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples, repoRoot as findRoot } from '../../fixtures';
+
+const repoRoot = findRoot();
 const cli = join(repoRoot, 'dist', 'cli.js');
 const env = { ...process.env, JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' };
 

@@ -1,13 +1,13 @@
 // expected-pairs.json (transcribed from perl-shared's t/client-psconfig-*.t) and every example template.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandTemplate } from '../../../server/src/template/expand';
 import { createJqRunner } from '../../../server/src/template/jq';
+import { exampleFiles } from '../../fixtures';
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const examples = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples } from '../../fixtures';
 const jq = createJqRunner({ jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
 
 interface Expectation {
@@ -46,7 +46,7 @@ for (const [file, cases] of Object.entries(expected.tests)) {
   }
 }
 
-for (const file of readdirSync(examples).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json')) {
+for (const file of exampleFiles()) {
   test(`example ${file} expands without an exception`, async () => {
     const r = await expandTemplate(JSON.parse(readFileSync(join(examples, file), 'utf8')), { jq });
     assert.ok(Array.isArray(r.combinations));

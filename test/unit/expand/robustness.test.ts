@@ -1,13 +1,14 @@
 // A broken template never makes the engine throw: deterministic random mutations of the real examples.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countCombinations } from '../../../server/src/template/expand';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { expand } from './helpers';
+import { exampleFiles } from '../../fixtures';
 
-const examples = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples } from '../../fixtures';
 
 /** Small deterministic PRNG (mulberry32) so a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -38,7 +39,7 @@ function mutate(v: unknown, r: () => number): unknown {
 
 test('mutated example templates expand (and count) without throwing', async () => {
   const r = rng(20261122);
-  const files = readdirSync(examples).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
+  const files = exampleFiles();
   let runs = 0;
   for (const f of files) {
     const base: unknown = JSON.parse(readFileSync(join(examples, f), 'utf8'));

@@ -1,12 +1,13 @@
 // The structural fill (template-tree.ts) must give exactly what pSConfig's string substitution gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTreeFill } from '../../../server/src/template/expand/template-vars';
 import { expand, sel } from './helpers';
+import { exampleFiles } from '../../fixtures';
 
-const examples = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'psconfig', 'examples');
+import { examplesDir as examples } from '../../fixtures';
 
 async function both(t: unknown, agentAddresses?: string[]): Promise<[string, string]> {
   setTreeFill(false);
@@ -21,7 +22,7 @@ async function both(t: unknown, agentAddresses?: string[]): Promise<[string, str
 }
 
 test('every example template: identical output with and without the structural fill', async () => {
-  for (const f of readdirSync(examples).filter((x) => x.endsWith('.json') && x !== 'expected-pairs.json')) {
+  for (const f of exampleFiles()) {
     const [fast, slow] = await both(JSON.parse(readFileSync(join(examples, f), 'utf8')));
     assert.equal(fast, slow, f);
   }

@@ -1,11 +1,12 @@
-// The real example templates (../shared/psconfig/examples, see its INDEX.md) give exactly the expected errors.
+// The real example templates (test/fixtures/psconfig/examples, see its INDEX.md) give exactly the expected errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { LineIndex } from '../../../server/src/template/positions';
 import { examplesDir } from './helpers';
+import { exampleFiles } from '../../fixtures';
 
 interface Row {
   code: string;
@@ -35,7 +36,7 @@ const SPECIAL = new Set([
 // Valid for psconfig validate, but 5.x agents stumble on them: class selectors (KeyError), esmond, netmask filters.
 const EXPECTED_WARNINGS = new Set(['psconfig/name-not-validated', 'psconfig/esmond-archiver', 'psconfig/netmask-filter', 'psconfig/class-selector-python']);
 
-const files = readdirSync(examplesDir).filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json');
+const files = exampleFiles();
 
 test('all 26 example templates are present', () => {
   assert.equal(files.length, 26);

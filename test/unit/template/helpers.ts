@@ -1,9 +1,10 @@
 // Shared helpers for the template unit tests.
-import { join } from 'node:path';
 import { validateTemplate, type TemplateDiagnostic } from '../../../server/src/template/diagnostics';
 
-export const repoRoot = join(__dirname, '..', '..', '..', '..');
-export const examplesDir = join(repoRoot, '..', 'shared', 'psconfig', 'examples');
+export { examplesDir } from '../../fixtures';
+import { repoRoot as findRoot } from '../../fixtures';
+
+export const repoRoot = findRoot();
 
 /** A minimal valid template, overridden section by section. */
 export function template(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,0 +1,51 @@
+// The one place that knows where the test inputs live: test/fixtures/ inside the repository (copied once from
+// their public origins; see NOTICE). Compiled tests run from out/test/..., so the root is found by walking up to
+// this project's package.json rather than by counting directories.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The repository root: the nearest ancestor directory holding this project's package.json. */
+export function repoRoot(from = __dirname): string {
+  let dir = resolve(from);
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && /"name":\s*"psconfig-vscode"/.test(readFileSync(pkg, 'utf8'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`psconfig-vscode's package.json not found above ${from}`);
+    dir = up;
+  }
+}
+
+const root = repoRoot();
+
+/** Every test fixture sits below this directory. */
+export const fixturesDir = join(root, 'test', 'fixtures');
+/** The 26 real pSConfig templates and expected-pairs.json (INDEX.md there gives each origin). */
+export const examplesDir = join(fixturesDir, 'psconfig', 'examples');
+/** esmond's own fixtures, documentation examples and pScheduler archiver payloads (INDEX.md there). */
+export const esmondFixturesDir = join(fixturesDir, 'esmond');
+/** The official pSConfig JSON schema, as shipped with the extension. */
+export const schemaPath = join(root, 'schemas', 'psconfig.schema.json');
+
+/** Path of an example template by file name. */
+export function examplePath(name: string): string {
+  return join(examplesDir, name);
+}
+
+/** Text of an example template by file name. */
+export function exampleText(name: string): string {
+  return readFileSync(examplePath(name), 'utf8');
+}
+
+/** file:// URI of an example template by file name. */
+export function exampleUri(name: string): string {
+  return pathToFileURL(examplePath(name)).toString();
+}
+
+/** File names of the example templates (every .json but expected-pairs.json), sorted. */
+export function exampleFiles(): string[] {
+  return readdirSync(examplesDir)
+    .filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json')
+    .sort();
+}
