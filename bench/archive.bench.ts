@@ -52,11 +52,15 @@ export async function run(): Promise<void> {
     const text = await (await request(rawUrl, { headers: { accept: 'application/json' } })).body.text();
     const parseOnly = await record('baseline: JSON.parse of those bytes alone', async () => JSON.parse(text));
     let pages = 0;
-    const fetch1000 = await record('client fetchSeries, pages of 1000 (esmond client size)', async () => {
-      const r = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 1000 });
-      if (r.points.length !== POINTS) throw new Error(`paged fetch got ${r.points.length} points`);
-      pages = r.pages;
-    }, '');
+    const fetch1000 = await record(
+      'client fetchSeries, pages of 1000 (esmond client size)',
+      async () => {
+        const r = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 1000 });
+        if (r.points.length !== POINTS) throw new Error(`paged fetch got ${r.points.length} points`);
+        pages = r.pages;
+      },
+      '',
+    );
     rows[rows.length - 1][2] = `${pages} requests`;
     const fetch10k = await record('client fetchSeries, pages of 10000', async () => {
       const r = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 10000 });
@@ -64,7 +68,9 @@ export async function run(): Promise<void> {
     });
     rows[rows.length - 1][2] = `${pages} requests`;
     const series = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 10000 });
-    const transform = await record('transform: normalisePoints (100k numbers)', async () => normalisePoints('throughput', 'base', series.points));
+    const transform = await record('transform: normalisePoints (100k numbers)', async () =>
+      normalisePoints('throughput', 'base', series.points),
+    );
     const normal = normalisePoints('throughput', 'base', series.points);
     await record('transform: CSV export of the normalised series', async () => toCsv(normal));
     const both = await record('client fetch (10000/page) + transform', async () => {
@@ -73,12 +79,19 @@ export async function run(): Promise<void> {
     });
 
     // Client-side statistics from base histograms (when an archive has no statistics summary).
-    const hists = Array.from({ length: 20000 }, (_, i) => ({ ts: now - i * 60, val: { '20': 30 + (i % 7), '21': 20, '22': 5 + (i % 3), '25': 1 } })).reverse();
+    const hists = Array.from({ length: 20000 }, (_, i) => ({
+      ts: now - i * 60,
+      val: { '20': 30 + (i % 7), '21': 20, '22': 5 + (i % 3), '25': 1 },
+    })).reverse();
     const normalH = normalisePoints('histogram-owdelay', 'base', hists);
     await record('statistics from 20,000 base histograms (per point)', async () => statisticsFromHistograms(normalH));
-    await record('statistics from 20,000 base histograms (3600 s bins)', async () => statisticsFromHistograms(normalH, 3600));
+    await record('statistics from 20,000 base histograms (3600 s bins)', async () =>
+      statisticsFromHistograms(normalH, 3600),
+    );
 
-    console.log(`${POINTS} points, ${(bytes / 1e6).toFixed(1)} MB of JSON unpaged; median of ${RUNS} runs after a warm-up`);
+    console.log(
+      `${POINTS} points, ${(bytes / 1e6).toFixed(1)} MB of JSON unpaged; median of ${RUNS} runs after a warm-up`,
+    );
     const w = Math.max(...rows.map((r) => r[0].length));
     for (const [label, ms, note] of rows) console.log(`  ${label.padEnd(w)}  ${ms.toFixed(1).padStart(8)} ms ${note}`);
     console.log(`  ratio paged fetch (1000/page) / unpaged baseline:   ${(fetch1000 / baseline).toFixed(2)}x`);

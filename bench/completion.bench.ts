@@ -38,7 +38,8 @@ async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<Stat
   return stats(samples);
 }
 
-const fmt = (s: Stats): string => `median ${s.median.toFixed(2).padStart(8)} ms  p95 ${s.p95.toFixed(2).padStart(8)} ms`;
+const fmt = (s: Stats): string =>
+  `median ${s.median.toFixed(2).padStart(8)} ms  p95 ${s.p95.toFixed(2).padStart(8)} ms`;
 const ratio = (s: Stats, base: Stats): string => `${(s.median / base.median).toFixed(2)}x JSON.parse`;
 
 export async function run(): Promise<void> {
@@ -56,12 +57,16 @@ export async function run(): Promise<void> {
   const jsonParse = timeSync(() => JSON.parse(text), 15);
   const parsed = parseTemplate(text);
   const model: NavModel = { text, parsed, index: buildSymbolIndex(parsed.root) };
-  console.log(`template: ${(text.length / 1e6).toFixed(2)} MB; ${runs} completions per position; JSON.parse of the same text ${fmt(jsonParse)}`);
+  console.log(
+    `template: ${(text.length / 1e6).toFixed(2)} MB; ${runs} completions per position; JSON.parse of the same text ${fmt(jsonParse)}`,
+  );
   console.log('aim: completion under 10 ms');
   for (const p of positions) {
     const n = completeAt(model, p.offset).items.length;
     const s = timeSync(() => completeAt(model, p.offset), runs);
-    console.log(`pure completeAt  ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
+    console.log(
+      `pure completeAt  ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`,
+    );
   }
 
   const client = await LspClient.start({ itemDefaults: true });
@@ -70,43 +75,70 @@ export async function run(): Promise<void> {
     const t0 = process.hrtime.bigint();
     await client.open(uri, text);
     const firstDiagnosticsMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    console.log(`LSP: first diagnostics ${firstDiagnosticsMs.toFixed(0)} ms after didOpen (parse + every check, once per version)`);
+    console.log(
+      `LSP: first diagnostics ${firstDiagnosticsMs.toFixed(0)} ms after didOpen (parse + every check, once per version)`,
+    );
     for (const p of positions) {
       const position = offsetToPosition(text, p.offset);
-      const ask = () => client.request<{ items: unknown[] }>('textDocument/completion', { textDocument: { uri }, position });
+      const ask = () =>
+        client.request<{ items: unknown[] }>('textDocument/completion', { textDocument: { uri }, position });
       const response = await ask();
       const n = response.items.length;
       const s = await timeAsync(ask, runs);
-      console.log(`LSP completion   ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`);
+      console.log(
+        `LSP completion   ${p.label.padEnd(32)} ${String(n).padStart(5)} items  ${fmt(s)}  ${ratio(s, jsonParse)}`,
+      );
       // The floor for this answer over JSON-RPC: one stringify (server) and one parse (client) of the same JSON.
       const wire = JSON.stringify(response);
       const json = timeSync(() => JSON.parse(JSON.stringify(response)), 50);
       console.log(`  its JSON: ${(wire.length / 1024).toFixed(0)} KB; stringify + parse ${fmt(json)}`);
     }
-    const noop = await timeAsync(() => client.request('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } }), runs);
+    const noop = await timeAsync(
+      () => client.request('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } }),
+      runs,
+    );
     console.log(`LSP round trip of a request with an empty answer (definition at 0:0): ${fmt(noop)}`);
     // Task lenses: listing is immediate; the first resolve waits for the per-version counts (computed in the worker).
     const t2 = process.hrtime.bigint();
-    const lenses = await client.request<{ range: unknown; data: unknown }[]>('textDocument/codeLens', { textDocument: { uri } });
+    const lenses = await client.request<{ range: unknown; data: unknown }[]>('textDocument/codeLens', {
+      textDocument: { uri },
+    });
     const listed = Number(process.hrtime.bigint() - t2) / 1e6;
     const t3 = process.hrtime.bigint();
     const first = await client.request<{ command?: { title: string } }>('codeLens/resolve', lenses[0]);
     const resolvedMs = Number(process.hrtime.bigint() - t3) / 1e6;
     const again = await timeAsync(() => client.request('codeLens/resolve', lenses[1]), 20);
-    console.log(`LSP code lenses: ${lenses.length} listed in ${listed.toFixed(1)} ms; first resolve ("${first.command?.title}") ${resolvedMs.toFixed(0)} ms; later resolves ${fmt(again)}`);
+    console.log(
+      `LSP code lenses: ${lenses.length} listed in ${listed.toFixed(1)} ms; first resolve ("${first.command?.title}") ${resolvedMs.toFixed(0)} ms; later resolves ${fmt(again)}`,
+    );
     // After an edit: typing inside a string is answered from the previous parse (edited-text.ts); an edit that
     // changes the structure makes the first request pay for the new version's parse on the main thread.
     let version = 1;
     let current = text;
-    const afterEdit = async (label: string, edit: { at: number; del?: number; insert: string }, completeAt: (t: string) => number): Promise<void> => {
-      const change = { range: { start: offsetToPosition(current, edit.at), end: offsetToPosition(current, edit.at + (edit.del ?? 0)) }, text: edit.insert };
+    const afterEdit = async (
+      label: string,
+      edit: { at: number; del?: number; insert: string },
+      completeAt: (t: string) => number,
+    ): Promise<void> => {
+      const change = {
+        range: { start: offsetToPosition(current, edit.at), end: offsetToPosition(current, edit.at + (edit.del ?? 0)) },
+        text: edit.insert,
+      };
       current = current.slice(0, edit.at) + edit.insert + current.slice(edit.at + (edit.del ?? 0));
-      void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [change] });
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [change],
+      });
       const position = offsetToPosition(current, completeAt(current));
       const t1 = process.hrtime.bigint();
-      const r = await client.request<{ items: unknown[] } | null>('textDocument/completion', { textDocument: { uri }, position });
+      const r = await client.request<{ items: unknown[] } | null>('textDocument/completion', {
+        textDocument: { uri },
+        position,
+      });
       const ms = Number(process.hrtime.bigint() - t1) / 1e6;
-      console.log(`LSP completion right after ${label.padEnd(58)} ${String(r?.items.length ?? 0).padStart(5)} items  ${ms.toFixed(1).padStart(7)} ms`);
+      console.log(
+        `LSP completion right after ${label.padEnd(58)} ${String(r?.items.length ?? 0).padStart(5)} items  ${ms.toFixed(1).padStart(7)} ms`,
+      );
     };
     // A fresh parse first, so each case starts from a parsed version.
     const reparse = async (): Promise<void> => {
@@ -117,14 +149,24 @@ export async function run(): Promise<void> {
     await afterEdit('typing a second character there', { at: nameEnd(current), insert: 'y' }, nameEnd);
     await reparse();
     const task0 = current.indexOf('"display-task-name": "Task 0"') + '"display-task-name": "Task 0'.length;
-    await afterEdit('an edit in a far string (completion in task.group)', { at: task0, insert: '!' }, (t) => t.indexOf('"group": "group-') + '"group": "'.length + 2);
+    await afterEdit(
+      'an edit in a far string (completion in task.group)',
+      { at: task0, insert: '!' },
+      (t) => t.indexOf('"group": "group-') + '"group": "'.length + 2,
+    );
     await reparse();
-    await afterEdit('an edit that adds a property (needs a new parse)', { at: task0 + 2, insert: ', "#note": 1' }, (t) => t.indexOf('"group": "group-') + '"group": "'.length + 2);
+    await afterEdit(
+      'an edit that adds a property (needs a new parse)',
+      { at: task0 + 2, insert: ', "#note": 1' },
+      (t) => t.indexOf('"group": "group-') + '"group": "'.length + 2,
+    );
     // Another structural edit, then the request that parses it: document symbols (their own cost is small).
     const at = current.indexOf('"#note": 1') + '"#note": 1'.length;
     void client.connection.sendNotification('textDocument/didChange', {
       textDocument: { uri, version: ++version },
-      contentChanges: [{ range: { start: offsetToPosition(current, at), end: offsetToPosition(current, at) }, text: ', "#more": 2' }],
+      contentChanges: [
+        { range: { start: offsetToPosition(current, at), end: offsetToPosition(current, at) }, text: ', "#more": 2' },
+      ],
     });
     const t4 = process.hrtime.bigint();
     await reparse();
@@ -132,7 +174,9 @@ export async function run(): Promise<void> {
     const t5 = process.hrtime.bigint();
     await reparse();
     const symbolsMs = Number(process.hrtime.bigint() - t5) / 1e6;
-    console.log(`documentSymbol right after a structural edit (main-thread parse + index of ${(current.length / 1e6).toFixed(2)} MB): ${parseMs.toFixed(0)} ms; again on the parsed version: ${symbolsMs.toFixed(0)} ms`);
+    console.log(
+      `documentSymbol right after a structural edit (main-thread parse + index of ${(current.length / 1e6).toFixed(2)} MB): ${parseMs.toFixed(0)} ms; again on the parsed version: ${symbolsMs.toFixed(0)} ms`,
+    );
   } finally {
     await client.stop();
   }

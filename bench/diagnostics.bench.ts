@@ -10,33 +10,74 @@ import { buildSymbolIndex } from '../server/src/template/symbols';
 
 /** A realistic large template: 2,000 addresses, 100 groups, 1,000 tasks, variables in tests/archives/references. */
 export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 1000): string {
-  const t: Record<string, Record<string, unknown>> = { addresses: {}, groups: {}, tests: {}, tasks: {}, archives: {}, schedules: {}, hosts: {} };
+  const t: Record<string, Record<string, unknown>> = {
+    addresses: {},
+    groups: {},
+    tests: {},
+    tasks: {},
+    archives: {},
+    schedules: {},
+    hosts: {},
+  };
   for (let i = 0; i < addresses; i++) {
     const name = `ps-${i}.example.net`;
     t.hosts[`host-${i}`] = { archives: ['central'], tags: ['dc'] };
     t.addresses[name] = {
       address: name,
       host: `host-${i}`,
-      labels: { ipv4: { address: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` }, ipv6: { address: `2001:db8::${i.toString(16)}` } },
+      labels: {
+        ipv4: { address: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` },
+        ipv6: { address: `2001:db8::${i.toString(16)}` },
+      },
       tags: ['perfsonar'],
       _meta: { 'display-name': `Host ${i}` },
     };
   }
   const per = Math.max(2, Math.floor(addresses / groups));
   for (let g = 0; g < groups; g++) {
-    const sel = Array.from({ length: per }, (_, k) => ({ name: `ps-${(g * per + k) % addresses}.example.net`, ...(k % 3 === 0 ? { label: 'ipv4' } : {}) }));
-    t.groups[`group-${g}`] = g % 10 === 0 ? { type: 'list', addresses: sel } : g % 2 ? { type: 'disjoint', 'a-addresses': sel.slice(0, 1), 'b-addresses': sel.slice(1) } : { type: 'mesh', addresses: sel, 'excludes-self': 'host' };
+    const sel = Array.from({ length: per }, (_, k) => ({
+      name: `ps-${(g * per + k) % addresses}.example.net`,
+      ...(k % 3 === 0 ? { label: 'ipv4' } : {}),
+    }));
+    t.groups[`group-${g}`] =
+      g % 10 === 0
+        ? { type: 'list', addresses: sel }
+        : g % 2
+          ? { type: 'disjoint', 'a-addresses': sel.slice(0, 1), 'b-addresses': sel.slice(1) }
+          : { type: 'mesh', addresses: sel, 'excludes-self': 'host' };
   }
   t.schedules.hourly = { repeat: 'PT1H', slip: 'PT30M', sliprand: true };
-  t.archives.central = { archiver: 'http', data: { schema: 3, _url: 'https://archive.example.net/logstash', op: 'put', _headers: { 'x-ps-observer': '{% scheduled_by_address %}' } } };
+  t.archives.central = {
+    archiver: 'http',
+    data: {
+      schema: 3,
+      _url: 'https://archive.example.net/logstash',
+      op: 'put',
+      _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+    },
+  };
   for (let i = 0; i < tasks; i++) {
     const g = i % groups;
     const list = g % 10 === 0;
     t.tests[`test-${i}`] = {
       type: i % 2 ? 'throughput' : 'latencybg',
-      spec: list ? { dest: '{% address[0] %}', duration: 'PT30S' } : { source: '{% address[0] %}', dest: '{% address[1] %}', 'source-node': '{% pscheduler_address[0] %}', duration: 'PT30S', flip: '{% flip %}' },
+      spec: list
+        ? { dest: '{% address[0] %}', duration: 'PT30S' }
+        : {
+            source: '{% address[0] %}',
+            dest: '{% address[1] %}',
+            'source-node': '{% pscheduler_address[0] %}',
+            duration: 'PT30S',
+            flip: '{% flip %}',
+          },
     };
-    t.tasks[`task-${i}`] = { group: `group-${g}`, test: `test-${i}`, schedule: 'hourly', archives: ['central'], reference: { 'display-task-name': `Task ${i}`, name: '{% jq .addresses[0]._meta."display-name" %}' } };
+    t.tasks[`task-${i}`] = {
+      group: `group-${g}`,
+      test: `test-${i}`,
+      schedule: 'hourly',
+      archives: ['central'],
+      reference: { 'display-task-name': `Task ${i}`, name: '{% jq .addresses[0]._meta."display-name" %}' },
+    };
   }
   return JSON.stringify(t, null, 2);
 }
@@ -64,7 +105,9 @@ function median(fn: () => void, runs: number): Timing {
 }
 
 function row(label: string, t: Timing, base?: Timing): string {
-  const ratio = base ? `  ${(t.wall / base.wall).toFixed(1)}x wall, ${(t.cpu / base.cpu).toFixed(1)}x cpu vs JSON.parse` : '';
+  const ratio = base
+    ? `  ${(t.wall / base.wall).toFixed(1)}x wall, ${(t.cpu / base.cpu).toFixed(1)}x cpu vs JSON.parse`
+    : '';
   return `${label.padEnd(18)} wall ${t.wall.toFixed(1).padStart(7)} ms  cpu ${t.cpu.toFixed(1).padStart(7)} ms${ratio}`;
 }
 
@@ -78,7 +121,9 @@ export async function run(): Promise<void> {
   const jsonParse = median(() => JSON.parse(text), runs);
   const parse = median(() => parseTemplate(text), runs);
   const full = median(() => validateTemplate(text), runs);
-  console.log(`template: ${(text.length / 1e6).toFixed(2)} MB, 2,000 addresses, 100 groups, 1,000 tasks; ${warm.diagnostics.length} diagnostics (${errors} errors)`);
+  console.log(
+    `template: ${(text.length / 1e6).toFixed(2)} MB, 2,000 addresses, 100 groups, 1,000 tasks; ${warm.diagnostics.length} diagnostics (${errors} errors)`,
+  );
   console.log(`medians of ${runs} runs; aim: validateTemplate within 10x of JSON.parse`);
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
@@ -88,9 +133,39 @@ export async function run(): Promise<void> {
   const index = buildSymbolIndex(parsed.root);
   const model = buildModel(parsed, index);
   console.log('passes on a parsed template:');
-  console.log(row('  symbol index', median(() => buildSymbolIndex(parsed.root), runs), jsonParse));
-  console.log(row('  model', median(() => buildModel(parsed, index), runs), jsonParse));
-  console.log(row('  schema', median(() => validateSchema(parsed.root, text), runs), jsonParse));
-  console.log(row('  references', median(() => checkReferences(model), runs), jsonParse));
-  console.log(row('  variables', median(() => checkTemplateVariables(model), runs), jsonParse));
+  console.log(
+    row(
+      '  symbol index',
+      median(() => buildSymbolIndex(parsed.root), runs),
+      jsonParse,
+    ),
+  );
+  console.log(
+    row(
+      '  model',
+      median(() => buildModel(parsed, index), runs),
+      jsonParse,
+    ),
+  );
+  console.log(
+    row(
+      '  schema',
+      median(() => validateSchema(parsed.root, text), runs),
+      jsonParse,
+    ),
+  );
+  console.log(
+    row(
+      '  references',
+      median(() => checkReferences(model), runs),
+      jsonParse,
+    ),
+  );
+  console.log(
+    row(
+      '  variables',
+      median(() => checkTemplateVariables(model), runs),
+      jsonParse,
+    ),
+  );
 }

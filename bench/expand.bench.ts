@@ -16,24 +16,49 @@ function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
   const repoRoot = join(__dirname, '..', '..');
   const dir = mkdtempSync(join(os.tmpdir(), 'expand-bench-'));
   const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, `export * from ${JSON.stringify(join(repoRoot, 'server/src/template/expand'))};\nexport * from ${JSON.stringify(join(repoRoot, 'server/src/template/jq'))};\n`);
+  writeFileSync(
+    entry,
+    `export * from ${JSON.stringify(join(repoRoot, 'server/src/template/expand'))};\nexport * from ${JSON.stringify(join(repoRoot, 'server/src/template/jq'))};\n`,
+  );
   const outfile = join(dir, 'engine.js');
-  buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+  buildSync({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(outfile) as typeof ExpandModule & typeof JqModule;
 }
 
 function meshTemplate(n: number): Record<string, unknown> {
   const addresses: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++) addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
+  for (let i = 0; i < n; i++)
+    addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
   return {
     addresses,
-    archives: { central: { archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': '{% scheduled_by_address %}' } } } },
+    archives: {
+      central: {
+        archiver: 'http',
+        data: {
+          url: 'https://archive.example.net/logstash',
+          headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+        },
+      },
+    },
     groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
     tests: {
       throughput: {
         type: 'throughput',
-        spec: { source: '{% address[0] %}', dest: '{% address[1] %}', duration: 'PT30S', 'source-node': '{% pscheduler_address[0] %}' },
+        spec: {
+          source: '{% address[0] %}',
+          dest: '{% address[1] %}',
+          duration: 'PT30S',
+          'source-node': '{% pscheduler_address[0] %}',
+        },
       },
     },
     schedules: { every4h: { repeat: 'PT4H', slip: 'PT4H', sliprand: true } },
@@ -43,7 +68,10 @@ function meshTemplate(n: number): Record<string, unknown> {
         test: 'throughput',
         schedule: 'every4h',
         archives: ['central'],
-        reference: { 'display-set-source': '{% jq .addresses[0]._meta."display-name" %}', 'display-set-dest': '{% jq .addresses[1]._meta."display-name" %}' },
+        reference: {
+          'display-set-source': '{% jq .addresses[0]._meta."display-name" %}',
+          'display-set-dest': '{% jq .addresses[1]._meta."display-name" %}',
+        },
       },
     },
   };
@@ -59,9 +87,17 @@ function baselineLoop(n: number): unknown[] {
       const b = `host-${j}.example.net`;
       out.push({
         test: { type: 'throughput', spec: { source: a, dest: b, duration: 'PT30S', 'source-node': a } },
-        archives: [{ archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': a } } }],
+        archives: [
+          { archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': a } } },
+        ],
         schedule: { repeat: 'PT4H', slip: 'PT4H', sliprand: true },
-        reference: { 'display-set-source': `Host ${i}`, 'display-set-dest': `Host ${j}`, psconfig: { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': a, uuid: '<preview>' } } },
+        reference: {
+          'display-set-source': `Host ${i}`,
+          'display-set-dest': `Host ${j}`,
+          psconfig: {
+            'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': a, uuid: '<preview>' },
+          },
+        },
       });
     }
   }
@@ -90,8 +126,15 @@ export async function run(): Promise<void> {
     jqWall += performance.now() - t;
     return r;
   };
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (wall times grow with load; node CPU does less)`);
-  console.log('addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify');
+  console.log(
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (wall times grow with load; node CPU does less)`,
+  );
+  console.log(
+    'addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify',
+  );
   for (const n of [50, 100, 200, 300]) {
     const template = meshTemplate(n);
     gc?.();
@@ -110,9 +153,11 @@ export async function run(): Promise<void> {
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     const procs = jq.processesStarted - procsBefore;
     const failed = r.combinations.filter((c) => c.error).length;
-    if (failed || r.combinations.length !== n * (n - 1)) throw new Error(`unexpected result: ${r.combinations.length} combinations, ${failed} failed`);
+    if (failed || r.combinations.length !== n * (n - 1))
+      throw new Error(`unexpected result: ${r.combinations.length} combinations, ${failed} failed`);
     const sample = r.combinations[n].pscheduler?.reference; // host-1 → host-2
-    if (!sample || sample['display-set-dest'] !== 'Host 2') throw new Error(`jq values wrong: ${JSON.stringify(sample)}`);
+    if (!sample || sample['display-set-dest'] !== 'Host 2')
+      throw new Error(`jq values wrong: ${JSON.stringify(sample)}`);
     const s0 = performance.now();
     const json = JSON.stringify(r.combinations);
     const stringifyMs = performance.now() - s0;
@@ -130,8 +175,12 @@ export async function run(): Promise<void> {
     );
     if (base.length !== r.combinations.length) throw new Error('baseline size mismatch');
   }
-  console.log('aim: 200 addresses (39,800 tasks) in under 2 s. node CPU = this process during the expansion; jq wall = time jq ran (two processes in parallel above 10,000 tasks);');
-  console.log('"heap peak" = heap growth during the expansion; maxRSS = process peak so far; ratios = expand / a plain loop building the same objects, wall and CPU.');
+  console.log(
+    'aim: 200 addresses (39,800 tasks) in under 2 s. node CPU = this process during the expansion; jq wall = time jq ran (two processes in parallel above 10,000 tasks);',
+  );
+  console.log(
+    '"heap peak" = heap growth during the expansion; maxRSS = process peak so far; ratios = expand / a plain loop building the same objects, wall and CPU.',
+  );
 }
 
 // Run directly: node out/bench/expand.bench.js

@@ -8,14 +8,35 @@ import { LspClient } from '../test/lsp/lsp-client';
 
 function mesh(n: number): string {
   const addresses: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++) addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
+  for (let i = 0; i < n; i++)
+    addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
   return JSON.stringify(
     {
       addresses,
-      archives: { central: { archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': '{% scheduled_by_address %}' } } } },
+      archives: {
+        central: {
+          archiver: 'http',
+          data: {
+            url: 'https://archive.example.net/logstash',
+            headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+          },
+        },
+      },
       groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
-      tests: { throughput: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}', duration: 'PT30S' } } },
-      tasks: { mesh: { group: 'mesh', test: 'throughput', archives: ['central'], reference: { 'display-set-source': '{% jq .addresses[0]._meta."display-name" %}' } } },
+      tests: {
+        throughput: {
+          type: 'throughput',
+          spec: { source: '{% address[0] %}', dest: '{% address[1] %}', duration: 'PT30S' },
+        },
+      },
+      tasks: {
+        mesh: {
+          group: 'mesh',
+          test: 'throughput',
+          archives: ['central'],
+          reference: { 'display-set-source': '{% jq .addresses[0]._meta."display-name" %}' },
+        },
+      },
     },
     null,
     2,
@@ -38,7 +59,9 @@ export async function run(): Promise<void> {
     await expandText({ uri: 'bench', version: 1, text, jqPath, ...r });
     separate += performance.now() - t0;
   }
-  console.log(`200-address mesh (39,800 combinations): the full run + ${requests.length} filtered requests as separate engine runs (in-process): ${separate.toFixed(0)} ms`);
+  console.log(
+    `200-address mesh (39,800 combinations): the full run + ${requests.length} filtered requests as separate engine runs (in-process): ${separate.toFixed(0)} ms`,
+  );
 
   const client = await LspClient.start();
   try {
@@ -47,11 +70,18 @@ export async function run(): Promise<void> {
     for (let v = 2; v <= 4; v++) {
       await client.change(uri, [{ text: text.replace('"PT30S"', `"PT3${v}S"`) }]);
       const t0 = performance.now();
-      const results = await Promise.all(requests.map((r) => client.request<ExpandTasksResult>('psconfig/expandTasks', { uri, ...r })));
+      const results = await Promise.all(
+        requests.map((r) => client.request<ExpandTasksResult>('psconfig/expandTasks', { uri, ...r })),
+      );
       const answered = performance.now() - t0;
-      const lenses = await client.request<{ data?: { kind?: string } }[]>('textDocument/codeLens', { textDocument: { uri } });
+      const lenses = await client.request<{ data?: { kind?: string } }[]>('textDocument/codeLens', {
+        textDocument: { uri },
+      });
       const t1 = performance.now();
-      await client.request('codeLens/resolve', lenses.find((l) => l.data?.kind === 'archive'));
+      await client.request(
+        'codeLens/resolve',
+        lenses.find((l) => l.data?.kind === 'archive'),
+      );
       const lensMs = performance.now() - t1;
       const runs = new Set(results.map((r) => r.elapsedMs)).size;
       console.log(

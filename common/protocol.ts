@@ -98,7 +98,9 @@ export interface TemplateChangedParams {
   uri: string;
   version: number | null;
 }
-export const TemplateChangedNotification: NotificationDef<TemplateChangedParams> = { method: 'psconfig/templateChanged' };
+export const TemplateChangedNotification: NotificationDef<TemplateChangedParams> = {
+  method: 'psconfig/templateChanged',
+};
 
 /** Settings the client forwards to the server (workspace/configuration section `psconfig`). */
 export interface ServerSettings {

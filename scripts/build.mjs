@@ -19,9 +19,21 @@ const builds = [
   // The VS Code side: `vscode` is provided by the host.
   esbuild.build({ ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
   esbuild.build({ ...node, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
-  esbuild.build({ ...node, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  esbuild.build({
+    ...node,
+    entryPoints: ['server/src/cli.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
   // Browser code of the archive explorer webview (no Node APIs, no remote resources).
-  esbuild.build({ ...common, platform: 'browser', target: 'chrome114', format: 'iife', entryPoints: ['client/src/webview/main.ts'], outfile: 'dist/webview/explorer.js' }),
+  esbuild.build({
+    ...common,
+    platform: 'browser',
+    target: 'chrome114',
+    format: 'iife',
+    entryPoints: ['client/src/webview/main.ts'],
+    outfile: 'dist/webview/explorer.js',
+  }),
 ];
 
 if (args.has('--tests')) {
@@ -37,7 +49,19 @@ if (args.has('--tests')) {
     }
   };
   ['common', 'server/src', 'client/src', 'test', 'bench'].forEach(walk);
-  builds.push(esbuild.build({ absWorkingDir: root, entryPoints: files, outdir: 'out', outbase: '.', platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning' }));
+  builds.push(
+    esbuild.build({
+      absWorkingDir: root,
+      entryPoints: files,
+      outdir: 'out',
+      outbase: '.',
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: 'inline',
+      logLevel: 'warning',
+    }),
+  );
 }
 
 await Promise.all(builds);

@@ -25,5 +25,8 @@ if (files.length === 0) {
   console.error('no test files found under out/test for', dirs.join(' '));
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root });
+const r = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+  cwd: root,
+});
 process.exit(r.status ?? 1);

@@ -62,7 +62,9 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
         output.appendLine(`Language server running (${(performance.now() - t).toFixed(0)} ms to start)`);
         return c;
       });
-      starting.catch((err: unknown) => output.appendLine(`Language server failed to start: ${err instanceof Error ? err.message : String(err)}`));
+      starting.catch((err: unknown) =>
+        output.appendLine(`Language server failed to start: ${err instanceof Error ? err.message : String(err)}`),
+      );
     }
     return starting;
   };
@@ -76,9 +78,11 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     output.appendLine('psconfig.files changed: restarting the language server');
     await startClient().catch(() => undefined);
   };
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('psconfig.files')) void restartClient();
-  }));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('psconfig.files')) void restartClient();
+    }),
+  );
   const startForTemplate = (doc: vscode.TextDocument): void => {
     if (doc.languageId === LANGUAGE_ID) startClient().catch(() => undefined);
   };
@@ -86,7 +90,13 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   const languageSwitch = new TemplateLanguageSwitch(output);
   const tasks = new TasksView(expansion, output);
   const documents = new TaskDocuments(tasks, expansion);
-  context.subscriptions.push(expansion, languageSwitch, tasks, documents, vscode.workspace.onDidOpenTextDocument(startForTemplate));
+  context.subscriptions.push(
+    expansion,
+    languageSwitch,
+    tasks,
+    documents,
+    vscode.workspace.onDidOpenTextDocument(startForTemplate),
+  );
   registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
   context.subscriptions.push(...registerArchiveExplorer(context));
 

@@ -38,7 +38,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`psconfig-tools: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`psconfig-tools: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 2;
   },
 );

@@ -8,7 +8,9 @@ import { request } from 'undici';
 import { ROOT } from './helpers';
 
 test('the local archive entry point prints its URL, answers searches and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'out/test/archive/server/main.js')], { env: { ...process.env, PORT: '0', PSCONFIG_ARCHIVE_TOKEN: 'main-test-token-123' } });
+  const child = spawn(process.execPath, [join(ROOT, 'out/test/archive/server/main.js')], {
+    env: { ...process.env, PORT: '0', PSCONFIG_ARCHIVE_TOKEN: 'main-test-token-123' },
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';

@@ -29,8 +29,10 @@ const ROUTES: Partial<Record<string, () => string>> = {
   [`/esmond/perfsonar/archive/${K}/throughput/base`]: () => doc('L0086_base-data-response_throughput.json'),
   [`/esmond/perfsonar/archive/${K}/packet-loss-rate/base`]: () => doc('L0560_base-data-response_packet-loss-rate.json'),
   [`/esmond/perfsonar/archive/${K}/packet-trace/base`]: () => doc('L0593_base-data-response_packet-trace.json'),
-  [`/esmond/perfsonar/archive/${K}/packet-retransmits-subintervals/base`]: () => doc('L0726_base-data-response_packet-retransmits-subintervals.json'),
-  [`/esmond/perfsonar/archive/${K}/histogram-owdelay/base`]: () => doc('L0450_base-data-response_histogram-owdelay.INVALID.txt'),
+  [`/esmond/perfsonar/archive/${K}/packet-retransmits-subintervals/base`]: () =>
+    doc('L0726_base-data-response_packet-retransmits-subintervals.json'),
+  [`/esmond/perfsonar/archive/${K}/histogram-owdelay/base`]: () =>
+    doc('L0450_base-data-response_histogram-owdelay.INVALID.txt'),
   [`/esmond/perfsonar/archive/${K}/histogram-owdelay/statistics/0`]: firstStatistics,
 };
 
@@ -61,7 +63,11 @@ after(async () => {
 
 test('the documented metadata search response', async () => {
   const archive = { url: `${server.origin}/esmond/perfsonar/archive` };
-  const res = await searchMetadata(archive, { 'event-type': 'throughput', source: 'host1.example.net', destination: 'host2.example.net' }, { all: true });
+  const res = await searchMetadata(
+    archive,
+    { 'event-type': 'throughput', source: 'host1.example.net', destination: 'host2.example.net' },
+    { all: true },
+  );
   assert.equal(res.metadata.length, 1);
   assert.equal(res.pages, 1, 'a short page without paging fields ends the search');
   const md = res.metadata[0];
@@ -83,7 +89,10 @@ test('documented series normalise to their shapes', async () => {
   const read = async (et: string, st = 'base', uri = `/esmond/perfsonar/archive/${K}/${et}/base`) =>
     normalisePoints(et, st, (await fetchSeries(archive, uri, { 'time-range': 86400 })).points);
   const thr = await read('throughput');
-  assert.deepEqual(thr.map((p) => p.val), [7016320000, 7225480000, 7095460000, 7042540000].map((value) => ({ kind: 'number', value })));
+  assert.deepEqual(
+    thr.map((p) => p.val),
+    [7016320000, 7225480000, 7095460000, 7042540000].map((value) => ({ kind: 'number', value })),
+  );
   const loss = await read('packet-loss-rate');
   assert.equal(loss.length, 4);
   assert.ok(loss.every((p) => p.val.kind === 'loss' && p.val.value >= 0 && p.val.value < 1));
@@ -91,18 +100,43 @@ test('documented series normalise to their shapes', async () => {
   assert.equal(trace[0].val.kind, 'packet-trace');
   if (trace[0].val.kind === 'packet-trace') {
     const first = trace[0].val.hops[0];
-    assert.deepEqual([first.ttl, first.query, first.success, first.ip, first.rtt, first.mtu], [1, 1, true, '198.124.238.65', 0.246, 9000]);
+    assert.deepEqual(
+      [first.ttl, first.query, first.success, first.ip, first.rtt, first.mtu],
+      [1, 1, true, '198.124.238.65', 0.246, 9000],
+    );
   }
   const sub = await read('packet-retransmits-subintervals');
   assert.equal(sub.length, 2);
-  assert.ok(sub.every((p) => p.val.kind === 'subintervals' && p.val.intervals.length > 0 && p.val.intervals[1].start === 1));
-  const stats = await read('histogram-owdelay', 'statistics', `/esmond/perfsonar/archive/${K}/histogram-owdelay/statistics/0`);
-  assert.deepEqual(stats[0].val, { kind: 'statistics', stats: { minimum: 34.4, maximum: 34.4, mean: 34.4, median: 34.4, 'percentile-25': 34.4,
-    'percentile-75': 34.4, 'percentile-95': 34.4, variance: 0, 'standard-deviation': 0, mode: [34.4] } });
+  assert.ok(
+    sub.every((p) => p.val.kind === 'subintervals' && p.val.intervals.length > 0 && p.val.intervals[1].start === 1),
+  );
+  const stats = await read(
+    'histogram-owdelay',
+    'statistics',
+    `/esmond/perfsonar/archive/${K}/histogram-owdelay/statistics/0`,
+  );
+  assert.deepEqual(stats[0].val, {
+    kind: 'statistics',
+    stats: {
+      minimum: 34.4,
+      maximum: 34.4,
+      mean: 34.4,
+      median: 34.4,
+      'percentile-25': 34.4,
+      'percentile-75': 34.4,
+      'percentile-95': 34.4,
+      variance: 0,
+      'standard-deviation': 0,
+      mode: [34.4],
+    },
+  });
 });
 
-test('the doc\'s elided (invalid) JSON is reported as such, with a snippet', async () => {
-  const e = await fetchSeries({ url: server.origin }, `/esmond/perfsonar/archive/${K}/histogram-owdelay/base`).then(() => undefined, (x: unknown) => x);
+test("the doc's elided (invalid) JSON is reported as such, with a snippet", async () => {
+  const e = await fetchSeries({ url: server.origin }, `/esmond/perfsonar/archive/${K}/histogram-owdelay/base`).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.ok(e instanceof ArchiveError);
   assert.equal(e.kind, 'not-json');
   assert.match(e.message, /answered 200 with a body that is not JSON .*"ts":1397504013, .*\.\.\.\.\. \]$/);
@@ -115,7 +149,9 @@ test('the documented write exchanges (200 as the seed says, 201 as esmond does) 
   assert.equal(md['metadata-key'], '2ba58a26aee64a1e94cd2b5bacbb2cc6');
   const point = JSON.parse(doc('L1006_curl_post-datapoint-request.json')) as { ts: number; val: unknown };
   assert.equal(await postPoint(archive, String(md['event-types']?.[1]['base-uri']), point.ts, point.val), 200);
-  const bulk = JSON.parse(doc('L1012_curl_put-bulk-request.json')) as { data: { ts: number; val: { 'event-type': string; val: unknown }[] }[] };
+  const bulk = JSON.parse(doc('L1012_curl_put-bulk-request.json')) as {
+    data: { ts: number; val: { 'event-type': string; val: unknown }[] }[];
+  };
   assert.equal(await putBulk(archive, String(md.uri), bulk.data), 200);
   const writes = server.requests.filter((r) => r.method !== 'GET');
   assert.equal(writes.length, 3);

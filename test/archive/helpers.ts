@@ -25,7 +25,9 @@ export interface TinyServer {
 }
 
 /** A real HTTP server on 127.0.0.1 answering with `handler`. */
-export async function tinyServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<TinyServer> {
+export async function tinyServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<TinyServer> {
   const requests: TinyServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

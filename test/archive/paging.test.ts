@@ -13,8 +13,16 @@ const NOW = Math.floor(Date.now() / 1000);
 before(async () => {
   server = await startArchiveServer({ seed: { fixtures: false, generated: false, benchPoints: 5000, now: NOW } });
   for (let i = 0; i < 1600; i++) {
-    server.store.register({ 'subject-type': 'point-to-point', source: `10.1.${i >> 8}.${i & 255}`, destination: '10.2.0.1', 'measurement-agent': '10.2.0.1',
-      'input-source': `h${i}`, 'input-destination': 'd', 'tool-name': 'pscheduler/iperf3', 'event-types': [{ 'event-type': 'throughput', summaries: [] }] });
+    server.store.register({
+      'subject-type': 'point-to-point',
+      source: `10.1.${i >> 8}.${i & 255}`,
+      destination: '10.2.0.1',
+      'measurement-agent': '10.2.0.1',
+      'input-source': `h${i}`,
+      'input-destination': 'd',
+      'tool-name': 'pscheduler/iperf3',
+      'event-types': [{ 'event-type': 'throughput', summaries: [] }],
+    });
   }
 });
 after(async () => {
@@ -22,7 +30,7 @@ after(async () => {
   await server.close();
 });
 
-test('an unpaged search gets esmond\'s default 1500 with the total on the first element', async () => {
+test("an unpaged search gets esmond's default 1500 with the total on the first element", async () => {
   const one = await searchMetadata({ url: server.url });
   assert.equal(one.metadata.length, 1500);
   assert.equal(one.total, 1601);
@@ -37,13 +45,20 @@ test('all pages: every metadata once, whatever the page size', async () => {
     assert.equal(all.pages, Math.ceil(1601 / pageSize));
     assert.equal(all.warning, undefined);
   }
-  const filtered = await searchMetadata({ url: server.url }, { 'tool-name': 'pscheduler/iperf3', limit: 400 }, { all: true });
+  const filtered = await searchMetadata(
+    { url: server.url },
+    { 'tool-name': 'pscheduler/iperf3', limit: 400 },
+    { all: true },
+  );
   assert.equal(filtered.metadata.length, 1600);
   assert.equal(filtered.pages, 4);
 });
 
 test('paging without paging fields stops on a short page; a server ignoring offset is caught', async () => {
-  const items = Array.from({ length: 2500 }, (_, i) => ({ 'metadata-key': `k${String(i).padStart(5, '0')}`, source: '10.0.0.1' }));
+  const items = Array.from({ length: 2500 }, (_, i) => ({
+    'metadata-key': `k${String(i).padStart(5, '0')}`,
+    source: '10.0.0.1',
+  }));
   let tiny: TinyServer | undefined;
   let ignoring: TinyServer | undefined;
   try {
@@ -78,9 +93,16 @@ test('a series pages until the range is complete', async () => {
   assert.equal(all.points.length, 5000);
   assert.equal(all.pages, 6);
   const ts = all.points.map((p) => Number(p.ts));
-  assert.ok(ts.every((t, i) => i === 0 || t > ts[i - 1]), 'strictly ascending, no duplicates');
+  assert.ok(
+    ts.every((t, i) => i === 0 || t > ts[i - 1]),
+    'strictly ascending, no duplicates',
+  );
   assert.equal(ts[0], NOW - 50000);
-  const part = await fetchSeries({ url: server.url }, uri, { 'time-start': NOW - 20000, 'time-end': NOW - 10000, pageSize: 300 });
+  const part = await fetchSeries({ url: server.url }, uri, {
+    'time-start': NOW - 20000,
+    'time-end': NOW - 10000,
+    pageSize: 300,
+  });
   assert.equal(part.points.length, 1001, 'inclusive bounds');
   assert.equal(part.pages, 4);
   // time-range alone runs back from the moment of the request: between the counts at the call's start and end.
@@ -88,9 +110,15 @@ test('a series pages until the range is complete', async () => {
   const t0 = Math.floor(Date.now() / 1000);
   const recent = await fetchSeries({ url: server.url }, uri, { 'time-range': 3600 });
   const t1 = Math.ceil(Date.now() / 1000);
-  assert.ok(recent.points.length <= inLastHour(t0) + 1 && recent.points.length >= inLastHour(t1) - 1, String(recent.points.length));
+  assert.ok(
+    recent.points.length <= inLastHour(t0) + 1 && recent.points.length >= inLastHour(t1) - 1,
+    String(recent.points.length),
+  );
   const at = await fetchSeries({ url: server.url }, uri, { time: NOW - 10 });
-  assert.deepEqual(at.points.map((p) => p.ts), [NOW - 10]);
+  assert.deepEqual(
+    at.points.map((p) => p.ts),
+    [NOW - 10],
+  );
   const pasted = await fetchSeries({ url: `127.0.0.1:${server.port}` }, uri, { time: NOW - 10 });
   assert.equal(pasted.points.length, 1, 'a URI resolves against the archive URL as pasted');
   const none = await fetchSeries({ url: server.url }, uri, { 'time-start': 0, 'time-end': 100 });

@@ -16,7 +16,11 @@ let fixture: ArchiveServerHandle;
 let generated: ArchiveServerHandle;
 before(async () => {
   fixture = await startArchiveServer({ seed: false });
-  loadDjango(fixture.store, join(FIXTURES, 'esmond/api-fixtures/perfsonar_api_metadata.json'), { records: 0, points: 0, warnings: [] });
+  loadDjango(fixture.store, join(FIXTURES, 'esmond/api-fixtures/perfsonar_api_metadata.json'), {
+    records: 0,
+    points: 0,
+    warnings: [],
+  });
   // esmond's time-range test first touches event type pk=220 (metadata 67a3c298…, failures) to now().
   const touched = fixture.store.records.get('67a3c298de0b4237abee56b879e03587')?.events.get('failures');
   assert.ok(touched);
@@ -32,7 +36,19 @@ test('esmond search vectors on its metadata fixture give the expected counts', a
   const vectors = JSON.parse(readFileSync(join(FIXTURES, 'esmond/derived/test_api_vectors.json'), 'utf8')) as {
     metadata_search: { expected_counts: { params: Record<string, string | number>; count: number }[] };
   };
-  const known = new Set(['source', 'destination', 'event-type', 'summary-type', 'summary-window', 'time', 'time-start', 'time-end', 'time-range', 'limit', 'offset']);
+  const known = new Set([
+    'source',
+    'destination',
+    'event-type',
+    'summary-type',
+    'summary-window',
+    'time',
+    'time-start',
+    'time-end',
+    'time-range',
+    'limit',
+    'offset',
+  ]);
   assert.equal(vectors.metadata_search.expected_counts.length, 22);
   for (const { params, count } of vectors.metadata_search.expected_counts) {
     assert.ok(Object.keys(params).every((k) => known.has(k)));
@@ -63,11 +79,19 @@ test('every filter reaches the archive and selects what it names', async () => {
     [{ 'input-destination': c.name }, (m) => m['input-destination'] === c.name, 1],
     [{ 'tool-name': 'pscheduler/ping' }, (m) => m['tool-name'] === 'pscheduler/ping', 2],
     [{ fields: { 'ip-transport-protocol': 'tcp' } }, (m) => m['ip-transport-protocol'] === 'tcp', 3],
-    [{ fields: { 'pscheduler-test-type': 'latencybg', 'sample-bucket-width': '0.001' } }, (m) => m['pscheduler-test-type'] === 'latencybg', 2],
+    [
+      { fields: { 'pscheduler-test-type': 'latencybg', 'sample-bucket-width': '0.001' } },
+      (m) => m['pscheduler-test-type'] === 'latencybg',
+      2,
+    ],
     [{ fields: { 'bw-parallel-streams': 2 } }, (m) => m['bw-parallel-streams'] === '2', 3],
     [{ 'event-type': 'packet-trace' }, (m) => m['tool-name'] === 'pscheduler/traceroute', 2],
     [{ 'event-type': 'histogram-rtt', 'summary-type': 'statistics' }, (m) => m['tool-name'] === 'pscheduler/ping', 2],
-    [{ 'event-type': 'histogram-owdelay', 'summary-type': 'statistics', 'summary-window': 300 }, (m) => m['tool-name'] === 'pscheduler/powstream', 2],
+    [
+      { 'event-type': 'histogram-owdelay', 'summary-type': 'statistics', 'summary-window': 300 },
+      (m) => m['tool-name'] === 'pscheduler/powstream',
+      2,
+    ],
     [{ 'event-type': 'histogram-rtt', 'summary-window': 300 }, () => false, 0],
     [{ 'event-type': 'throughput', 'summary-type': 'base' }, (m) => m['tool-name'] === 'pscheduler/iperf3', 3],
     [{ source: a.name }, (m) => m.source === a.v4 || m.source === a.v6],
@@ -86,7 +110,8 @@ test('every filter reaches the archive and selects what it names', async () => {
     const got = await searchMetadata(archive, filters);
     const sent = new URL(generated.requests[before].path, 'http://x').searchParams;
     for (const [k, v] of Object.entries(filters)) {
-      if (k === 'fields') for (const [fk, fv] of Object.entries(v as object)) assert.equal(sent.get(fk), String(fv), `sent ${fk}`);
+      if (k === 'fields')
+        for (const [fk, fv] of Object.entries(v as object)) assert.equal(sent.get(fk), String(fv), `sent ${fk}`);
       else assert.equal(sent.get(k), String(v), `sent ${k}`);
     }
     if (count !== undefined) assert.equal(got.metadata.length, count, JSON.stringify(filters));
@@ -100,8 +125,12 @@ test('time, limit and offset filters', async () => {
   const all = (await searchMetadata(archive, {})).metadata;
   const keys = all.map((m) => m['metadata-key']);
   assert.deepEqual(keys, [...keys].sort(), 'ordered by metadata-key');
-  assert.deepEqual((await searchMetadata(archive, { limit: 3, offset: 2 })).metadata.map((m) => m['metadata-key']), keys.slice(2, 5));
-  const updates = (m: (typeof all)[number]): number[] => (m['event-types'] ?? []).map((e) => Number(e['time-updated'])).filter((t) => t > 0);
+  assert.deepEqual(
+    (await searchMetadata(archive, { limit: 3, offset: 2 })).metadata.map((m) => m['metadata-key']),
+    keys.slice(2, 5),
+  );
+  const updates = (m: (typeof all)[number]): number[] =>
+    (m['event-types'] ?? []).map((e) => Number(e['time-updated'])).filter((t) => t > 0);
   const updated = Math.min(...all.flatMap(updates));
   const exact = await searchMetadata(archive, { time: updated });
   assert.ok(exact.metadata.length > 0);
@@ -114,9 +143,18 @@ test('time, limit and offset filters', async () => {
 
 test('archive errors on bad filters come back as messages from the archive', async () => {
   const archive = { url: generated.url };
-  await assert.rejects(searchMetadata(archive, { source: 'nowhere.example.org' }), /HTTP 400 .*Unable to find address for host nowhere\.example\.org/);
-  await assert.rejects(searchMetadata(archive, { source: GENERATED_HOSTS.a.v4, 'dns-match-rule': 'v6-only' }), /Invalid dns-match-rule parameter v6-only/);
-  await assert.rejects(searchMetadata(archive, { 'time-start': 10, 'time-end': 5 }), /start time must be less than end time/);
+  await assert.rejects(
+    searchMetadata(archive, { source: 'nowhere.example.org' }),
+    /HTTP 400 .*Unable to find address for host nowhere\.example\.org/,
+  );
+  await assert.rejects(
+    searchMetadata(archive, { source: GENERATED_HOSTS.a.v4, 'dns-match-rule': 'v6-only' }),
+    /Invalid dns-match-rule parameter v6-only/,
+  );
+  await assert.rejects(
+    searchMetadata(archive, { 'time-start': 10, 'time-end': 5 }),
+    /start time must be less than end time/,
+  );
   await assert.rejects(searchMetadata(archive, { fields: { time: 'soon' } }), /Time parameter must be an integer/);
 });
 

@@ -9,8 +9,18 @@ import { normalisePoints } from '../../client/src/archive/values';
 import { FIXTURES } from './helpers';
 
 const vectors = JSON.parse(readFileSync(join(FIXTURES, 'esmond/derived/test_api_vectors.json'), 'utf8')) as {
-  percentile_unit_cases: { percentile: number; sample_size: number; findvalue_calls: [number, number][]; expected: number }[];
-  timeseries: { histogram_rtt: { values: Record<string, number>[]; expected: Record<string, { ts: number; val: Record<string, unknown> }[]> } };
+  percentile_unit_cases: {
+    percentile: number;
+    sample_size: number;
+    findvalue_calls: [number, number][];
+    expected: number;
+  }[];
+  timeseries: {
+    histogram_rtt: {
+      values: Record<string, number>[];
+      expected: Record<string, { ts: number; val: Record<string, unknown> }[]>;
+    };
+  };
 };
 
 test('NIST percentile resolves the unit cases of esmond', () => {
@@ -43,9 +53,22 @@ test('statistics of the esmond histogram-rtt vector (values[0] + values[2], the 
   const expectedAgg = Object.values(h.expected).find((v) => !('mean' in v[0].val))?.[0].val;
   assert.deepEqual(agg, expectedAgg);
   const s = histogramStatistics(agg);
-  const expected = Object.entries(h.expected).find(([k]) => k.includes('statistics'))?.[1][0].val as Record<string, unknown>;
+  const expected = Object.entries(h.expected).find(([k]) => k.includes('statistics'))?.[1][0].val as Record<
+    string,
+    unknown
+  >;
   assert.ok(s && expected);
-  for (const k of ['median', 'minimum', 'maximum', 'percentile-25', 'percentile-75', 'percentile-95', 'mean', 'variance', 'standard-deviation']) {
+  for (const k of [
+    'median',
+    'minimum',
+    'maximum',
+    'percentile-25',
+    'percentile-75',
+    'percentile-95',
+    'mean',
+    'variance',
+    'standard-deviation',
+  ]) {
     assert.ok(Math.abs((s as unknown as Record<string, number>)[k] - Number(expected[k])) < 1e-9, k);
   }
   assert.deepEqual([...s.mode].sort(), [...(expected.mode as number[])].sort());
@@ -63,9 +86,15 @@ test('statistics from base histograms, per point and merged into windows', () =>
     { ts: 960, val: { '30': 1 } },
   ]);
   const per = statisticsFromHistograms(pts);
-  assert.deepEqual(per.map((p) => p.stats.minimum), [10, 10, 30]);
+  assert.deepEqual(
+    per.map((p) => p.stats.minimum),
+    [10, 10, 30],
+  );
   const binned = statisticsFromHistograms(pts, 300);
-  assert.deepEqual(binned.map((p) => p.ts), [600, 900]);
+  assert.deepEqual(
+    binned.map((p) => p.ts),
+    [600, 900],
+  );
   assert.equal(binned[0].stats.count, 20);
   assert.equal(binned[0].stats.maximum, 20);
   assert.equal(binned[0].stats.mean, (10 * 10 + 12 * 5 + 20 * 5) / 20);

@@ -18,14 +18,20 @@ suite('activation', () => {
     const ext = extension();
     const expectedDir = process.env.E2E_EXPECT_EXTENSIONS_DIR;
     if (expectedDir) {
-      assert.ok(ext.extensionPath.startsWith(expectedDir + sep), `extension loaded from ${ext.extensionPath}, expected under ${expectedDir}`);
+      assert.ok(
+        ext.extensionPath.startsWith(expectedDir + sep),
+        `extension loaded from ${ext.extensionPath}, expected under ${expectedDir}`,
+      );
       // What a user installs: bundles only, no sources or transpiled tests.
       assert.ok(existsSync(join(ext.extensionPath, 'dist', 'client.js')), 'dist/client.js is in the package');
       assert.ok(existsSync(join(ext.extensionPath, 'dist', 'server.js')), 'dist/server.js is in the package');
       assert.ok(!existsSync(join(ext.extensionPath, 'out')), 'out/ must not be in the package');
       assert.ok(!existsSync(join(ext.extensionPath, 'test')), 'test/ must not be in the package');
     }
-    const manifest = JSON.parse(readFileSync(join(ext.extensionPath, 'package.json'), 'utf8')) as { name: string; main: string };
+    const manifest = JSON.parse(readFileSync(join(ext.extensionPath, 'package.json'), 'utf8')) as {
+      name: string;
+      main: string;
+    };
     assert.equal(manifest.name, 'psconfig-vscode');
     assert.ok(existsSync(join(ext.extensionPath, manifest.main)), `main ${manifest.main} exists`);
   });
@@ -57,4 +63,3 @@ suite('activation', () => {
     assert.equal(language, 'psconfig');
   });
 });
-

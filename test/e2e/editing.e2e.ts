@@ -2,19 +2,35 @@
 // results are what the editor would show (language client conversions included).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { completionLabels, copyTemplate, describeDiagnostic, openTemplate, positionOf, rangeOf, waitFor, waitForDiagnostics } from './helpers';
+import {
+  completionLabels,
+  copyTemplate,
+  describeDiagnostic,
+  openTemplate,
+  positionOf,
+  rangeOf,
+  waitFor,
+  waitForDiagnostics,
+} from './helpers';
 
 const EDITING = 'editing.psconfig.json';
 
 async function complete(doc: vscode.TextDocument, pos: vscode.Position): Promise<string[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    doc.uri,
+    pos,
+  );
   return completionLabels(list).map((l) => l.replace(/^"|"$/g, ''));
 }
 
 /** Waits until the language server answers for the document (its first diagnostics have been published). */
 async function ready(doc: vscode.TextDocument): Promise<void> {
   await waitFor('the language server to answer document symbols', async () => {
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>(
+      'vscode.executeDocumentSymbolProvider',
+      doc.uri,
+    );
     return symbols !== undefined && symbols.length > 0;
   });
 }
@@ -36,7 +52,10 @@ suite('editing', () => {
     // Inside the second array item of latency-pair: "archives": [ "archive-main", "|archive-backup" ]
     const pos = positionOf(doc, '"archive-backup" ]', 1);
     const labels = await complete(doc, pos);
-    assert.ok(labels.includes('archive-main') && labels.includes('archive-backup'), `archive names offered: ${labels.join(', ')}`);
+    assert.ok(
+      labels.includes('archive-main') && labels.includes('archive-backup'),
+      `archive names offered: ${labels.join(', ')}`,
+    );
     assert.ok(!labels.includes('mesh-all'), 'group names are not offered in archives');
   });
 
@@ -44,22 +63,36 @@ suite('editing', () => {
     const { doc } = await openTemplate(EDITING);
     await ready(doc);
     const ref = positionOf(doc, '"group": "pair-ab"', '"group": "pa'.length);
-    const locs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, ref);
+    const locs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+      'vscode.executeDefinitionProvider',
+      doc.uri,
+      ref,
+    );
     assert.equal(locs.length, 1, 'one definition');
     const loc = locs[0];
     const range = 'targetRange' in loc ? (loc.targetSelectionRange ?? loc.targetRange) : loc.range;
     const key = rangeOf(doc, '"pair-ab": {');
-    assert.ok(range.start.line === key.start.line, `definition on line ${range.start.line + 1}, the key is on ${key.start.line + 1}`);
+    assert.ok(
+      range.start.line === key.start.line,
+      `definition on line ${range.start.line + 1}, the key is on ${key.start.line + 1}`,
+    );
   });
 
   test('find references from a group definition lists every task that uses it', async () => {
     const { doc } = await openTemplate(EDITING);
     await ready(doc);
     const def = positionOf(doc, '"mesh-all": {', 2);
-    const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', doc.uri, def);
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeReferenceProvider',
+      doc.uri,
+      def,
+    );
     const lines = refs.map((r) => r.range.start.line);
     const use = rangeOf(doc, '"group": "mesh-all"').start.line;
-    assert.ok(lines.includes(use), `the task's reference (line ${use + 1}) is listed: ${lines.map((l) => l + 1).join(', ')}`);
+    assert.ok(
+      lines.includes(use),
+      `the task's reference (line ${use + 1}) is listed: ${lines.map((l) => l + 1).join(', ')}`,
+    );
   });
 
   test('rename of an archive renames the key and every reference', async () => {
@@ -68,21 +101,39 @@ suite('editing', () => {
     await ready(doc);
     const before = doc.getText().split('"archive-main"').length - 1;
     assert.equal(before, 3, 'the key and two references');
-    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, positionOf(doc, '"archive-main"', 1), 'archive-primary');
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+      'vscode.executeDocumentRenameProvider',
+      doc.uri,
+      positionOf(doc, '"archive-main"', 1),
+      'archive-primary',
+    );
     const edits = edit.get(doc.uri);
-    assert.equal(edits.length, 3, `three edits: ${edits.map((e) => `${e.range.start.line + 1}:${e.range.start.character + 1}`).join(' ')}`);
+    assert.equal(
+      edits.length,
+      3,
+      `three edits: ${edits.map((e) => `${e.range.start.line + 1}:${e.range.start.character + 1}`).join(' ')}`,
+    );
     assert.ok(await vscode.workspace.applyEdit(edit));
     const text = doc.getText();
     assert.equal(text.split('"archive-main"').length - 1, 0);
     assert.equal(text.split('"archive-primary"').length - 1, 3);
-    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /archive-/.test(x.message)));
+    await waitForDiagnostics(
+      doc.uri,
+      (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /archive-/.test(x.message)),
+    );
   });
 
-  test('rename refuses a name outside pSConfig\'s name pattern', async () => {
+  test("rename refuses a name outside pSConfig's name pattern", async () => {
     const { doc } = await openTemplate(EDITING);
     await ready(doc);
     await assert.rejects(
-      async () => vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', doc.uri, positionOf(doc, '"archive-main"', 1), 'bad name!'),
+      async () =>
+        vscode.commands.executeCommand(
+          'vscode.executeDocumentRenameProvider',
+          doc.uri,
+          positionOf(doc, '"archive-main"', 1),
+          'bad name!',
+        ),
       'a name with a space and ! is refused',
     );
   });
@@ -91,22 +142,40 @@ suite('editing', () => {
     const uri = copyTemplate('missing-test.psconfig.json', 'quick-fix.psconfig.json');
     const { doc } = await openTemplate(uri);
     const ref = rangeOf(doc, '"trace-test"');
-    const diags = await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && x.range.intersection(ref)));
+    const diags = await waitForDiagnostics(doc.uri, (d) =>
+      d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && x.range.intersection(ref)),
+    );
     const diag = diags.find((x) => x.range.intersection(ref))!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const create = actions.find((a) => /creat|add|define/i.test(a.title) && /trace-test/.test(a.title));
-    assert.ok(create, `a "create trace-test" fix among: ${actions.map((a) => a.title).join(' | ')} for ${describeDiagnostic(diag)}`);
+    assert.ok(
+      create,
+      `a "create trace-test" fix among: ${actions.map((a) => a.title).join(' | ')} for ${describeDiagnostic(diag)}`,
+    );
     if (create.edit) assert.ok(await vscode.workspace.applyEdit(create.edit));
-    if (create.command) await vscode.commands.executeCommand(create.command.command, ...(create.command.arguments ?? []));
+    if (create.command)
+      await vscode.commands.executeCommand(create.command.command, ...(create.command.arguments ?? []));
     const parsed = JSON.parse(doc.getText()) as { tests: Record<string, unknown> };
     assert.ok('trace-test' in parsed.tests, 'tests now defines trace-test');
-    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /trace-test/.test(x.message)));
+    await waitForDiagnostics(
+      doc.uri,
+      (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /trace-test/.test(x.message)),
+    );
   });
 
   test('hover on a group reference describes the group', async () => {
     const { doc } = await openTemplate(EDITING);
     await ready(doc);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, '"group": "mesh-all"', '"group": "me'.length));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      positionOf(doc, '"group": "mesh-all"', '"group": "me'.length),
+    );
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /mesh/, `the hover names the group type: ${text}`);
   });
@@ -121,4 +190,3 @@ suite('editing', () => {
     assert.ok(titles.includes('6 tasks for 3 agents'), `lens titles: ${titles.join(' | ')}`);
   });
 });
-

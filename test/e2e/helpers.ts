@@ -29,7 +29,9 @@ export function copyTemplate(from: string, to: string): vscode.Uri {
   return workspaceUri(to);
 }
 
-export async function openTemplate(name: string | vscode.Uri): Promise<{ doc: vscode.TextDocument; editor: vscode.TextEditor }> {
+export async function openTemplate(
+  name: string | vscode.Uri,
+): Promise<{ doc: vscode.TextDocument; editor: vscode.TextEditor }> {
   const uri = typeof name === 'string' ? workspaceUri(name) : name;
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc, { preview: false });
@@ -37,7 +39,11 @@ export async function openTemplate(name: string | vscode.Uri): Promise<{ doc: vs
 }
 
 /** Polls `probe` until it returns a value other than undefined/false; fails with `what` and the last error. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 45_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -56,7 +62,11 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** Resolves with the document's diagnostics once `accept` holds, re-checking on each diagnostics change. */
-export function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnostic[]) => boolean, timeoutMs = 45_000): Promise<vscode.Diagnostic[]> {
+export function waitForDiagnostics(
+  uri: vscode.Uri,
+  accept: (d: vscode.Diagnostic[]) => boolean,
+  timeoutMs = 45_000,
+): Promise<vscode.Diagnostic[]> {
   return new Promise((resolve, reject) => {
     const check = (): boolean => {
       const diags = vscode.languages.getDiagnostics(uri);
@@ -71,7 +81,11 @@ export function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnosti
     const timer = setTimeout(() => {
       finish();
       const now = vscode.languages.getDiagnostics(uri).map(describeDiagnostic).join('\n  ');
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for diagnostics of ${uri.fsPath}; now:\n  ${now || '(none)'}`));
+      reject(
+        new Error(
+          `timed out after ${timeoutMs} ms waiting for diagnostics of ${uri.fsPath}; now:\n  ${now || '(none)'}`,
+        ),
+      );
     }, timeoutMs);
     const finish = (): void => {
       clearTimeout(timer);
@@ -117,14 +131,24 @@ export interface CliResult {
 export function runCli(args: string[]): Promise<CliResult> {
   const cli = join(extension().extensionPath, 'dist', 'cli.js');
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 120_000,
-    }, (err, stdout, stderr) => {
-      const code = err && typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? Number((err as { code: number }).code) : err ? 1 : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) => {
+        const code =
+          err && typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number'
+            ? Number((err as { code: number }).code)
+            : err
+              ? 1
+              : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -10,7 +10,9 @@ import { OUTPUT_TAG } from './output-tag';
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 90_000, color: false, reporter: 'spec' });
   if (process.env.E2E_GREP) mocha.grep(process.env.E2E_GREP);
-  const files = readdirSync(__dirname).filter((f) => f.endsWith('.e2e.js')).sort();
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.e2e.js'))
+    .sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.e2e.js files in ${__dirname}`));
   for (const f of files) mocha.addFile(join(__dirname, f));
   // Tag the suite's own output so the code-server runner can tell it from the workbench's console chatter.
@@ -26,7 +28,8 @@ export function run(): Promise<void> {
       const { passes, failures: failed } = runner.stats ?? { passes: 0, failures: failures };
       console.log(`${OUTPUT_TAG}${passes} passed, ${failed} failed`);
       // The electron runner cannot read the host's console, so the tally also goes to a file it names.
-      if (process.env.E2E_RESULT_FILE) writeFileSync(process.env.E2E_RESULT_FILE, JSON.stringify({ passed: passes, failed }));
+      if (process.env.E2E_RESULT_FILE)
+        writeFileSync(process.env.E2E_RESULT_FILE, JSON.stringify({ passed: passes, failed }));
       if (failures > 0 || passes === 0) reject(new Error(`${failures} e2e test(s) failed, ${passes} passed`));
       else resolve();
     });

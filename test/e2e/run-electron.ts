@@ -18,13 +18,24 @@ async function main(): Promise<number> {
     const workspace = createWorkspace(archives, scratch);
     const executable = process.env.VSCODE_EXECUTABLE;
     if (executable && !existsSync(executable)) throw new Error(`VSCODE_EXECUTABLE does not exist: ${executable}`);
-    console.log(executable ? `VS Code: ${executable}` : `VS Code: downloading ${process.env.VSCODE_VERSION ?? 'stable'} (set VSCODE_EXECUTABLE to use an installed one)`);
+    console.log(
+      executable
+        ? `VS Code: ${executable}`
+        : `VS Code: downloading ${process.env.VSCODE_VERSION ?? 'stable'} (set VSCODE_EXECUTABLE to use an installed one)`,
+    );
     const code = await runTests({
       ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_VERSION ?? 'stable' }),
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: join(__dirname, 'index.js'),
       extensionTestsEnv: { ...extensionHostEnv(archives), E2E_RESULT_FILE: resultFile },
-      launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes', '--user-data-dir', join(scratch, 'user-data')],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--skip-welcome',
+        '--skip-release-notes',
+        '--user-data-dir',
+        join(scratch, 'user-data'),
+      ],
     });
     return report(resultFile, code);
   } catch (err) {

@@ -2,7 +2,7 @@
 // the invalid one and the broken-reference ones publish exactly the expected errors at the expected tokens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {  } from 'node:fs';
+import {} from 'node:fs';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { LspClient, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
 import { exampleFiles } from '../fixtures';
@@ -26,7 +26,8 @@ const NOT_CLEAN = new Set([
 ]);
 
 const errors = (d: Diagnostic[]): Diagnostic[] => d.filter((x) => x.severity === 1);
-const covered = (text: string, d: Diagnostic): string => text.slice(positionToOffset(text, d.range.start), positionToOffset(text, d.range.end));
+const covered = (text: string, d: Diagnostic): string =>
+  text.slice(positionToOffset(text, d.range.start), positionToOffset(text, d.range.end));
 
 const clean = exampleFiles().filter((f) => !NOT_CLEAN.has(f));
 
@@ -34,7 +35,11 @@ test('every example marked valid with references ok publishes no errors', async 
   assert.ok(clean.length >= 20, `found ${clean.length} examples`);
   for (const name of clean) {
     const diags = await client.open(exampleUri(name), exampleText(name));
-    assert.deepEqual(errors(diags).map((d) => `${d.code}: ${d.message}`), [], name);
+    assert.deepEqual(
+      errors(diags).map((d) => `${d.code}: ${d.message}`),
+      [],
+      name,
+    );
     client.close(exampleUri(name));
   }
 });
@@ -108,10 +113,16 @@ test('edits re-publish: breaking and repairing a reference, and templateChanged 
   const broken = await client.change(uri, [{ range: { start: at, end: at }, text: 'x' }]);
   assert.equal(errors(broken).length, 1);
   assert.equal(errors(broken)[0].code, 'psconfig/unknown-test');
-  const repaired = await client.change(uri, [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' }]);
+  const repaired = await client.change(uri, [
+    { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' },
+  ]);
   assert.deepEqual(errors(repaired), []);
   const deadline = Date.now() + 5000;
-  while (!client.templateChanged.some((n) => n.uri === uri && n.version === 3) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-  assert.ok(client.templateChanged.some((n) => n.uri === uri && n.version === 3), JSON.stringify(client.templateChanged));
+  while (!client.templateChanged.some((n) => n.uri === uri && n.version === 3) && Date.now() < deadline)
+    await new Promise((r) => setImmediate(r));
+  assert.ok(
+    client.templateChanged.some((n) => n.uri === uri && n.version === 3),
+    JSON.stringify(client.templateChanged),
+  );
   client.close(uri);
 });

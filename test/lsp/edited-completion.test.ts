@@ -23,7 +23,10 @@ interface List {
 }
 
 const complete = (uri: string, offset: number, t: string): Promise<List | null> =>
-  client.request<List | null>('textDocument/completion', { textDocument: { uri }, position: offsetToPosition(t, offset) });
+  client.request<List | null>('textDocument/completion', {
+    textDocument: { uri },
+    position: offsetToPosition(t, offset),
+  });
 
 let n = 0;
 /** Applies `edits` (offsets in the text before each) one request each, then compares completion at `at` with a fresh document. */
@@ -37,9 +40,17 @@ async function same(edits: [number, number, string][], at: (t: string) => number
     const change = { range: { start: offsetToPosition(t, s), end: offsetToPosition(t, e) }, text: ins };
     t = t.slice(0, s) + ins + t.slice(e);
     if (batch) changes.push(change);
-    else void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 1 + changes.push(change) }, contentChanges: [change] });
+    else
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: 1 + changes.push(change) },
+        contentChanges: [change],
+      });
   }
-  if (batch) void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: changes });
+  if (batch)
+    void client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: changes,
+    });
   const got = await complete(uri, at(t), t);
   const freshUri = `${uri}.fresh.json`;
   await client.open(freshUri, t);
@@ -55,8 +66,22 @@ const nameEnd = text.indexOf('"name": "host-b.perfsonar.net"') + '"name": "host-
 
 test('typing at the end of a group selector name', async () => {
   await same([[nameEnd, nameEnd, 'x']], (t) => t.indexOf('perfsonar.netx') + 14);
-  await same([[nameEnd, nameEnd, 'x'], [nameEnd + 1, nameEnd + 1, 'y'], [nameEnd + 1, nameEnd + 2, '']], (t) => t.indexOf('perfsonar.netx') + 14);
-  await same([[nameEnd, nameEnd, 'x'], [nameEnd + 1, nameEnd + 1, 'y']], (t) => t.indexOf('perfsonar.netxy') + 15, true);
+  await same(
+    [
+      [nameEnd, nameEnd, 'x'],
+      [nameEnd + 1, nameEnd + 1, 'y'],
+      [nameEnd + 1, nameEnd + 2, ''],
+    ],
+    (t) => t.indexOf('perfsonar.netx') + 14,
+  );
+  await same(
+    [
+      [nameEnd, nameEnd, 'x'],
+      [nameEnd + 1, nameEnd + 1, 'y'],
+    ],
+    (t) => t.indexOf('perfsonar.netxy') + 15,
+    true,
+  );
 });
 
 test('deleting inside a name, then completing in a later array', async () => {

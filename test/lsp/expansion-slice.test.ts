@@ -3,7 +3,7 @@
 // on every example template, and a cut answer carries the full run's elapsedMs (proof it was not re-run).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {  } from 'node:fs';
+import {} from 'node:fs';
 import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
 import { ExpandTasksRequest } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
@@ -22,7 +22,8 @@ after(async () => {
   await client.stop();
 });
 
-const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> => client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
+const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> =>
+  client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
 
 /** As it travels over JSON-RPC (undefined fields dropped), without the timing. */
 function withoutTime(r: ExpandTasksResult): Omit<ExpandTasksResult, 'elapsedMs'> {
@@ -40,8 +41,10 @@ function requestsFor(full: ExpandTasksResult): { agentAddresses: string[]; limit
     { agentAddresses: [], limit: n },
     { agentAddresses: ['no-such-agent.example.net'] },
   ];
-  for (const a of full.agents.slice(0, 4)) out.push({ agentAddresses: [a] }, { agentAddresses: [` ${a.toUpperCase()} `], limit: 1 });
-  if (full.agents.length >= 2) out.push({ agentAddresses: [full.agents[1], full.agents[0]], limit: Math.max(1, Math.floor(n / 3)) });
+  for (const a of full.agents.slice(0, 4))
+    out.push({ agentAddresses: [a] }, { agentAddresses: [` ${a.toUpperCase()} `], limit: 1 });
+  if (full.agents.length >= 2)
+    out.push({ agentAddresses: [full.agents[1], full.agents[0]], limit: Math.max(1, Math.floor(n / 3)) });
   return out;
 }
 
@@ -62,8 +65,15 @@ for (const name of examples) {
         const want = await engine(req.agentAddresses, req.limit);
         assert.deepEqual(withoutTime(got), withoutTime(want), `${name} ${JSON.stringify(req)}`);
         // Where the cut is exact the server answers from the full run without running the engine again.
-        if (sliceExpansion(full, { agentAddresses: req.agentAddresses, limit: req.limit }) && !text.includes('requesting-agent')) {
-          assert.equal(got.elapsedMs, full.elapsedMs, `${name} ${JSON.stringify(req)} was not served from the full run`);
+        if (
+          sliceExpansion(full, { agentAddresses: req.agentAddresses, limit: req.limit }) &&
+          !text.includes('requesting-agent')
+        ) {
+          assert.equal(
+            got.elapsedMs,
+            full.elapsedMs,
+            `${name} ${JSON.stringify(req)} was not served from the full run`,
+          );
         }
       }
     } finally {
@@ -74,10 +84,14 @@ for (const name of examples) {
 
 test('a limited request first, then the full one: both come from one run', async () => {
   const name = 'psconfig--example-2-testbed.json';
-  const uri = "file:///tmp/psconfig-slice/limited-first.json";
+  const uri = 'file:///tmp/psconfig-slice/limited-first.json';
   await client.open(uri, exampleText(name));
   try {
-    const [limited, agentOnly, full] = await Promise.all([expand({ uri, limit: 3 }), expand({ uri, agentAddresses: ['nothing.example'] }), expand({ uri })]);
+    const [limited, agentOnly, full] = await Promise.all([
+      expand({ uri, limit: 3 }),
+      expand({ uri, agentAddresses: ['nothing.example'] }),
+      expand({ uri }),
+    ]);
     assert.equal(limited.combinations.length, 3);
     assert.equal(agentOnly.combinations.length, 0);
     assert.equal(limited.elapsedMs, full.elapsedMs);

@@ -28,7 +28,8 @@ after(async () => {
   await client.stop();
 });
 
-const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> => client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
+const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> =>
+  client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);
 
 test('expandTasks on an open document gives the mesh pairs in pSConfig order', async () => {
   const r = await expand({ uri: meshUri });
@@ -46,7 +47,10 @@ test('expandTasks on an open document gives the mesh pairs in pSConfig order', a
 
 test('agent filter and limit', async () => {
   const forA = await expand({ uri: meshUri, agentAddresses: [a] });
-  assert.deepEqual(forA.combinations.map((x) => x.addressValues[1]), [b, c]);
+  assert.deepEqual(
+    forA.combinations.map((x) => x.addressValues[1]),
+    [b, c],
+  );
   const limited = await expand({ uri: meshUri, limit: 3 });
   assert.equal(limited.combinations.length, 3);
   assert.equal(limited.truncated, true);
@@ -106,11 +110,16 @@ test('code lenses: tasks show how many tasks for how many agents; an esmond arch
   assert.deepEqual(task?.range.start, positionOf(meshText, '"example-task-throughput": {', 1));
   const archive = resolved.find((l) => l.command?.command === 'psconfig.openArchiveExplorer');
   assert.ok(archive, JSON.stringify(resolved));
-  assert.deepEqual(archive.command?.arguments, [{ url: 'https://archive.perfsonar.net/esmond/perfsonar/archive/', source: a, destination: b }]);
+  assert.deepEqual(archive.command?.arguments, [
+    { url: 'https://archive.perfsonar.net/esmond/perfsonar/archive/', source: a, destination: b },
+  ]);
 });
 
 test('hover on a variable shows what it expands to in the first combination', async () => {
-  const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: meshUri }, position: positionOf(meshText, '{% address[1] %}', 4) });
+  const h = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri: meshUri },
+    position: positionOf(meshText, '{% address[1] %}', 4),
+  });
   const value = (h.contents as { value: string }).value;
   assert.match(value, /address\[1\]/);
   assert.ok(value.includes(`"${b}"`), value);
@@ -121,7 +130,10 @@ test('hover on a group shows what each task using it yields (counts shared with 
   // Resolving a task lens makes sure this version's counts exist; the hover then shows them.
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
   await client.request<CodeLens>('codeLens/resolve', lenses[0]);
-  const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: meshUri }, position: positionOf(meshText, '"example-group-mesh": {', 3) });
+  const h = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri: meshUri },
+    position: positionOf(meshText, '"example-group-mesh": {', 3),
+  });
   const value = (h.contents as { value: string }).value;
   assert.match(value, /Type: `mesh`/);
   assert.match(value, /Task `example-task-throughput`: 6 tasks for 3 agents/);

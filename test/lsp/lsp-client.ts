@@ -35,11 +35,19 @@ export class LspClient {
   private versions = new Map<string, number>();
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
-    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    this.connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
     child.on('exit', (code, signal) => {
       this.exited = true;
       // A dead server must fail the waiting test with its output, not leave it pending.
-      const err = new Error(`server exited (code ${code}, signal ${signal}): ${this.logs.map((l) => l.message).join('\n').slice(0, 2000)}`);
+      const err = new Error(
+        `server exited (code ${code}, signal ${signal}): ${this.logs
+          .map((l) => l.message)
+          .join('\n')
+          .slice(0, 2000)}`,
+      );
       for (const w of this.waiters) w.reject(err);
       this.waiters = [];
     });
@@ -57,7 +65,11 @@ export class LspClient {
       this.templateChanged.push(p);
     });
     this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((i) => (i.section === 'psconfig' ? { jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' }, preview: { agentAddresses: [] } } : null)),
+      p.items.map((i) =>
+        i.section === 'psconfig'
+          ? { jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' }, preview: { agentAddresses: [] } }
+          : null,
+      ),
     );
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
@@ -72,7 +84,16 @@ export class LspClient {
     });
     const client = new LspClient(child);
     const died = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`${serverJs} exited with code ${code} before initializing: ${client.logs.map((l) => l.message).join('').slice(0, 2000)}`))),
+      child.once('exit', (code) =>
+        reject(
+          new Error(
+            `${serverJs} exited with code ${code} before initializing: ${client.logs
+              .map((l) => l.message)
+              .join('')
+              .slice(0, 2000)}`,
+          ),
+        ),
+      ),
     );
     await Promise.race([died, client.initialize(options.itemDefaults === true)]);
     return client;
@@ -102,16 +123,27 @@ export class LspClient {
   open(uri: string, text: string, languageId = 'psconfig'): Promise<Diagnostic[]> {
     this.versions.set(uri, 1);
     const p = this.nextDiagnostics(uri, 1);
-    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    void this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId, version: 1, text },
+    });
     return p;
   }
 
   /** Replaces the whole text (as one incremental change over the full range) and waits for the new diagnostics. */
-  change(uri: string, changes: { range?: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }[]): Promise<Diagnostic[]> {
+  change(
+    uri: string,
+    changes: {
+      range?: { start: { line: number; character: number }; end: { line: number; character: number } };
+      text: string;
+    }[],
+  ): Promise<Diagnostic[]> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
     const p = this.nextDiagnostics(uri, version);
-    void this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+    void this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: changes,
+    });
     return p;
   }
 
@@ -126,7 +158,10 @@ export class LspClient {
         return;
       }
       // Fail (rather than hang) if the server never publishes for this version.
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} version ${version} within ${WAIT_LIMIT_MS} ms`)), WAIT_LIMIT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no diagnostics for ${uri} version ${version} within ${WAIT_LIMIT_MS} ms`)),
+        WAIT_LIMIT_MS,
+      );
       const done = (d: Diagnostic[]): void => {
         clearTimeout(timer);
         resolve(d);
@@ -164,7 +199,12 @@ export class LspClient {
 }
 
 /** Position (0-based line/character) of the n-th occurrence of `needle` in `text`, plus `delta` characters. */
-export function positionOf(text: string, needle: string, delta = 0, occurrence = 0): { line: number; character: number } {
+export function positionOf(
+  text: string,
+  needle: string,
+  delta = 0,
+  occurrence = 0,
+): { line: number; character: number } {
   let at = -1;
   for (let i = 0; i <= occurrence; i++) {
     at = text.indexOf(needle, at + 1);
@@ -187,8 +227,16 @@ export function positionToOffset(text: string, pos: { line: number; character: n
 }
 
 /** Applies non-overlapping text edits (LSP ranges) to a text. */
-export function applyEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
-  const sorted = edits.map((e) => ({ s: positionToOffset(text, e.range.start), e: positionToOffset(text, e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+export function applyEdits(
+  text: string,
+  edits: {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  }[],
+): string {
+  const sorted = edits
+    .map((e) => ({ s: positionToOffset(text, e.range.start), e: positionToOffset(text, e.range.end), t: e.newText }))
+    .sort((a, b) => b.s - a.s);
   let out = text;
   for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
   return out;

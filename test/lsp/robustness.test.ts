@@ -23,7 +23,10 @@ after(async () => {
 /** Time for a cheap request on the healthy document to come back: how long the server was busy. */
 async function responsiveness(): Promise<number> {
   const started = process.hrtime.bigint();
-  const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: simpleUri }, position: positionOf(simpleText, '"group": "example-group-mesh"', 12) });
+  const h = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri: simpleUri },
+    position: positionOf(simpleText, '"group": "example-group-mesh"', 12),
+  });
   assert.ok(h, 'the healthy document still gets hovers');
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
@@ -79,7 +82,10 @@ test('a truncated real template: syntax error at the end, navigation still works
   const cut = text.slice(0, Math.floor(text.length * 0.6));
   const uri = 'file:///tmp/psconfig-robust/truncated.json';
   const r = await survives(uri, cut);
-  assert.ok(r.diagnostics.some((d) => d.severity === 1 && d.range.start.line >= cut.split('\n').length - 2), JSON.stringify(r.diagnostics.slice(-3)));
+  assert.ok(
+    r.diagnostics.some((d) => d.severity === 1 && d.range.start.line >= cut.split('\n').length - 2),
+    JSON.stringify(r.diagnostics.slice(-3)),
+  );
   await client.open(uri, cut);
   const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
   assert.ok(symbols.some((s) => s.name === 'addresses'));
@@ -92,7 +98,9 @@ test('10 MB of template text: one clear warning, the server stays responsive', a
   const r = await survives('file:///tmp/psconfig-robust/ten-mb.json', text);
   assert.equal(r.diagnostics.length, 1);
   assert.equal(r.diagnostics[0].code, 'psconfig/too-large');
-  console.log(`10 MB: next answer after ${r.busyMs.toFixed(0)} ms; moving the same bytes alone: ${baseline.toFixed(0)} ms`);
+  console.log(
+    `10 MB: next answer after ${r.busyMs.toFixed(0)} ms; moving the same bytes alone: ${baseline.toFixed(0)} ms`,
+  );
   assert.ok(r.busyMs - baseline < 1000, `blocked ${r.busyMs - baseline} ms beyond transport`);
 });
 
@@ -103,21 +111,35 @@ test('10 MB of random bytes, then edits to it, then the healthy document still w
   assert.equal(r.diagnostics[0].code, 'psconfig/too-large');
   await client.open(uri, text);
   // An incremental edit on the huge document, then the whole text replaced by something small.
-  const edited = await client.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '{' }]);
+  const edited = await client.change(uri, [
+    { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '{' },
+  ]);
   assert.equal(edited[0].code, 'psconfig/too-large');
   const shrunk = await client.change(uri, [{ text: '{' }]);
   assert.ok(shrunk.length > 0 && shrunk.every((d) => d.code !== 'psconfig/too-large'), JSON.stringify(shrunk));
   client.close(uri);
-  const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: simpleUri }, position: positionOf(simpleText, '"group": "example-group-mesh"', 12) });
-  assert.deepEqual(list.items.map((i) => i.label), ['example-group-mesh']);
+  const list = await client.request<CompletionList>('textDocument/completion', {
+    textDocument: { uri: simpleUri },
+    position: positionOf(simpleText, '"group": "example-group-mesh"', 12),
+  });
+  assert.deepEqual(
+    list.items.map((i) => i.label),
+    ['example-group-mesh'],
+  );
 });
 
 test('nonsense requests get empty answers, not a dead server', async () => {
   const far = { line: 100000, character: 5000 };
   assert.equal(await client.request('textDocument/hover', { textDocument: { uri: simpleUri }, position: far }), null);
-  assert.equal(await client.request('textDocument/hover', { textDocument: { uri: 'file:///not/open.json' }, position: far }), null);
+  assert.equal(
+    await client.request('textDocument/hover', { textDocument: { uri: 'file:///not/open.json' }, position: far }),
+    null,
+  );
   await assert.rejects(client.request('psconfig/expandTasks', null));
-  await client.request('codeLens/resolve', { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, data: { uri: 'file:///nope', version: 1, kind: 'task', task: 'x' } });
+  await client.request('codeLens/resolve', {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+    data: { uri: 'file:///nope', version: 1, kind: 'task', task: 'x' },
+  });
   assert.ok(client.alive);
   assert.ok((await responsiveness()) >= 0);
 });

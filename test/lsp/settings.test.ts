@@ -12,11 +12,19 @@ test('flat ServerSettings pass through', () => {
 });
 
 test("VS Code's nested section is mapped", () => {
-  assert.deepEqual(toServerSettings({ jq: { path: ' /usr/bin/jq ' }, includes: { allowRemote: false }, preview: { agentAddresses: ['x'] }, files: ['**/*.json'] }), {
-    jqPath: '/usr/bin/jq',
-    includesAllowRemote: false,
-    agentAddresses: ['x'],
-  });
+  assert.deepEqual(
+    toServerSettings({
+      jq: { path: ' /usr/bin/jq ' },
+      includes: { allowRemote: false },
+      preview: { agentAddresses: ['x'] },
+      files: ['**/*.json'],
+    }),
+    {
+      jqPath: '/usr/bin/jq',
+      includesAllowRemote: false,
+      agentAddresses: ['x'],
+    },
+  );
 });
 
 test('nonsense becomes defaults; the jq path falls back to JQ_PATH', () => {

@@ -51,15 +51,23 @@ test('a search fills the virtualised table with every page of the archive', asyn
     const expected = await searchMetadata({ url: archive.url }, {}, { all: true });
     const rowcount = await h.page.getAttribute('.results', 'aria-rowcount');
     assert.equal(Number(rowcount), expected.metadata.length);
-    assert.match(await h.page.textContent('#status') ?? '', new RegExp(`^${expected.metadata.length} measurements`));
+    assert.match((await h.page.textContent('#status')) ?? '', new RegExp(`^${expected.metadata.length} measurements`));
     // Virtualised: far fewer DOM rows than results when there are many.
     const domRows = await h.page.$$eval('.trows .trow', (els) => els.length);
     assert.ok(domRows > 0 && domRows <= Math.max(40, expected.metadata.length));
     // Sorting by last update (descending) puts the newest write first.
     await h.page.click('[data-col="lastUpdate"]');
     const first = await h.page.textContent('.trows .trow:first-child .tcell:nth-child(4)');
-    const newest = Math.max(...expected.metadata.flatMap((m) => (m['event-types'] ?? []).map((e) => Number(e['time-updated'] ?? 0))));
-    assert.equal(first, new Date(newest * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+    const newest = Math.max(
+      ...expected.metadata.flatMap((m) => (m['event-types'] ?? []).map((e) => Number(e['time-updated'] ?? 0))),
+    );
+    assert.equal(
+      first,
+      new Date(newest * 1000)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z'),
+    );
     await h.page.screenshot({ path: join(screenshotDir, 'search-table.png'), fullPage: true });
     assert.deepEqual(h.problems, []);
   } finally {
@@ -81,12 +89,20 @@ async function searchAndSelectFirst(h: Harness, fields: Record<string, string>, 
 }
 
 async function selectThroughput(h: Harness): Promise<void> {
-  await searchAndSelectFirst(h, { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' }, '1w');
+  await searchAndSelectFirst(
+    h,
+    { source: '10.10.0.1', destination: '10.10.0.2', 'tool-name': 'pscheduler/iperf3' },
+    '1w',
+  );
   await h.page.waitForSelector('#panel-throughput canvas');
   // Both directions and the retransmit markers have arrived when the legend lists them.
   await h.page.waitForFunction(() => {
     const labels = [...document.querySelectorAll('#panel-throughput .u-legend .u-label')].map((e) => e.textContent);
-    return labels.includes('throughput (rev)') && labels.includes('retransmits (fwd)') && !document.querySelector('#panel-throughput.loading');
+    return (
+      labels.includes('throughput (rev)') &&
+      labels.includes('retransmits (fwd)') &&
+      !document.querySelector('#panel-throughput.loading')
+    );
   });
 }
 
@@ -95,8 +111,17 @@ test('selecting a row draws throughput (both directions, retransmits, failures) 
   try {
     await selectThroughput(h);
     const labels = await legendLabels(h.page, 'throughput');
-    assert.deepEqual(labels.slice(0, 5), ['time (UTC)', 'throughput (fwd)', 'retransmits (fwd)', 'throughput (rev)', 'retransmits (rev)']);
-    const series = h.answered.filter((m): m is { type: 'seriesResult'; id: number; result: SeriesResult; range: { start: number; end: number } } => m.type === 'seriesResult');
+    assert.deepEqual(labels.slice(0, 5), [
+      'time (UTC)',
+      'throughput (fwd)',
+      'retransmits (fwd)',
+      'throughput (rev)',
+      'retransmits (rev)',
+    ]);
+    const series = h.answered.filter(
+      (m): m is { type: 'seriesResult'; id: number; result: SeriesResult; range: { start: number; end: number } } =>
+        m.type === 'seriesResult',
+    );
     const thr = series.filter((m) => m.result.eventType === 'throughput');
     assert.equal(thr.length, 2);
     for (const m of thr) {
@@ -105,23 +130,42 @@ test('selecting a row draws throughput (both directions, retransmits, failures) 
       assert.equal(m.result.data.kind, 'number');
     }
     const points = Number(await h.page.getAttribute('#panel-throughput', 'data-points'));
-    assert.equal(points, thr.reduce((n, m) => n + m.result.data.ts.length, 0));
+    assert.equal(
+      points,
+      thr.reduce((n, m) => n + m.result.data.ts.length, 0),
+    );
     // Values in SI bits/s: hover the middle of the plot and read the legend.
     const over = await h.page.$('#panel-throughput .u-over');
     const box = await over?.boundingBox();
     assert.ok(box);
     await h.page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-    await h.page.waitForFunction(() => /b\/s$/.test(document.querySelector('#panel-throughput .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? ''));
-    assert.match(await h.page.textContent('#panel-throughput .u-legend .u-series:nth-child(2) .u-value') ?? '', /^\d+(\.\d+)? [GM]b\/s$/);
+    await h.page.waitForFunction(() =>
+      /b\/s$/.test(
+        document.querySelector('#panel-throughput .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? '',
+      ),
+    );
+    assert.match(
+      (await h.page.textContent('#panel-throughput .u-legend .u-series:nth-child(2) .u-value')) ?? '',
+      /^\d+(\.\d+)? [GM]b\/s$/,
+    );
     // The 1w range asks for 1-hour summaries (the graphs' rule); throughput has only a daily average, so base data
     // is read rather than a sum of rates; retransmits (a count) use their hourly aggregation.
-    assert.ok(thr.every((m) => m.result.summaryType === 'base' && m.result.windowReason === 'auto: 3600 s window for this range; no such summary, base data read'), JSON.stringify(thr.map((m) => m.result.windowReason)));
+    assert.ok(
+      thr.every(
+        (m) =>
+          m.result.summaryType === 'base' &&
+          m.result.windowReason === 'auto: 3600 s window for this range; no such summary, base data read',
+      ),
+      JSON.stringify(thr.map((m) => m.result.windowReason)),
+    );
     const rtx = series.filter((m) => m.result.eventType === 'packet-retransmits');
     assert.ok(rtx.length === 2 && rtx.every((m) => m.result.summaryType === 'aggregation' && m.result.window === 3600));
     await h.page.screenshot({ path: join(screenshotDir, 'throughput-chart.png'), fullPage: true });
     // Overriding the window to base re-plots with base data.
     await h.page.selectOption('#summary-window', '0');
-    await h.page.waitForFunction(() => /forward: base/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''));
+    await h.page.waitForFunction(() =>
+      /forward: base/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''),
+    );
     assert.deepEqual(h.problems, []);
   } finally {
     await h.close();
@@ -132,9 +176,12 @@ test('latency shows min, median, mean and p95 from histograms; traces show hops 
   const h = await open();
   try {
     await searchAndSelectFirst(h, { 'tool-name': 'pscheduler/powstream', source: '10.10.0.1' }, '1d');
-    await h.page.waitForFunction(() => [...document.querySelectorAll('#panel-latency .u-legend .u-label')].some((e) => e.textContent === 'p95 (fwd)'));
+    await h.page.waitForFunction(() =>
+      [...document.querySelectorAll('#panel-latency .u-legend .u-label')].some((e) => e.textContent === 'p95 (fwd)'),
+    );
     const labels = await legendLabels(h.page, 'latency');
-    for (const l of ['min (fwd)', 'median (fwd)', 'mean (fwd)', 'p95 (fwd)']) assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
+    for (const l of ['min (fwd)', 'median (fwd)', 'mean (fwd)', 'p95 (fwd)'])
+      assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
     await h.page.waitForSelector('#panel-loss canvas');
     await h.page.screenshot({ path: join(screenshotDir, 'latency-chart.png'), fullPage: true });
 
@@ -151,7 +198,7 @@ test('latency shows min, median, mean and p95 from histograms; traces show hops 
   }
 });
 
-test('failures show the archive\'s error text inline, never a blank view', async () => {
+test("failures show the archive's error text inline, never a blank view", async () => {
   const cases: [string, RegExp][] = [
     [archive.faultUrl('500-json'), /HTTP 500 .*Cassandra timeout/],
     [archive.faultUrl('500-html'), /HTTP 500 .*non-JSON body/],
@@ -165,7 +212,8 @@ test('failures show the archive\'s error text inline, never a blank view', async
       const text = await h.page.textContent('#status');
       assert.match(text ?? '', re);
       assert.ok(await h.page.$eval('#status', (e) => e.classList.contains('error')));
-      if (url.includes('500-json')) await h.page.screenshot({ path: join(screenshotDir, 'error-500.png'), fullPage: true });
+      if (url.includes('500-json'))
+        await h.page.screenshot({ path: join(screenshotDir, 'error-500.png'), fullPage: true });
     } finally {
       await h.close();
     }
@@ -178,7 +226,10 @@ test('failures show the archive\'s error text inline, never a blank view', async
     archive.setFault('500-json');
     await h.page.click('.trows .trow:first-child');
     await h.page.waitForSelector('#panel-throughput.has-error');
-    assert.match(await h.page.textContent('#panel-throughput .status') ?? '', /forward throughput: HTTP 500 .*Cassandra timeout/);
+    assert.match(
+      (await h.page.textContent('#panel-throughput .status')) ?? '',
+      /forward throughput: HTTP 500 .*Cassandra timeout/,
+    );
     await h.page.screenshot({ path: join(screenshotDir, 'error-series.png'), fullPage: true });
   } finally {
     archive.setFault(undefined);
@@ -218,13 +269,18 @@ test('export produces CSV (and JSON) of what is shown', async () => {
     await h.page.waitForFunction(() => /Exported \d+ bytes/.test(document.getElementById('status')?.textContent ?? ''));
     assert.equal(h.saved.length, 1);
     const csv = h.saved[0].text.trim().split('\n');
-    assert.equal(csv[0], 'direction,source,destination,event_type,summary_type,summary_window,unit,ts,time_utc,field,value');
+    assert.equal(
+      csv[0],
+      'direction,source,destination,event_type,summary_type,summary_window,unit,ts,time_utc,field,value',
+    );
     const thr = csv.filter((l) => l.includes(',throughput,'));
     assert.ok(thr.some((l) => l.startsWith('forward,10.10.0.1,10.10.0.2,throughput,')));
     assert.ok(thr.some((l) => l.startsWith('reverse,10.10.0.2,10.10.0.1,throughput,')));
     assert.match(h.saved[0].name, /\.csv$/);
     await h.page.click('#export-json');
-    await h.page.waitForFunction(() => (window as unknown as { explorerMetrics: { exports: number } }).explorerMetrics.exports === 2);
+    await h.page.waitForFunction(
+      () => (window as unknown as { explorerMetrics: { exports: number } }).explorerMetrics.exports === 2,
+    );
     const json = JSON.parse(h.saved[1].text) as { series: { 'event-type': string; points: unknown[] }[] };
     assert.ok(json.series.some((s) => s['event-type'] === 'throughput' && s.points.length > 0));
   } finally {
@@ -248,26 +304,47 @@ test('zoom is shared by every chart and reset returns to the range; the page loa
     await h.page.mouse.down();
     await h.page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
     await h.page.mouse.up();
-    await h.page.waitForFunction((w0) => window.explorerXRanges().every(([a, b]) => a !== undefined && b !== undefined && b - a < w0 * 0.5), before[0][1] - before[0][0]);
+    await h.page.waitForFunction(
+      (w0) => window.explorerXRanges().every(([a, b]) => a !== undefined && b !== undefined && b - a < w0 * 0.5),
+      before[0][1] - before[0][0],
+    );
     // The zoomed span (~7 h) calls for base data: the latency chart is re-read from statistics/0, and the loss
     // chart from base, for that span only (perfSONAR's window rule applied to what is on screen).
-    await h.page.waitForFunction(() => /^forward: statistics base \(auto: base data for this range\)/.test(document.querySelector('#panel-latency .note')?.textContent ?? ''));
-    await h.page.waitForFunction(() => /^forward: base/.test(document.querySelector('#panel-loss .note')?.textContent ?? ''));
+    await h.page.waitForFunction(() =>
+      /^forward: statistics base \(auto: base data for this range\)/.test(
+        document.querySelector('#panel-latency .note')?.textContent ?? '',
+      ),
+    );
+    await h.page.waitForFunction(() =>
+      /^forward: base/.test(document.querySelector('#panel-loss .note')?.textContent ?? ''),
+    );
     const zoomed = await xr();
-    assert.ok(zoomed.every(([a, b]) => a === zoomed[0][0] && b === zoomed[0][1]), 'every chart shows the same zoomed range');
+    assert.ok(
+      zoomed.every(([a, b]) => a === zoomed[0][0] && b === zoomed[0][1]),
+      'every chart shows the same zoomed range',
+    );
     // Wheel zoom (out) around the cursor widens the range.
     await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await h.page.mouse.wheel(0, 100);
-    await h.page.waitForFunction((w) => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) > w), zoomed[0][1] - zoomed[0][0]);
+    await h.page.waitForFunction(
+      (w) => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) > w),
+      zoomed[0][1] - zoomed[0][0],
+    );
     // Reset re-reads the searched range (1d) at its own window (5 min).
     await h.page.click('#reset-zoom');
-    await h.page.waitForFunction(() => window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) === 86400)
-      && /^forward: statistics 5 min/.test(document.querySelector('#panel-latency .note')?.textContent ?? ''));
+    await h.page.waitForFunction(
+      () =>
+        window.explorerXRanges().every(([a, b]) => (b ?? 0) - (a ?? 0) === 86400) &&
+        /^forward: statistics 5 min/.test(document.querySelector('#panel-latency .note')?.textContent ?? ''),
+    );
     // Keyboard: ↓ in the table selects the next row (here: none after the only one, so the same row stays).
     await h.page.focus('.tbody');
     await h.page.keyboard.press('Home');
     assert.equal(await h.page.getAttribute('.trows .trow.selected', 'aria-rowindex'), '2');
-    assert.ok(h.requested.every((u) => u.startsWith(h.origin)), h.requested.filter((u) => !u.startsWith(h.origin)).join(', '));
+    assert.ok(
+      h.requested.every((u) => u.startsWith(h.origin)),
+      h.requested.filter((u) => !u.startsWith(h.origin)).join(', '),
+    );
     assert.deepEqual(h.problems, []);
   } finally {
     await h.close();
@@ -330,7 +407,9 @@ test('a narrow sidebar (360 px) still shows the table and charts without horizon
   const h = await open({ viewport: { width: 360, height: 1300 } });
   try {
     await selectThroughput(h);
-    const overflow = await h.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await h.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
     const canvasWidth = await h.page.$eval('#panel-throughput canvas', (c) => c.getBoundingClientRect().width);
     assert.ok(canvasWidth > 200 && canvasWidth <= 360, `canvas ${canvasWidth}px`);
@@ -343,8 +422,14 @@ test('a narrow sidebar (360 px) still shows the table and charts without horizon
 test('unreadable points in a series are skipped and counted; the chart still draws the rest', async () => {
   const now = Math.floor(Date.now() / 1000);
   const { record } = archive.store.register({
-    'subject-type': 'point-to-point', source: '10.20.0.1', destination: '10.20.0.2', 'measurement-agent': '10.20.0.1', 'input-source': 'odd-a',
-    'input-destination': 'odd-b', 'tool-name': 'test/malformed', 'event-types': [{ 'event-type': 'throughput', summaries: [] }],
+    'subject-type': 'point-to-point',
+    source: '10.20.0.1',
+    destination: '10.20.0.2',
+    'measurement-agent': '10.20.0.1',
+    'input-source': 'odd-a',
+    'input-destination': 'odd-b',
+    'tool-name': 'test/malformed',
+    'event-types': [{ 'event-type': 'throughput', summaries: [] }],
   });
   const row = record.events.get('throughput');
   assert.ok(row);
@@ -355,7 +440,9 @@ test('unreadable points in a series are skipped and counted; the chart still dra
   const h = await open();
   try {
     await searchAndSelectFirst(h, { 'tool-name': 'test/malformed' }, '1h');
-    await h.page.waitForFunction(() => /3 unreadable points skipped/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''));
+    await h.page.waitForFunction(() =>
+      /3 unreadable points skipped/.test(document.querySelector('#panel-throughput .note')?.textContent ?? ''),
+    );
     assert.equal(await h.page.getAttribute('#panel-throughput', 'data-points'), '3');
     assert.ok(await h.page.$('#panel-throughput canvas'));
   } finally {

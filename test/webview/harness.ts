@@ -16,13 +16,20 @@ export const repoRoot = resolve(__dirname, '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'test-results', 'webview');
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(executablePath))
+    throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }
 
@@ -86,11 +93,13 @@ export interface Harness {
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
-  const { server, origin } = await serveWebview((o) => buildExplorerHtml({
-    scriptUri: `${o}/dist/webview/explorer.js`,
-    styleUris: [`${o}/dist/webview/uPlot.min.css`, `${o}/dist/webview/explorer.css`],
-    cspSource: o,
-  }));
+  const { server, origin } = await serveWebview((o) =>
+    buildExplorerHtml({
+      scriptUri: `${o}/dist/webview/explorer.js`,
+      styleUris: [`${o}/dist/webview/uPlot.min.css`, `${o}/dist/webview/explorer.css`],
+      cspSource: o,
+    }),
+  );
   const context = await opts.browser.newContext({ viewport: opts.viewport ?? { width: 900, height: 1400 } });
   // Generous: the machines these run on may be busy; every wait is on an event or a condition, never a sleep.
   context.setDefaultTimeout(90000);
@@ -109,11 +118,16 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       // a 100,000-point message would otherwise dominate every timing.
       const text = JSON.stringify(msg);
       const t0 = performance.now();
-      page.evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text).then(() => {
-        deliveries.push({ type: msg.type, ms: performance.now() - t0, bytes: text.length });
-      }, (e: unknown) => {
-        if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
-      });
+      page
+        .evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text)
+        .then(
+          () => {
+            deliveries.push({ type: msg.type, ms: performance.now() - t0, bytes: text.length });
+          },
+          (e: unknown) => {
+            if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
+          },
+        );
     },
     archives: () => opts.archives,
     credentials: opts.credentials ?? (async () => ({ tokenOnReads: false })),
@@ -140,7 +154,12 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   });
   await page.exposeFunction('__psconfigCsp', (what: string) => problems.push(`csp: ${what}`));
   await page.addInitScript((initial: unknown) => {
-    type W = Window & { __psconfigHostPost(m: unknown): void; __psconfigSetState(s: unknown): void; __psconfigCsp(s: string): void; acquireVsCodeApi?: () => unknown };
+    type W = Window & {
+      __psconfigHostPost(m: unknown): void;
+      __psconfigSetState(s: unknown): void;
+      __psconfigCsp(s: string): void;
+      acquireVsCodeApi?: () => unknown;
+    };
     const w = window as unknown as W;
     let st = initial;
     w.acquireVsCodeApi = () => ({
@@ -151,12 +170,22 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         w.__psconfigSetState(s);
       },
     });
-    document.addEventListener('securitypolicyviolation', (e) => w.__psconfigCsp(`${e.violatedDirective} blocked ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__psconfigCsp(`${e.violatedDirective} blocked ${e.blockedURI}`),
+    );
   }, opts.initialState ?? null);
   await page.goto(`${origin}/`);
 
   return {
-    page, host, origin, posted, answered, saved, problems, deliveries, requested,
+    page,
+    host,
+    origin,
+    posted,
+    answered,
+    saved,
+    problems,
+    deliveries,
+    requested,
     state: () => state,
     close: async () => {
       await context.close();

@@ -4,7 +4,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startArchiveServer, type ArchiveServerHandle } from '../archive/server/server';
 import { createExplorerHost, type ExplorerHostDeps } from '../../client/src/explorer/host';
-import { emptyForm, type HostToWebview, type MeasurementRow, type WebviewToHost } from '../../client/src/explorer/messages';
+import {
+  emptyForm,
+  type HostToWebview,
+  type MeasurementRow,
+  type WebviewToHost,
+} from '../../client/src/explorer/messages';
 
 let archive: ArchiveServerHandle;
 before(async () => {
@@ -24,7 +29,10 @@ function makeHost(extra: Partial<ExplorerHostDeps> = {}) {
     timeoutMs: 3000,
     ...extra,
   });
-  const ask = async <T extends HostToWebview['type']>(msg: WebviewToHost, type: T): Promise<Extract<HostToWebview, { type: T }>> => {
+  const ask = async <T extends HostToWebview['type']>(
+    msg: WebviewToHost,
+    type: T,
+  ): Promise<Extract<HostToWebview, { type: T }>> => {
     const n = out.length;
     await host.handle(msg);
     const reply = out[n];
@@ -37,7 +45,16 @@ function makeHost(extra: Partial<ExplorerHostDeps> = {}) {
 }
 
 async function findRow(ask: ReturnType<typeof makeHost>['ask'], tool: string, source: string): Promise<MeasurementRow> {
-  const r = await ask({ type: 'search', id: 1, archive: archive.url, form: { ...emptyForm(), toolName: tool, source }, time: { preset: '1d' } }, 'searchResult');
+  const r = await ask(
+    {
+      type: 'search',
+      id: 1,
+      archive: archive.url,
+      form: { ...emptyForm(), toolName: tool, source },
+      time: { preset: '1d' },
+    },
+    'searchResult',
+  );
   assert.equal(r.rows.length, 1, `${tool} from ${source}`);
   return r.rows[0];
 }
@@ -57,23 +74,72 @@ test('ready → init with the archives and a pending prefill; later prefills are
 test('series: auto window per range, statistics for latency, loss in %, reverse lookup', async () => {
   const { ask } = makeHost();
   const owamp = await findRow(ask, 'pscheduler/powstream', '10.10.0.1');
-  const lat = await ask({ type: 'series', id: 2, archive: archive.url, row: owamp, eventType: 'histogram-owdelay', time: { preset: '1d' }, window: 'auto' }, 'seriesResult');
+  const lat = await ask(
+    {
+      type: 'series',
+      id: 2,
+      archive: archive.url,
+      row: owamp,
+      eventType: 'histogram-owdelay',
+      time: { preset: '1d' },
+      window: 'auto',
+    },
+    'seriesResult',
+  );
   assert.equal(lat.result.summaryType, 'statistics');
   assert.equal(lat.result.window, 300);
   assert.equal(lat.result.data.kind, 'stats');
   assert.ok(lat.result.data.ts.length > 100);
-  const base = await ask({ type: 'series', id: 3, archive: archive.url, row: owamp, eventType: 'histogram-owdelay', time: { preset: '1h' }, window: 'auto' }, 'seriesResult');
+  const base = await ask(
+    {
+      type: 'series',
+      id: 3,
+      archive: archive.url,
+      row: owamp,
+      eventType: 'histogram-owdelay',
+      time: { preset: '1h' },
+      window: 'auto',
+    },
+    'seriesResult',
+  );
   assert.equal(base.result.window, 0);
-  const loss = await ask({ type: 'series', id: 4, archive: archive.url, row: owamp, eventType: 'packet-loss-rate', time: { preset: '1d' }, window: 3600 }, 'seriesResult');
+  const loss = await ask(
+    {
+      type: 'series',
+      id: 4,
+      archive: archive.url,
+      row: owamp,
+      eventType: 'packet-loss-rate',
+      time: { preset: '1d' },
+      window: 3600,
+    },
+    'seriesResult',
+  );
   assert.equal(loss.result.unit, '%');
   assert.equal(loss.result.windowReason, 'chosen: 3600 s window');
-  assert.ok(loss.result.data.kind === 'number' && loss.result.data.values.every((v) => v === null || (v >= 0 && v <= 100)));
+  assert.ok(
+    loss.result.data.kind === 'number' && loss.result.data.values.every((v) => v === null || (v >= 0 && v <= 100)),
+  );
   const rev = await ask({ type: 'reverse', id: 5, archive: archive.url, row: owamp }, 'reverseResult');
   assert.equal(rev.row?.source, owamp.destination);
   assert.equal(rev.row?.destination, owamp.source);
   // Statistics are computed from histograms when the archive has none: strip the statistics summaries.
-  const noStats: MeasurementRow = { ...owamp, eventTypes: owamp.eventTypes.map((e) => ({ ...e, summaries: e.summaries.filter((s) => s.type !== 'statistics') })) };
-  const computed = await ask({ type: 'series', id: 6, archive: archive.url, row: noStats, eventType: 'histogram-owdelay', time: { preset: '1d' }, window: 'auto' }, 'seriesResult');
+  const noStats: MeasurementRow = {
+    ...owamp,
+    eventTypes: owamp.eventTypes.map((e) => ({ ...e, summaries: e.summaries.filter((s) => s.type !== 'statistics') })),
+  };
+  const computed = await ask(
+    {
+      type: 'series',
+      id: 6,
+      archive: archive.url,
+      row: noStats,
+      eventType: 'histogram-owdelay',
+      time: { preset: '1d' },
+      window: 'auto',
+    },
+    'seriesResult',
+  );
   assert.ok(computed.result.data.kind === 'stats' && computed.result.data.computed);
   assert.match(computed.result.windowReason, /statistics computed from aggregation histograms/);
   // Same bins, same numbers as the archive's own statistics summary (the server computes them the esmond way).
@@ -86,11 +152,17 @@ test('series: auto window per range, statistics for latency, loss in %, reverse 
 test('the token is sent on reads only when the user said so', async () => {
   const before = archive.requests.length;
   const off = makeHost({ credentials: async () => ({ token: archive.token, tokenOnReads: false }) });
-  await off.ask({ type: 'search', id: 1, archive: archive.url, form: emptyForm(), time: { preset: '1d' } }, 'searchResult');
+  await off.ask(
+    { type: 'search', id: 1, archive: archive.url, form: emptyForm(), time: { preset: '1d' } },
+    'searchResult',
+  );
   assert.ok(archive.requests.slice(before).every((r) => r.authorization === undefined));
   const mark = archive.requests.length;
   const on = makeHost({ credentials: async () => ({ token: archive.token, tokenOnReads: true }) });
-  await on.ask({ type: 'search', id: 1, archive: archive.url, form: emptyForm(), time: { preset: '1d' } }, 'searchResult');
+  await on.ask(
+    { type: 'search', id: 1, archive: archive.url, form: emptyForm(), time: { preset: '1d' } },
+    'searchResult',
+  );
   assert.ok(archive.requests.slice(mark).every((r) => r.authorization === `Token ${archive.token}`));
 });
 
@@ -115,14 +187,41 @@ test('failures answer with an error message naming what happened; nothing is thr
   }
   assert.equal(logs.length, cases.length);
   // A request the host cannot serve (the event type is not on the measurement) is an error message too.
-  const err = await ask({ type: 'series', id: 10, archive: archive.url, row: { key: 'k', uri: '', subjectType: '', source: '', destination: '', measurementAgent: '', toolName: '', inputSource: '', inputDestination: '', eventTypes: [], lastUpdate: null, fields: {} }, eventType: 'throughput', time: { preset: '1d' }, window: 'auto' }, 'error');
+  const err = await ask(
+    {
+      type: 'series',
+      id: 10,
+      archive: archive.url,
+      row: {
+        key: 'k',
+        uri: '',
+        subjectType: '',
+        source: '',
+        destination: '',
+        measurementAgent: '',
+        toolName: '',
+        inputSource: '',
+        inputDestination: '',
+        eventTypes: [],
+        lastUpdate: null,
+        fields: {},
+      },
+      eventType: 'throughput',
+      time: { preset: '1d' },
+      window: 'auto',
+    },
+    'error',
+  );
   assert.match(err.error.message, /has no event type throughput/);
   assert.equal(err.error.kind, 'internal');
 });
 
 test('a hung archive times out with a clear message', async () => {
   const { ask } = makeHost({ timeoutMs: 300 });
-  const r = await ask({ type: 'search', id: 1, archive: archive.faultUrl('hang'), form: emptyForm(), time: { preset: '1d' } }, 'error');
+  const r = await ask(
+    { type: 'search', id: 1, archive: archive.faultUrl('hang'), form: emptyForm(), time: { preset: '1d' } },
+    'error',
+  );
   assert.equal(r.error.kind, 'timeout');
   assert.match(r.error.message, /no response .* within 300 ms|did not complete in time/);
 });
@@ -130,11 +229,37 @@ test('a hung archive times out with a clear message', async () => {
 test('export returns CSV and JSON text through the save dependency', async () => {
   const saved: string[] = [];
   const { ask } = makeHost({ save: async (name, text) => (saved.push(name), { path: `/tmp/${name}` }) });
-  const shown = [{ direction: 'forward' as const, source: 'a', destination: 'b', result: { eventType: 'throughput', summaryType: 'base', window: 0, windowReason: 'auto', uri: '/x', unit: 'bps' as const, data: { kind: 'number' as const, ts: [1], values: [2] }, received: 1, pages: 1, fetchMs: 0, transformMs: 0, skipped: 0 } }];
-  const r = await ask({ type: 'export', id: 1, format: 'csv', suggestedName: 'x.csv', shown, range: { start: 0, end: 2 } }, 'exported');
+  const shown = [
+    {
+      direction: 'forward' as const,
+      source: 'a',
+      destination: 'b',
+      result: {
+        eventType: 'throughput',
+        summaryType: 'base',
+        window: 0,
+        windowReason: 'auto',
+        uri: '/x',
+        unit: 'bps' as const,
+        data: { kind: 'number' as const, ts: [1], values: [2] },
+        received: 1,
+        pages: 1,
+        fetchMs: 0,
+        transformMs: 0,
+        skipped: 0,
+      },
+    },
+  ];
+  const r = await ask(
+    { type: 'export', id: 1, format: 'csv', suggestedName: 'x.csv', shown, range: { start: 0, end: 2 } },
+    'exported',
+  );
   assert.equal(r.path, '/tmp/x.csv');
   assert.ok(r.bytes > 50);
   const cancelled = makeHost({ save: async () => undefined });
-  const c = await cancelled.ask({ type: 'export', id: 2, format: 'json', suggestedName: 'x.json', shown, range: { start: 0, end: 2 } }, 'exported');
+  const c = await cancelled.ask(
+    { type: 'export', id: 2, format: 'json', suggestedName: 'x.json', shown, range: { start: 0, end: 2 } },
+    'exported',
+  );
   assert.equal(c.cancelled, true);
 });

@@ -10,7 +10,14 @@ import { exportCsv, exportJson, CSV_HEADER } from '../../client/src/explorer/exp
 import { resolveTime } from '../../client/src/explorer/time';
 import { summariesFor, filtersOfForm } from '../../client/src/explorer/host';
 import { emptyForm, type SeriesResult, type ShownSeries } from '../../client/src/explorer/messages';
-import { formatValue, formatTick, formatWindow, fromDateTimeLocal, toDateTimeLocal, siPrefix } from '../../client/src/webview/format';
+import {
+  formatValue,
+  formatTick,
+  formatWindow,
+  fromDateTimeLocal,
+  toDateTimeLocal,
+  siPrefix,
+} from '../../client/src/webview/format';
 import { pathChanges, pathSignature } from '../../client/src/webview/trace';
 import { normalisePoints } from '../../client/src/archive/values';
 import { statisticsFromHistograms, chooseSeries } from '../../client/src/archive/summaries';
@@ -24,7 +31,12 @@ test('the HTML has a strict CSP with the nonce on its only script, and no remote
   const nonce = makeNonce();
   assert.match(nonce, /^[A-Za-z0-9]{32}$/);
   assert.notEqual(makeNonce(), nonce);
-  const html = buildExplorerHtml({ scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/explorer.js', styleUris: ['https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/uPlot.min.css'], cspSource: 'https://*.vscode-cdn.net', nonce });
+  const html = buildExplorerHtml({
+    scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/explorer.js',
+    styleUris: ['https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/uPlot.min.css'],
+    cspSource: 'https://*.vscode-cdn.net',
+    nonce,
+  });
   const csp = explorerCsp('https://*.vscode-cdn.net', nonce);
   assert.ok(html.includes(`content="${csp.replace(/'/g, "'")}"`));
   assert.match(csp, /^default-src 'none'; /);
@@ -34,10 +46,18 @@ test('the HTML has a strict CSP with the nonce on its only script, and no remote
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.ok(html.includes(`<script nonce="${nonce}" src=`));
   assert.doesNotMatch(html, /style="/, 'no inline style attributes');
-  assert.throws(() => buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "x'; script-src *" }), /unsafe cspSource/);
+  assert.throws(
+    () => buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "x'; script-src *" }),
+    /unsafe cspSource/,
+  );
   // VS Code's own webview.cspSource (desktop and web) quotes 'self'.
-  assert.match(buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "'self' https://*.vscode-cdn.net" }), /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
-  assert.ok(buildExplorerHtml({ scriptUri: 'a"b', styleUris: [], cspSource: 'http://127.0.0.1:1' }).includes('src="a&quot;b"'));
+  assert.match(
+    buildExplorerHtml({ scriptUri: 'x', styleUris: [], cspSource: "'self' https://*.vscode-cdn.net" }),
+    /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/,
+  );
+  assert.ok(
+    buildExplorerHtml({ scriptUri: 'a"b', styleUris: [], cspSource: 'http://127.0.0.1:1' }).includes('src="a&quot;b"'),
+  );
 });
 
 test('formatting: SI bits/s, percent, ms, windows, UTC date inputs', () => {
@@ -68,24 +88,41 @@ test('a documented metadata list becomes table rows (string windows, free-form f
   assert.equal(row.source, '10.1.1.1');
   assert.equal(row.destination, '10.1.1.2');
   assert.equal(row.key, 'f6b732e9f351487a96126f0c25e5e546');
-  assert.deepEqual(row.eventTypes.map((e) => e.eventType).sort(), ['failures', 'packet-retransmits', 'throughput', 'throughput-subintervals']);
+  assert.deepEqual(row.eventTypes.map((e) => e.eventType).sort(), [
+    'failures',
+    'packet-retransmits',
+    'throughput',
+    'throughput-subintervals',
+  ]);
   const thr = row.eventTypes.find((e) => e.eventType === 'throughput');
-  assert.deepEqual(thr?.summaries, [{ type: 'average', window: 86400, uri: '/esmond/perfsonar/archive/f6b732e9f351487a96126f0c25e5e546/throughput/averages/86400' }]);
+  assert.deepEqual(thr?.summaries, [
+    {
+      type: 'average',
+      window: 86400,
+      uri: '/esmond/perfsonar/archive/f6b732e9f351487a96126f0c25e5e546/throughput/averages/86400',
+    },
+  ]);
   assert.equal(row.lastUpdate, 1397482735);
   assert.equal(typeof row.fields['time-duration'], 'string');
   assert.ok(!('event-types' in row.fields) && !('source' in row.fields));
   // Garbage never throws: a metadata object with nothing usable still yields a row.
-  const bare = rowOfMetadata({ 'event-types': [{ 'event-type': 'throughput' }, null] as unknown as Metadata['event-types'] });
+  const bare = rowOfMetadata({
+    'event-types': [{ 'event-type': 'throughput' }, null] as unknown as Metadata['event-types'],
+  });
   assert.equal(bare.eventTypes.length, 1);
   assert.equal(bare.lastUpdate, null);
   assert.equal(rowOfMetadata({ url: 'not a url' }).uri, 'not a url');
 });
 
 test('throughput reads its average (never a sum of rates) or base; counts keep their aggregation', () => {
-  const et = { 'event-type': 'throughput', 'base-uri': '/a/throughput/base', summaries: [
-    { 'summary-type': 'aggregation', 'summary-window': '3600', uri: '/a/throughput/aggregations/3600' },
-    { 'summary-type': 'average', 'summary-window': '86400', uri: '/a/throughput/averages/86400' },
-  ] };
+  const et = {
+    'event-type': 'throughput',
+    'base-uri': '/a/throughput/base',
+    summaries: [
+      { 'summary-type': 'aggregation', 'summary-window': '3600', uri: '/a/throughput/aggregations/3600' },
+      { 'summary-type': 'average', 'summary-window': '86400', uri: '/a/throughput/averages/86400' },
+    ],
+  };
   assert.equal(chooseSeries(summariesFor(et, 3600), 3600)?.summaryType, 'base');
   assert.equal(chooseSeries(summariesFor(et, 86400), 86400)?.uri, '/a/throughput/averages/86400');
   const rtx = { ...et, 'event-type': 'packet-retransmits' };
@@ -111,13 +148,21 @@ test('documented series convert to chart columns: throughput floats, loss fracti
   const s = seriesDataOf(normalisePoints('packet-retransmits-subintervals', 'base', subs), 'subintervals').data;
   assert.ok(s.kind === 'subintervals' && s.intervals[0].length > 0 && typeof s.intervals[0][0].start === 'number');
   // A point of the wrong shape is counted as skipped, not thrown.
-  const bad = seriesDataOf(normalisePoints('throughput', 'base', [{ ts: 1, val: 'fast' }, { ts: 2, val: '7' }]), 'number');
+  const bad = seriesDataOf(
+    normalisePoints('throughput', 'base', [
+      { ts: 1, val: 'fast' },
+      { ts: 2, val: '7' },
+    ]),
+    'number',
+  );
   assert.equal(bad.skipped, 1);
   assert.deepEqual(bad.data.ts, [2]);
 });
 
 test('latency statistics computed from base histograms match esmond (worked example) and scale by bucket width', () => {
-  const pts = normalisePoints('histogram-owdelay', 'base', [{ ts: 100, val: { '41.0': 98, '41.1': 98, '41.2': 3, '50.0': 1 } }]);
+  const pts = normalisePoints('histogram-owdelay', 'base', [
+    { ts: 100, val: { '41.0': 98, '41.1': 98, '41.2': 3, '50.0': 1 } },
+  ]);
   const d = statsDataOf(statisticsFromHistograms(pts, 0));
   assert.ok(d.kind === 'stats' && d.computed);
   assert.equal(d.median[0], 41.1);
@@ -131,12 +176,45 @@ test('latency statistics computed from base histograms match esmond (worked exam
 
 test('export: CSV long form with quoting, JSON with nested values', () => {
   const result = (data: SeriesResult['data'], eventType: string): SeriesResult => ({
-    eventType, summaryType: 'base', window: 0, windowReason: 'auto', uri: '/x', unit: 'bps', data, received: data.ts.length, pages: 1, fetchMs: 0, transformMs: 0, skipped: 0,
+    eventType,
+    summaryType: 'base',
+    window: 0,
+    windowReason: 'auto',
+    uri: '/x',
+    unit: 'bps',
+    data,
+    received: data.ts.length,
+    pages: 1,
+    fetchMs: 0,
+    transformMs: 0,
+    skipped: 0,
   });
   const shown: ShownSeries[] = [
-    { direction: 'forward', source: 'a', destination: 'b', result: result({ kind: 'number', ts: [10, 20], values: [1e9, null] }, 'throughput') },
-    { direction: 'reverse', source: 'b', destination: 'a', result: result({ kind: 'failures', ts: [30], errors: ['refused, "busy"\nretry'] }, 'failures') },
-    { direction: 'forward', source: 'a', destination: 'b', result: result({ kind: 'trace', ts: [40], hops: [[{ ttl: 1, query: 1, success: true, ip: '192.0.2.1', rtt: 1.5, mtu: null }]] }, 'packet-trace') },
+    {
+      direction: 'forward',
+      source: 'a',
+      destination: 'b',
+      result: result({ kind: 'number', ts: [10, 20], values: [1e9, null] }, 'throughput'),
+    },
+    {
+      direction: 'reverse',
+      source: 'b',
+      destination: 'a',
+      result: result({ kind: 'failures', ts: [30], errors: ['refused, "busy"\nretry'] }, 'failures'),
+    },
+    {
+      direction: 'forward',
+      source: 'a',
+      destination: 'b',
+      result: result(
+        {
+          kind: 'trace',
+          ts: [40],
+          hops: [[{ ttl: 1, query: 1, success: true, ip: '192.0.2.1', rtt: 1.5, mtu: null }]],
+        },
+        'packet-trace',
+      ),
+    },
   ];
   const csv = exportCsv(shown);
   const lines = csv.trimEnd().split('\n');
@@ -145,7 +223,10 @@ test('export: CSV long form with quoting, JSON with nested values', () => {
   assert.equal(lines[2], 'forward,a,b,throughput,base,0,bps,20,1970-01-01T00:00:20.000Z,value,');
   assert.ok(csv.includes('"refused, ""busy""\nretry"'));
   assert.ok(csv.includes(',hop1.1.ip,192.0.2.1'));
-  const json = JSON.parse(exportJson(shown, { start: 0, end: 50 })) as { 'time-start': number; series: { points: Record<string, unknown>[] }[] };
+  const json = JSON.parse(exportJson(shown, { start: 0, end: 50 })) as {
+    'time-start': number;
+    series: { points: Record<string, unknown>[] }[];
+  };
   assert.equal(json['time-start'], 0);
   assert.deepEqual(json.series[0].points[0], { ts: 10, value: 1e9 });
   assert.deepEqual((json.series[2].points[0].hops as { ip: string }[])[0].ip, '192.0.2.1');
@@ -165,8 +246,15 @@ test('trace path changes: signature per TTL, distinct paths in order, change cou
 });
 
 test('the search form becomes archive filters (blank is no filter, extras verbatim, time only when asked)', () => {
-  const f = filtersOfForm({ ...emptyForm(), source: ' 10.0.0.1 ', toolName: 'pscheduler/iperf3', fields: [['ip-transport-protocol', 'tcp']] }, { start: 1, end: 2 });
-  assert.deepEqual(f, { source: '10.0.0.1', 'tool-name': 'pscheduler/iperf3', fields: { 'ip-transport-protocol': 'tcp' } });
+  const f = filtersOfForm(
+    { ...emptyForm(), source: ' 10.0.0.1 ', toolName: 'pscheduler/iperf3', fields: [['ip-transport-protocol', 'tcp']] },
+    { start: 1, end: 2 },
+  );
+  assert.deepEqual(f, {
+    source: '10.0.0.1',
+    'tool-name': 'pscheduler/iperf3',
+    fields: { 'ip-transport-protocol': 'tcp' },
+  });
   const g = filtersOfForm({ ...emptyForm(), timeFilterMetadata: true }, { start: 1, end: 2 });
   assert.deepEqual(g, { 'time-start': 1, 'time-end': 2 });
 });

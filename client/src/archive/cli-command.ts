@@ -57,7 +57,11 @@ function one(p: Parsed, name: string): string | undefined {
   return v ? v[v.length - 1] : undefined;
 }
 
-function intOption(p: Parsed, name: string, parse: (s: string) => number | undefined = (s) => (/^\d+$/.test(s) ? Number(s) : undefined)): number | undefined {
+function intOption(
+  p: Parsed,
+  name: string,
+  parse: (s: string) => number | undefined = (s) => (/^\d+$/.test(s) ? Number(s) : undefined),
+): number | undefined {
   const v = one(p, name);
   if (v === undefined) return undefined;
   const n = parse(v);
@@ -76,15 +80,39 @@ function timeOptions(p: Parsed): SearchFilters {
 
 function archiveOptions(p: Parsed, url: string): ArchiveOptions {
   const timeout = intOption(p, 'timeout', (s) => (Number(s) > 0 ? Number(s) : undefined));
-  return { url, token: process.env.PSCONFIG_ARCHIVE_TOKEN || undefined, tokenOnReads: p.flags.has('token-on-reads'), timeoutMs: timeout ? timeout * 1000 : undefined };
+  return {
+    url,
+    token: process.env.PSCONFIG_ARCHIVE_TOKEN || undefined,
+    tokenOnReads: p.flags.has('token-on-reads'),
+    timeoutMs: timeout ? timeout * 1000 : undefined,
+  };
 }
 
-const KNOWN_SEARCH = ['source', 'destination', 'measurement-agent', 'input-source', 'input-destination', 'tool-name', 'event-type', 'summary-type', 'summary-window', 'dns-match-rule', 'subject-type', 'metadata-key'] as const;
-const ALIASES: Record<string, string> = { agent: 'measurement-agent', tool: 'tool-name', dest: 'destination', src: 'source' };
+const KNOWN_SEARCH = [
+  'source',
+  'destination',
+  'measurement-agent',
+  'input-source',
+  'input-destination',
+  'tool-name',
+  'event-type',
+  'summary-type',
+  'summary-window',
+  'dns-match-rule',
+  'subject-type',
+  'metadata-key',
+] as const;
+const ALIASES: Record<string, string> = {
+  agent: 'measurement-agent',
+  tool: 'tool-name',
+  dest: 'destination',
+  src: 'source',
+};
 
 function searchFilters(p: Parsed): SearchFilters {
   const f: SearchFilters = { ...timeOptions(p), limit: intOption(p, 'limit'), offset: intOption(p, 'offset') };
-  for (const [alias, name] of Object.entries(ALIASES)) if (p.options.has(alias)) p.options.set(name, p.options.get(alias) ?? []);
+  for (const [alias, name] of Object.entries(ALIASES))
+    if (p.options.has(alias)) p.options.set(name, p.options.get(alias) ?? []);
   for (const k of KNOWN_SEARCH) {
     const v = one(p, k);
     if (v !== undefined) f[k] = v;
@@ -114,7 +142,13 @@ function table(rows: Metadata[]): string {
     `${m.source ?? '?'} → ${m.destination ?? '-'}`,
     `${m['input-source'] ?? '?'} → ${m['input-destination'] ?? '-'}`,
     String(m['tool-name'] ?? ''),
-    clip((m['event-types'] ?? []).map((e) => e['event-type']).sort().join(','), 48),
+    clip(
+      (m['event-types'] ?? [])
+        .map((e) => e['event-type'])
+        .sort()
+        .join(','),
+      48,
+    ),
     lastUpdate(m),
     String(m['metadata-key'] ?? ''),
   ]);
@@ -138,17 +172,22 @@ async function search(p: Parsed): Promise<number> {
 async function get(p: Parsed): Promise<number> {
   const url = p.positional[0];
   if (!url) throw new UsageError('archive get needs the series URL (a base-uri or summary uri, absolute)');
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`the series URL must be absolute (http://host/…/<event-type>/base), got ${url}`);
+  if (!/^https?:\/\//i.test(url))
+    throw new UsageError(`the series URL must be absolute (http://host/…/<event-type>/base), got ${url}`);
   const format = one(p, 'format') ?? 'json';
   if (format !== 'json' && format !== 'csv') throw new UsageError(`--format must be json or csv, got ${format}`);
-  const res = await fetchSeries(archiveOptions(p, url), url, { ...timeOptions(p), pageSize: intOption(p, 'page-size') });
+  const res = await fetchSeries(archiveOptions(p, url), url, {
+    ...timeOptions(p),
+    pageSize: intOption(p, 'page-size'),
+  });
   if (res.warning) process.stderr.write(`warning: ${res.warning}\n`);
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(res.points)}\n`);
     return 0;
   }
   const shape = parseSeriesUri(url);
-  if (!shape) process.stderr.write('warning: cannot tell the event type from the URL; values written as numbers or JSON\n');
+  if (!shape)
+    process.stderr.write('warning: cannot tell the event type from the URL; values written as numbers or JSON\n');
   process.stdout.write(toCsv(normalisePoints(shape?.eventType ?? 'unknown', shape?.summaryType ?? 'base', res.points)));
   return 0;
 }

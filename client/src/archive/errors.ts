@@ -43,7 +43,9 @@ export class ArchiveError extends Error {
 
 /** Replace every occurrence of a secret (and any `Token xyz` text or URL user:password) with a marker. */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text.replace(/(Token\s+)[^\s"',;]+/gi, '$1<redacted>').replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, '$1<redacted>@');
+  let out = text
+    .replace(/(Token\s+)[^\s"',;]+/gi, '$1<redacted>')
+    .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, '$1<redacted>@');
   for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('<redacted>');
   return out;
 }

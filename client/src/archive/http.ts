@@ -29,7 +29,12 @@ const agents = new Map<number, Agent>();
 function agentFor(timeoutMs: number): Agent {
   let a = agents.get(timeoutMs);
   if (!a) {
-    a = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 2000 });
+    a = new Agent({
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 2000,
+    });
     agents.set(timeoutMs, a);
   }
   return a;
@@ -62,32 +67,61 @@ function errorCodes(err: unknown): string[] {
 }
 
 /** Translate a transport failure (undici or socket error) into an ArchiveError. */
-export function transportError(err: unknown, url: string, timeoutMs: number, secrets: (string | undefined)[]): ArchiveError {
+export function transportError(
+  err: unknown,
+  url: string,
+  timeoutMs: number,
+  secrets: (string | undefined)[],
+): ArchiveError {
   const codes = errorCodes(err);
   const has = (...c: string[]): boolean => codes.some((x) => c.includes(x));
   const where = redact(url, secrets);
   const text = redact(err instanceof Error ? err.message : String(err), secrets);
-  if (has('ECONNREFUSED')) return new ArchiveError(`connection refused by ${where}`, { kind: 'refused', url: where, cause: err });
+  if (has('ECONNREFUSED'))
+    return new ArchiveError(`connection refused by ${where}`, { kind: 'refused', url: where, cause: err });
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) {
-    return new ArchiveError(`cannot resolve the host of ${where} (DNS: ${codes.find((c) => c.startsWith('E')) ?? text})`, { kind: 'dns', url: where, cause: err });
+    return new ArchiveError(
+      `cannot resolve the host of ${where} (DNS: ${codes.find((c) => c.startsWith('E')) ?? text})`,
+      { kind: 'dns', url: where, cause: err },
+    );
   }
   if (codes.some((c) => TLS_CODES.test(c)) || /certificate|TLS|SSL/i.test(text)) {
     return new ArchiveError(`TLS problem talking to ${where}: ${text}`, { kind: 'tls', url: where, cause: err });
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ConnectTimeoutError')) {
-    return new ArchiveError(`timed out after ${timeoutMs} ms connecting to ${where}`, { kind: 'timeout', url: where, cause: err });
+    return new ArchiveError(`timed out after ${timeoutMs} ms connecting to ${where}`, {
+      kind: 'timeout',
+      url: where,
+      cause: err,
+    });
   }
   if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
-    return new ArchiveError(`no response from ${where} within ${timeoutMs} ms`, { kind: 'timeout', url: where, cause: err });
+    return new ArchiveError(`no response from ${where} within ${timeoutMs} ms`, {
+      kind: 'timeout',
+      url: where,
+      cause: err,
+    });
   }
   if (has('UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError')) {
-    return new ArchiveError(`the response body from ${where} stalled for ${timeoutMs} ms`, { kind: 'timeout', url: where, cause: err });
+    return new ArchiveError(`the response body from ${where} stalled for ${timeoutMs} ms`, {
+      kind: 'timeout',
+      url: where,
+      cause: err,
+    });
   }
   if (has('TimeoutError', 'UND_ERR_ABORTED', 'AbortError')) {
-    return new ArchiveError(`the request to ${where} did not complete in time`, { kind: 'timeout', url: where, cause: err });
+    return new ArchiveError(`the request to ${where} did not complete in time`, {
+      kind: 'timeout',
+      url: where,
+      cause: err,
+    });
   }
   const code = codes.find((c) => /^E[A-Z]+$/.test(c) || c.startsWith('UND_ERR'));
-  return new ArchiveError(`network error talking to ${where}: ${code ? `${code} ` : ''}${text}`, { kind: 'network', url: where, cause: err });
+  return new ArchiveError(`network error talking to ${where}: ${code ? `${code} ` : ''}${text}`, {
+    kind: 'network',
+    url: where,
+    cause: err,
+  });
 }
 
 /** Perform a request and parse its JSON body; rejects only with ArchiveError. */
@@ -95,7 +129,10 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const secrets = [opts.token];
   const where = redact(url, secrets);
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': opts.userAgent ?? 'psconfig-vscode-archive-client' };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': opts.userAgent ?? 'psconfig-vscode-archive-client',
+  };
   if (opts.token) headers.authorization = `Token ${opts.token}`;
   let body: string | undefined;
   if (opts.body !== undefined) {
@@ -108,7 +145,13 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
   const method = opts.method ?? 'GET';
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await request(url, { method, headers, body, dispatcher: agentFor(timeoutMs), signal: AbortSignal.timeout(opts.deadlineMs ?? timeoutMs * 6) });
+      const res = await request(url, {
+        method,
+        headers,
+        body,
+        dispatcher: agentFor(timeoutMs),
+        signal: AbortSignal.timeout(opts.deadlineMs ?? timeoutMs * 6),
+      });
       status = res.statusCode;
       resHeaders = res.headers;
       text = await res.body.text();
@@ -123,22 +166,41 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
   if (status >= 300 && status < 400) {
     const loc = resHeaders.location;
     const location = Array.isArray(loc) ? loc[0] : loc;
-    throw new ArchiveError(`${where} answered ${status} redirecting to ${location ?? '(no Location header)'}; not followed — use that URL if it is the archive`, {
-      kind: 'redirect', url: where, status, location,
-    });
+    throw new ArchiveError(
+      `${where} answered ${status} redirecting to ${location ?? '(no Location header)'}; not followed — use that URL if it is the archive`,
+      {
+        kind: 'redirect',
+        url: where,
+        status,
+        location,
+      },
+    );
   }
   if (status < 200 || status >= 300) {
     const detail = errorTextOf(text);
-    const what = detail !== undefined ? detail : text.trim() === '' ? '(empty body)' : `non-JSON body: ${snippet(text)}`;
-    throw new ArchiveError(redact(`HTTP ${status} from ${where}: ${what}`, secrets), { kind: 'http', url: where, status, detail: redact(detail ?? snippet(text), secrets) });
+    const what =
+      detail !== undefined ? detail : text.trim() === '' ? '(empty body)' : `non-JSON body: ${snippet(text)}`;
+    throw new ArchiveError(redact(`HTTP ${status} from ${where}: ${what}`, secrets), {
+      kind: 'http',
+      url: where,
+      status,
+      detail: redact(detail ?? snippet(text), secrets),
+    });
   }
   if (text.trim() === '') return { status, json: undefined, bytes, headers: resHeaders };
   try {
     return { status, json: JSON.parse(text) as unknown, bytes, headers: resHeaders };
   } catch (err) {
     const ct = resHeaders['content-type'];
-    throw new ArchiveError(`${where} answered ${status} with a body that is not JSON (content-type ${String(ct ?? 'none')}): ${snippet(text)}`, {
-      kind: 'not-json', url: where, status, detail: snippet(text), cause: err,
-    });
+    throw new ArchiveError(
+      `${where} answered ${status} with a body that is not JSON (content-type ${String(ct ?? 'none')}): ${snippet(text)}`,
+      {
+        kind: 'not-json',
+        url: where,
+        status,
+        detail: snippet(text),
+        cause: err,
+      },
+    );
   }
 }

@@ -35,12 +35,19 @@ function asMetadataList(json: unknown, url: string): Metadata[] {
   if (json === undefined) return [];
   if (!Array.isArray(json)) {
     const shape = json === null ? 'null' : typeof json;
-    throw new ArchiveError(`${url} did not return a list of metadata (got ${shape === 'object' ? 'an object' : shape})`, { kind: 'not-json', url });
+    throw new ArchiveError(
+      `${url} did not return a list of metadata (got ${shape === 'object' ? 'an object' : shape})`,
+      { kind: 'not-json', url },
+    );
   }
   return json.filter((m): m is Metadata => m !== null && typeof m === 'object' && !Array.isArray(m));
 }
 
-export async function searchMetadata(archive: ArchiveOptions, filters: SearchFilters = {}, opts: SearchOptions = {}): Promise<SearchResult> {
+export async function searchMetadata(
+  archive: ArchiveOptions,
+  filters: SearchFilters = {},
+  opts: SearchOptions = {},
+): Promise<SearchResult> {
   const base = normaliseArchiveUrl(archive.url);
   const params = searchParams(filters);
   const http = { token: readToken(archive), timeoutMs: archive.timeoutMs, userAgent: archive.userAgent };
@@ -91,8 +98,13 @@ export async function searchMetadata(archive: ArchiveOptions, filters: SearchFil
 /** Fetch one metadata object by its `uri` (GET <metadata_uri>). */
 export async function getMetadata(archive: ArchiveOptions, metadataUri: string): Promise<Metadata> {
   const url = new URL(metadataUri, normaliseArchiveUrl(archive.url)).toString();
-  const res = await requestJson(url, { token: readToken(archive), timeoutMs: archive.timeoutMs, userAgent: archive.userAgent });
+  const res = await requestJson(url, {
+    token: readToken(archive),
+    timeoutMs: archive.timeoutMs,
+    userAgent: archive.userAgent,
+  });
   const json = Array.isArray(res.json) ? (res.json[0] as unknown) : res.json;
-  if (!json || typeof json !== 'object') throw new ArchiveError(`${url} did not return a metadata object`, { kind: 'not-json', url });
+  if (!json || typeof json !== 'object')
+    throw new ArchiveError(`${url} did not return a metadata object`, { kind: 'not-json', url });
   return json as Metadata;
 }

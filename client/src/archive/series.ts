@@ -24,7 +24,10 @@ export interface SeriesResult {
 }
 
 /** The inclusive [start, end] a time filter selects; undefined ends are left to the server. */
-export function resolveTimeWindow(t: TimeFilters, now = Math.floor(Date.now() / 1000)): { start?: number; end?: number } {
+export function resolveTimeWindow(
+  t: TimeFilters,
+  now = Math.floor(Date.now() / 1000),
+): { start?: number; end?: number } {
   timeParams(t); // validates integers
   if (t.time !== undefined) return { start: t.time, end: t.time };
   const s = t['time-start'];
@@ -47,7 +50,10 @@ function tsOf(p: RawPoint): number {
 function asPoints(json: unknown, url: string): RawPoint[] {
   if (json === undefined) return [];
   if (!Array.isArray(json)) {
-    throw new ArchiveError(`${url} did not return a list of points (got ${json === null ? 'null' : typeof json})`, { kind: 'not-json', url });
+    throw new ArchiveError(`${url} did not return a list of points (got ${json === null ? 'null' : typeof json})`, {
+      kind: 'not-json',
+      url,
+    });
   }
   const out: RawPoint[] = [];
   for (const p of json) {
@@ -56,11 +62,17 @@ function asPoints(json: unknown, url: string): RawPoint[] {
   return out;
 }
 
-export async function fetchSeries(archive: ArchiveOptions, seriesUri: string, opts: SeriesOptions = {}): Promise<SeriesResult> {
+export async function fetchSeries(
+  archive: ArchiveOptions,
+  seriesUri: string,
+  opts: SeriesOptions = {},
+): Promise<SeriesResult> {
   let url: string;
   try {
     // Server-generated URIs are paths; resolve them against the archive as the user gave it (normalised).
-    url = /^https?:\/\//i.test(seriesUri) ? new URL(seriesUri).toString() : new URL(seriesUri, normaliseArchiveUrl(archive.url)).toString();
+    url = /^https?:\/\//i.test(seriesUri)
+      ? new URL(seriesUri).toString()
+      : new URL(seriesUri, normaliseArchiveUrl(archive.url)).toString();
   } catch (err) {
     if (err instanceof ArchiveError) throw err;
     throw new ArchiveError(`not a series URL: ${seriesUri}`, { kind: 'bad-url' });

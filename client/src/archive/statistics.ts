@@ -42,7 +42,10 @@ export class NistPercentile {
   readonly k: number;
   readonly d: number;
 
-  constructor(readonly percentile: number, readonly sampleSize: number) {
+  constructor(
+    readonly percentile: number,
+    readonly sampleSize: number,
+  ) {
     const n = (percentile / 100) * (sampleSize + 1);
     this.k = Math.floor(n);
     this.d = n - this.k;
@@ -52,7 +55,11 @@ export class NistPercentile {
     if (this.value !== undefined) {
       this.value += this.d * (bucket - this.value);
       this.done = true;
-    } else if (this.k === 0 || (cumulative >= this.sampleSize && this.k >= this.sampleSize) || this.k + this.d < cumulative) {
+    } else if (
+      this.k === 0 ||
+      (cumulative >= this.sampleSize && this.k >= this.sampleSize) ||
+      this.k + this.d < cumulative
+    ) {
       this.value = bucket;
       this.done = true;
     } else {

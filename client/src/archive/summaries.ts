@@ -42,7 +42,10 @@ function summaryUri(et: EventTypeInfo, type: string, window: number): string | u
 }
 
 function windowsOf(et: EventTypeInfo, type: string): number[] {
-  return (et.summaries ?? []).filter((s) => s['summary-type'] === type).map((s) => Number(s['summary-window'])).filter(Number.isFinite);
+  return (et.summaries ?? [])
+    .filter((s) => s['summary-type'] === type)
+    .map((s) => Number(s['summary-window']))
+    .filter(Number.isFinite);
 }
 
 /** Event types whose values are rates or readings: summarised by `average`, never by a sum. */
@@ -60,7 +63,12 @@ export function chooseSeries(et: EventTypeInfo, wantedWindow: number): SeriesCho
   // average only at the exact window, else base data.
   const pick = (type: 'aggregation' | 'average' | 'statistics'): SeriesChoice | undefined => {
     const available = windowsOf(et, type);
-    const w = type === 'statistics' ? selectWindow(wantedWindow, available) : available.includes(wantedWindow) && wantedWindow > 0 ? wantedWindow : undefined;
+    const w =
+      type === 'statistics'
+        ? selectWindow(wantedWindow, available)
+        : available.includes(wantedWindow) && wantedWindow > 0
+          ? wantedWindow
+          : undefined;
     if (w === undefined) return undefined;
     const uri = summaryUri(et, type, w);
     return uri ? { uri, summaryType: type, window: w, computeStatistics: false } : undefined;
@@ -74,7 +82,7 @@ export function chooseSeries(et: EventTypeInfo, wantedWindow: number): SeriesCho
   }
   if (wantedWindow > 0) {
     // An aggregation sums over the window: right for counts and pooled loss, wrong for rates and gauges.
-    const c = GAUGES.test(et['event-type']) ? pick('average') : pick('aggregation') ?? pick('average');
+    const c = GAUGES.test(et['event-type']) ? pick('average') : (pick('aggregation') ?? pick('average'));
     if (c) return c;
   }
   return base ? { uri: base, summaryType: 'base', window: 0, computeStatistics: false } : undefined;
@@ -108,7 +116,10 @@ export function statisticsFromHistograms(points: readonly NormalPoint[], window 
 
 /** Parse `<…>/<event-type>/<base|summary-kind>[/<window>]` out of a series URL. */
 export function parseSeriesUri(uri: string): { eventType: string; summaryType: string; window: number } | undefined {
-  const path = uri.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0].replace(/\/+$/, '');
+  const path = uri
+    .replace(/^[a-z]+:\/\/[^/]+/i, '')
+    .split('?')[0]
+    .replace(/\/+$/, '');
   const parts = path.split('/');
   const last = parts[parts.length - 1];
   if (last === 'base') return { eventType: parts[parts.length - 2], summaryType: 'base', window: 0 };

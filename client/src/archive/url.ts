@@ -76,13 +76,24 @@ export function searchParams(f: SearchFilters): Record<string, Param> {
   const out: Record<string, Param> = {};
   for (const [k, v] of Object.entries(f.fields ?? {})) out[k] = v;
   const named = [
-    'source', 'destination', 'measurement-agent', 'input-source', 'input-destination', 'tool-name',
-    'event-type', 'summary-type', 'summary-window', 'dns-match-rule', 'subject-type', 'metadata-key',
+    'source',
+    'destination',
+    'measurement-agent',
+    'input-source',
+    'input-destination',
+    'tool-name',
+    'event-type',
+    'summary-type',
+    'summary-window',
+    'dns-match-rule',
+    'subject-type',
+    'metadata-key',
   ] as const;
   for (const k of named) if (f[k] !== undefined) out[k] = f[k];
   checkInteger('limit', f.limit);
   checkInteger('offset', f.offset);
-  for (const [k, v] of Object.entries({ ...timeParams(f), limit: f.limit, offset: f.offset })) if (v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries({ ...timeParams(f), limit: f.limit, offset: f.offset }))
+    if (v !== undefined) out[k] = v;
   return out;
 }
 
@@ -100,6 +111,15 @@ export function parseDuration(text: string): number | undefined {
   if (!m) return undefined;
   const n = Number(m[1]);
   const unit = (m[2] ?? 's').toLowerCase();
-  const mult: Record<string, number> = { s: 1, min: 60, h: 3600, d: 86400, w: 604800, m: 2592000, mo: 2592000, y: 31536000 };
+  const mult: Record<string, number> = {
+    s: 1,
+    min: 60,
+    h: 3600,
+    d: 86400,
+    w: 604800,
+    m: 2592000,
+    mo: 2592000,
+    y: 31536000,
+  };
   return n * mult[unit];
 }

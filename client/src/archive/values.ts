@@ -6,8 +6,16 @@ import { type HistogramStatistics, histogramBuckets } from './statistics';
 import type { RawPoint } from './types';
 
 export type ValueKind =
-  | 'number' | 'loss' | 'histogram' | 'statistics' | 'packet-trace' | 'subintervals'
-  | 'streams' | 'stream-subintervals' | 'failure' | 'json';
+  | 'number'
+  | 'loss'
+  | 'histogram'
+  | 'statistics'
+  | 'packet-trace'
+  | 'subintervals'
+  | 'streams'
+  | 'stream-subintervals'
+  | 'failure'
+  | 'json';
 
 export interface TraceHop {
   ttl: number;
@@ -52,9 +60,15 @@ export function valueKindOf(eventType: string, summaryType = 'base'): ValueKind 
   if (eventType.startsWith('histogram-')) return st === 'statistic' || st === 'statistics' ? 'statistics' : 'histogram';
   if (eventType === 'packet-loss-rate' || eventType === 'packet-loss-rate-bidir') return 'loss';
   if (eventType === 'packet-trace' || eventType === 'packet-trace-multi') return 'packet-trace';
-  if (eventType.startsWith('streams-')) return eventType.endsWith('-subintervals') ? 'stream-subintervals' : eventType === 'streams-tcpinfo' ? 'json' : 'streams';
+  if (eventType.startsWith('streams-'))
+    return eventType.endsWith('-subintervals')
+      ? 'stream-subintervals'
+      : eventType === 'streams-tcpinfo'
+        ? 'json'
+        : 'streams';
   if (eventType.endsWith('-subintervals')) return 'subintervals';
-  if (['pscheduler-raw', 'pscheduler-run-href', 'iostat', 'mpstat', 'rusage', 'tcpinfo'].includes(eventType)) return 'json';
+  if (['pscheduler-raw', 'pscheduler-run-href', 'iostat', 'mpstat', 'rusage', 'tcpinfo'].includes(eventType))
+    return 'json';
   return 'number';
 }
 
@@ -80,7 +94,8 @@ export function normaliseLoss(v: unknown): NormalValue {
   if (isObject(v)) {
     const num = toNumber(v.numerator);
     const den = toNumber(v.denominator);
-    if (num !== undefined && den !== undefined && den > 0) return { kind: 'loss', value: num / den, numerator: num, denominator: den };
+    if (num !== undefined && den !== undefined && den > 0)
+      return { kind: 'loss', value: num / den, numerator: num, denominator: den };
   }
   return invalid('loss must be a number or {numerator, denominator}', v);
 }
@@ -88,7 +103,17 @@ export function normaliseLoss(v: unknown): NormalValue {
 export function normaliseStatistics(v: unknown): NormalValue {
   if (!isObject(v)) return invalid('statistics must be an object', v);
   const stats: Partial<HistogramStatistics> = {};
-  const keys = ['minimum', 'maximum', 'mean', 'median', 'percentile-25', 'percentile-75', 'percentile-95', 'variance', 'standard-deviation'] as const;
+  const keys = [
+    'minimum',
+    'maximum',
+    'mean',
+    'median',
+    'percentile-25',
+    'percentile-75',
+    'percentile-95',
+    'variance',
+    'standard-deviation',
+  ] as const;
   for (const k of keys) {
     const n = toNumber(v[k]);
     if (n !== undefined) stats[k] = n;
@@ -102,7 +127,9 @@ function normaliseHop(h: unknown, i: number): TraceHop {
   const o = isObject(h) ? h : {};
   const success = o.success === 1 || o.success === true || o.success === '1';
   const err = o['error-message'] ?? o.error_message ?? o.error;
-  const as = isObject(o.as) ? { number: toNumber(o.as.number), owner: typeof o.as.owner === 'string' ? o.as.owner : undefined } : undefined;
+  const as = isObject(o.as)
+    ? { number: toNumber(o.as.number), owner: typeof o.as.owner === 'string' ? o.as.owner : undefined }
+    : undefined;
   return {
     ttl: toNumber(o.ttl) ?? i + 1,
     query: toNumber(o.query) ?? 1,
@@ -153,11 +180,15 @@ export function normaliseValue(eventType: string, summaryType: string, v: unknow
       return s ? { kind: 'subintervals', intervals: s } : invalid('subintervals must be [{start, duration, val}]', v);
     }
     case 'streams':
-      return Array.isArray(v) ? { kind: 'streams', streams: v.map(toNumber) } : invalid('per-stream value must be an array', v);
+      return Array.isArray(v)
+        ? { kind: 'streams', streams: v.map(toNumber) }
+        : invalid('per-stream value must be an array', v);
     case 'stream-subintervals': {
       if (!Array.isArray(v)) return invalid('per-stream subintervals must be an array', v);
       const streams = v.map(normaliseSubintervals);
-      return streams.every((s): s is Subinterval[] => s !== undefined) ? { kind: 'stream-subintervals', streams } : invalid('a stream has malformed subintervals', v);
+      return streams.every((s): s is Subinterval[] => s !== undefined)
+        ? { kind: 'stream-subintervals', streams }
+        : invalid('a stream has malformed subintervals', v);
     }
     case 'failure': {
       if (isObject(v) && v.error !== undefined) return { kind: 'failure', error: String(v.error) };

@@ -25,7 +25,11 @@ export async function registerMetadata(archive: ArchiveOptions, body: MetadataRe
   const url = normaliseArchiveUrl(archive.url);
   const res = await requestJson(url, { ...writeHttp(archive), method: 'POST', body });
   if (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)) {
-    throw new ArchiveError(`${url} accepted the metadata (HTTP ${res.status}) but returned no metadata object`, { kind: 'not-json', url, status: res.status });
+    throw new ArchiveError(`${url} accepted the metadata (HTTP ${res.status}) but returned no metadata object`, {
+      kind: 'not-json',
+      url,
+      status: res.status,
+    });
   }
   return res.json as Metadata;
 }

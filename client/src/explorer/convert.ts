@@ -6,8 +6,20 @@ import type { StatisticsPoint } from '../archive/summaries';
 import type { EventTypeRef, MeasurementRow, SeriesData, Subinterval, TraceHop, Unit } from './messages';
 
 const SUBJECT_FIELDS = new Set([
-  'metadata-key', 'subject-type', 'source', 'destination', 'measurement-agent', 'input-source', 'input-destination', 'tool-name',
-  'uri', 'url', 'event-types', 'metadata-count-total', 'metadata-next-page', 'metadata-previous-page',
+  'metadata-key',
+  'subject-type',
+  'source',
+  'destination',
+  'measurement-agent',
+  'input-source',
+  'input-destination',
+  'tool-name',
+  'uri',
+  'url',
+  'event-types',
+  'metadata-count-total',
+  'metadata-next-page',
+  'metadata-previous-page',
 ]);
 
 function str(v: unknown): string {
@@ -69,19 +81,39 @@ export function eventTypeInfoOf(et: EventTypeRef): EventTypeInfo {
     'event-type': et.eventType,
     'base-uri': et.baseUri || undefined,
     'time-updated': et.timeUpdated,
-    summaries: et.summaries.map((s) => ({ 'summary-type': s.type, 'summary-window': s.window, uri: s.uri || undefined })),
+    summaries: et.summaries.map((s) => ({
+      'summary-type': s.type,
+      'summary-window': s.window,
+      uri: s.uri || undefined,
+    })),
   };
 }
 
 /** Display unit of an event type (reference esmond.md §1e). */
 export function unitOf(eventType: string): Unit {
-  if (eventType === 'throughput' || eventType.startsWith('streams-throughput') || eventType === 'throughput-subintervals') return 'bps';
+  if (
+    eventType === 'throughput' ||
+    eventType.startsWith('streams-throughput') ||
+    eventType === 'throughput-subintervals'
+  )
+    return 'bps';
   if (eventType.startsWith('packet-loss-rate')) return '%';
   if (eventType.startsWith('histogram-owdelay') || eventType === 'histogram-rtt') return 'ms';
-  if (['ntp-delay', 'ntp-dispersion', 'ntp-jitter', 'ntp-offset', 'time-error-estimates', 'packet-rtt'].includes(eventType)) return 'ms';
+  if (
+    ['ntp-delay', 'ntp-dispersion', 'ntp-jitter', 'ntp-offset', 'time-error-estimates', 'packet-rtt'].includes(
+      eventType,
+    )
+  )
+    return 'ms';
   if (eventType === 'ntp-polling-interval') return 's';
   if (eventType === 'ntp-wander') return 'ppm';
-  if (eventType.startsWith('packet-') || eventType.startsWith('histogram-ttl') || eventType === 'path-mtu' || eventType.includes('retransmits')) return 'count';
+  if (
+    eventType.startsWith('packet-') ||
+    eventType.startsWith('histogram-ttl') ||
+    eventType === 'path-mtu' ||
+    eventType.includes('retransmits')
+  )
+    return 'count';
   return '';
 }
 
@@ -97,8 +129,16 @@ export function bucketToMs(eventType: string, fields: Record<string, string>): n
 
 function hopOf(h: import('../archive/values').TraceHop): TraceHop {
   return {
-    ttl: h.ttl, query: h.query, success: h.success, ip: h.ip ?? '', hostname: h.hostname, asn: h.as?.number, asOwner: h.as?.owner,
-    rtt: h.rtt ?? null, mtu: h.mtu ?? null, error: h.error,
+    ttl: h.ttl,
+    query: h.query,
+    success: h.success,
+    ip: h.ip ?? '',
+    hostname: h.hostname,
+    asn: h.as?.number,
+    asOwner: h.as?.owner,
+    rtt: h.rtt ?? null,
+    mtu: h.mtu ?? null,
+    error: h.error,
   };
 }
 
@@ -127,7 +167,13 @@ export function seriesDataOf(points: readonly NormalPoint[], kind: SeriesData['k
       return { data: { kind, ts, values }, skipped };
     }
     case 'stats': {
-      const cols = { min: [] as (number | null)[], median: [] as (number | null)[], mean: [] as (number | null)[], p95: [] as (number | null)[], max: [] as (number | null)[] };
+      const cols = {
+        min: [] as (number | null)[],
+        median: [] as (number | null)[],
+        mean: [] as (number | null)[],
+        p95: [] as (number | null)[],
+        max: [] as (number | null)[],
+      };
       const s = (v: number | undefined): number | null => (v === undefined ? null : v * scale);
       for (const p of points) {
         if (p.val.kind !== 'statistics') {

@@ -9,7 +9,13 @@ function fieldsAt(d: SeriesData, i: number): Field[] {
     case 'number':
       return [['value', d.values[i]]];
     case 'stats':
-      return [['min', d.min[i]], ['median', d.median[i]], ['mean', d.mean[i]], ['p95', d.p95[i]], ['max', d.max[i]]];
+      return [
+        ['min', d.min[i]],
+        ['median', d.median[i]],
+        ['mean', d.mean[i]],
+        ['p95', d.p95[i]],
+        ['max', d.max[i]],
+      ];
     case 'failures':
       return [['error', d.errors[i]]];
     case 'trace':
@@ -23,7 +29,9 @@ function fieldsAt(d: SeriesData, i: number): Field[] {
     case 'streams':
       return d.streams[i].map((v, k): Field => [`stream${k}`, v]);
     case 'stream-subintervals':
-      return d.streams[i].flatMap((subs, k) => subs.map((s): Field => [`stream${k}.t+${s.start}s/${s.duration}s`, s.value]));
+      return d.streams[i].flatMap((subs, k) =>
+        subs.map((s): Field => [`stream${k}.t+${s.start}s/${s.duration}s`, s.value]),
+      );
     case 'raw':
       return [['json', JSON.stringify(d.values[i])]];
   }
@@ -39,13 +47,27 @@ function iso(ts: number): string {
   return new Date(ts * 1000).toISOString();
 }
 
-export const CSV_HEADER = ['direction', 'source', 'destination', 'event_type', 'summary_type', 'summary_window', 'unit', 'ts', 'time_utc', 'field', 'value'];
+export const CSV_HEADER = [
+  'direction',
+  'source',
+  'destination',
+  'event_type',
+  'summary_type',
+  'summary_window',
+  'unit',
+  'ts',
+  'time_utc',
+  'field',
+  'value',
+];
 
 export function exportCsv(shown: readonly ShownSeries[]): string {
   const lines = [CSV_HEADER.join(',')];
   for (const s of shown) {
     const r = s.result;
-    const prefix = [s.direction, s.source, s.destination, r.eventType, r.summaryType, r.window, r.unit].map(csvCell).join(',');
+    const prefix = [s.direction, s.source, s.destination, r.eventType, r.summaryType, r.window, r.unit]
+      .map(csvCell)
+      .join(',');
     const d = r.data;
     for (let i = 0; i < d.ts.length; i++) {
       const when = `${d.ts[i]},${iso(d.ts[i])}`;

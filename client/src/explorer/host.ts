@@ -10,7 +10,18 @@ import { normaliseArchiveUrl } from '../archive/url';
 import { normalisePoints, valueKindOf } from '../archive/values';
 import { bucketToMs, eventTypeInfoOf, rowOfMetadata, seriesDataOf, statsDataOf, unitOf } from './convert';
 import { exportCsv, exportJson } from './export';
-import type { ArchiveEntry, ErrorInfo, HostToWebview, MeasurementRow, Prefill, SearchForm, SeriesData, SeriesResult, TimeSpec, WebviewToHost } from './messages';
+import type {
+  ArchiveEntry,
+  ErrorInfo,
+  HostToWebview,
+  MeasurementRow,
+  Prefill,
+  SearchForm,
+  SeriesData,
+  SeriesResult,
+  TimeSpec,
+  WebviewToHost,
+} from './messages';
 import { resolveTime } from './time';
 
 export interface ExplorerHostDeps {
@@ -19,7 +30,11 @@ export interface ExplorerHostDeps {
   /** Token settings of an archive (keyed by its normalised URL); never logged. */
   credentials(normalisedUrl: string): Promise<{ token?: string; tokenOnReads: boolean }>;
   /** Write an export: VS Code shows a save dialog; the harness returns the text. Undefined = cancelled. */
-  save(suggestedName: string, text: string, format: 'csv' | 'json'): Promise<{ path?: string; text?: string } | undefined>;
+  save(
+    suggestedName: string,
+    text: string,
+    format: 'csv' | 'json',
+  ): Promise<{ path?: string; text?: string } | undefined>;
   /** Commands the webview can trigger (Add Archive…, Set Archive Token…); absent in the harness. */
   command?(name: 'addArchive' | 'setToken', archive?: string): void;
   log?(level: 'info' | 'error', text: string): void;
@@ -77,12 +92,25 @@ const AVERAGED = /^(throughput|tcp-windowsize|packet-rtt|path-mtu|time-error-est
 export function summariesFor(et: EventTypeInfo, wanted: number): EventTypeInfo {
   if (!AVERAGED.test(et['event-type'])) return et;
   // Only averages no coarser than asked: a daily average is no stand-in for a 1-hour view (base data is).
-  return { ...et, summaries: (et.summaries ?? []).filter((s) => s['summary-type'] === 'average' && Number(s['summary-window']) <= wanted) };
+  return {
+    ...et,
+    summaries: (et.summaries ?? []).filter(
+      (s) => s['summary-type'] === 'average' && Number(s['summary-window']) <= wanted,
+    ),
+  };
 }
 
 const KIND_OF_VALUE: Record<string, SeriesData['kind']> = {
-  number: 'number', loss: 'number', histogram: 'stats', statistics: 'stats', 'packet-trace': 'trace', subintervals: 'subintervals',
-  streams: 'streams', 'stream-subintervals': 'stream-subintervals', failure: 'failures', json: 'raw',
+  number: 'number',
+  loss: 'number',
+  histogram: 'stats',
+  statistics: 'stats',
+  'packet-trace': 'trace',
+  subintervals: 'subintervals',
+  streams: 'streams',
+  'stream-subintervals': 'stream-subintervals',
+  failure: 'failures',
+  json: 'raw',
 };
 
 export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
@@ -96,15 +124,37 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
     return { url: normal, token: c.token, tokenOnReads: c.tokenOnReads, timeoutMs: deps.timeoutMs };
   }
 
-  async function search(archive: string, form: SearchForm, time: TimeSpec, limit?: number): Promise<Extract<HostToWebview, { type: 'searchResult' }>> {
+  async function search(
+    archive: string,
+    form: SearchForm,
+    time: TimeSpec,
+    limit?: number,
+  ): Promise<Extract<HostToWebview, { type: 'searchResult' }>> {
     const t0 = performance.now();
     const range = resolveTime(time, now());
-    const res = await searchMetadata(await archiveOptions(archive), filtersOfForm(form, range), { all: true, pageSize: limit ?? 1500 });
+    const res = await searchMetadata(await archiveOptions(archive), filtersOfForm(form, range), {
+      all: true,
+      pageSize: limit ?? 1500,
+    });
     const rows = res.metadata.map(rowOfMetadata);
-    return { type: 'searchResult', id: 0, rows, total: res.total ?? rows.length, pages: res.pages, elapsedMs: performance.now() - t0, range };
+    return {
+      type: 'searchResult',
+      id: 0,
+      rows,
+      total: res.total ?? rows.length,
+      pages: res.pages,
+      elapsedMs: performance.now() - t0,
+      range,
+    };
   }
 
-  async function series(archive: string, row: MeasurementRow, eventType: string, time: TimeSpec, window: 'auto' | number): Promise<{ result: SeriesResult; range: { start: number; end: number } }> {
+  async function series(
+    archive: string,
+    row: MeasurementRow,
+    eventType: string,
+    time: TimeSpec,
+    window: 'auto' | number,
+  ): Promise<{ result: SeriesResult; range: { start: number; end: number } }> {
     const et = row.eventTypes.find((e) => e.eventType === eventType);
     if (!et) throw new Error(`measurement ${row.key} has no event type ${eventType}`);
     const range = resolveTime(time, now());
@@ -112,12 +162,17 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
     const choice = chooseSeries(summariesFor(eventTypeInfoOf(et), wanted), wanted);
     if (!choice) throw new Error(`event type ${eventType} of ${row.key} has no base-uri to read`);
     const t0 = performance.now();
-    const fetched = await fetchSeries(await archiveOptions(archive), choice.uri, { 'time-start': range.start, 'time-end': range.end, pageSize: deps.pageSize ?? 10000 });
+    const fetched = await fetchSeries(await archiveOptions(archive), choice.uri, {
+      'time-start': range.start,
+      'time-end': range.end,
+      pageSize: deps.pageSize ?? 10000,
+    });
     const t1 = performance.now();
     const points = normalisePoints(eventType, choice.summaryType, fetched.points);
     const valueKind = valueKindOf(eventType, choice.summaryType);
     const kind = KIND_OF_VALUE[valueKind] ?? 'raw';
-    const scale = valueKind === 'loss' ? 100 : eventType.startsWith('histogram-') ? bucketToMs(eventType, row.fields) : 1;
+    const scale =
+      valueKind === 'loss' ? 100 : eventType.startsWith('histogram-') ? bucketToMs(eventType, row.fields) : 1;
     let data: SeriesData;
     let skipped: number;
     if (choice.computeStatistics) {
@@ -129,13 +184,18 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
       ({ data, skipped } = seriesDataOf(points, kind, scale));
     }
     const win = (w: number): string => (w === 0 ? 'base data' : `${w} s window`);
-    const got = choice.summaryType === 'base' && !choice.computeStatistics ? 'no such summary, base data read' : `nearest available: ${win(choice.window)}`;
+    const got =
+      choice.summaryType === 'base' && !choice.computeStatistics
+        ? 'no such summary, base data read'
+        : `nearest available: ${win(choice.window)}`;
     const reason = `${window === 'auto' ? `auto: ${win(wanted)} for this range` : `chosen: ${win(wanted)}`}${choice.window !== wanted || (choice.summaryType === 'base' && wanted > 0) ? `; ${got}` : ''}`;
     const result: SeriesResult = {
       eventType,
       summaryType: choice.computeStatistics && choice.summaryType === 'base' ? 'base' : choice.summaryType,
       window: choice.computeStatistics && choice.summaryType === 'base' ? wanted : choice.window,
-      windowReason: choice.computeStatistics ? `${reason}; statistics computed from ${choice.summaryType} histograms` : reason,
+      windowReason: choice.computeStatistics
+        ? `${reason}; statistics computed from ${choice.summaryType} histograms`
+        : reason,
       uri: choice.uri,
       unit: unitOf(eventType),
       data,
@@ -178,14 +238,20 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
       case 'search':
         return { ...(await search(msg.archive, msg.form, msg.time, msg.limit)), id: msg.id };
       case 'series':
-        return { type: 'seriesResult', id: msg.id, ...(await series(msg.archive, msg.row, msg.eventType, msg.time, msg.window)) };
+        return {
+          type: 'seriesResult',
+          id: msg.id,
+          ...(await series(msg.archive, msg.row, msg.eventType, msg.time, msg.window)),
+        };
       case 'reverse':
         return { type: 'reverseResult', id: msg.id, row: await reverse(msg.archive, msg.row) };
       case 'export': {
         const text = msg.format === 'csv' ? exportCsv(msg.shown) : exportJson(msg.shown, msg.range);
         const saved = await deps.save(msg.suggestedName, text, msg.format);
         const bytes = new TextEncoder().encode(text).length;
-        return saved ? { type: 'exported', id: msg.id, bytes, path: saved.path, text: saved.text } : { type: 'exported', id: msg.id, bytes, cancelled: true };
+        return saved
+          ? { type: 'exported', id: msg.id, bytes, path: saved.path, text: saved.text }
+          : { type: 'exported', id: msg.id, bytes, cancelled: true };
       }
       case 'addArchive':
         deps.command?.('addArchive');

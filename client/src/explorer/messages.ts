@@ -89,7 +89,16 @@ export interface Subinterval {
 /** Value columns of a series, by kind. Arrays are parallel to `ts`. */
 export type SeriesData =
   | { kind: 'number'; ts: number[]; values: (number | null)[] }
-  | { kind: 'stats'; ts: number[]; min: (number | null)[]; median: (number | null)[]; mean: (number | null)[]; p95: (number | null)[]; max: (number | null)[]; computed: boolean }
+  | {
+      kind: 'stats';
+      ts: number[];
+      min: (number | null)[];
+      median: (number | null)[];
+      mean: (number | null)[];
+      p95: (number | null)[];
+      max: (number | null)[];
+      computed: boolean;
+    }
   | { kind: 'failures'; ts: number[]; errors: string[] }
   | { kind: 'trace'; ts: number[]; hops: TraceHop[][] }
   | { kind: 'subintervals'; ts: number[]; intervals: Subinterval[][] }
@@ -132,9 +141,24 @@ export interface ShownSeries {
 export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'search'; id: number; archive: string; form: SearchForm; time: TimeSpec; limit?: number }
-  | { type: 'series'; id: number; archive: string; row: MeasurementRow; eventType: string; time: TimeSpec; window: WindowChoice }
+  | {
+      type: 'series';
+      id: number;
+      archive: string;
+      row: MeasurementRow;
+      eventType: string;
+      time: TimeSpec;
+      window: WindowChoice;
+    }
   | { type: 'reverse'; id: number; archive: string; row: MeasurementRow }
-  | { type: 'export'; id: number; format: 'csv' | 'json'; suggestedName: string; shown: ShownSeries[]; range: { start: number; end: number } }
+  | {
+      type: 'export';
+      id: number;
+      format: 'csv' | 'json';
+      suggestedName: string;
+      shown: ShownSeries[];
+      range: { start: number; end: number };
+    }
   | { type: 'addArchive' }
   | { type: 'setToken'; archive: string }
   | { type: 'log'; level: 'info' | 'error'; text: string };
@@ -161,7 +185,15 @@ export type HostToWebview =
   | { type: 'init'; archives: ArchiveEntry[]; prefill?: Prefill; now: number }
   | { type: 'archives'; archives: ArchiveEntry[] }
   | { type: 'prefill'; prefill: Prefill }
-  | { type: 'searchResult'; id: number; rows: MeasurementRow[]; total: number; pages: number; elapsedMs: number; range: { start: number; end: number } }
+  | {
+      type: 'searchResult';
+      id: number;
+      rows: MeasurementRow[];
+      total: number;
+      pages: number;
+      elapsedMs: number;
+      range: { start: number; end: number };
+    }
   | { type: 'seriesResult'; id: number; result: SeriesResult; range: { start: number; end: number } }
   | { type: 'reverseResult'; id: number; row: MeasurementRow | null }
   | { type: 'exported'; id: number; bytes: number; path?: string; text?: string; cancelled?: boolean }
@@ -182,7 +214,15 @@ export type SortColumn = 'pair' | 'tool' | 'eventTypes' | 'lastUpdate';
 
 export function emptyForm(): SearchForm {
   return {
-    source: '', destination: '', measurementAgent: '', toolName: '', eventType: '', inputSource: '', inputDestination: '',
-    dnsMatchRule: '', fields: [], timeFilterMetadata: false,
+    source: '',
+    destination: '',
+    measurementAgent: '',
+    toolName: '',
+    eventType: '',
+    inputSource: '',
+    inputDestination: '',
+    dnsMatchRule: '',
+    fields: [],
+    timeFilterMetadata: false,
   };
 }

@@ -59,7 +59,10 @@ class ArchiveExplorerProvider implements vscode.WebviewViewProvider {
   private host?: ExplorerHost;
   private pending?: Prefill;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview');
@@ -70,7 +73,11 @@ class ArchiveExplorerProvider implements vscode.WebviewViewProvider {
       archives: readArchives,
       credentials: async (url) => (await readToken(this.context.secrets, url)) ?? { tokenOnReads: false },
       save: (name, text, format) => saveExport(name, text, format),
-      command: (name, archive) => void vscode.commands.executeCommand(name === 'addArchive' ? 'psconfig.addArchive' : 'psconfig.setArchiveToken', archive),
+      command: (name, archive) =>
+        void vscode.commands.executeCommand(
+          name === 'addArchive' ? 'psconfig.addArchive' : 'psconfig.setArchiveToken',
+          archive,
+        ),
       log: (level, text) => (level === 'error' ? this.log.error(text) : this.log.info(text)),
     });
     this.view = view;
@@ -92,7 +99,11 @@ class ArchiveExplorerProvider implements vscode.WebviewViewProvider {
     });
     if (this.pending) host.prefill(this.pending);
     this.pending = undefined;
-    view.webview.html = buildExplorerHtml({ scriptUri: uri('explorer.js'), styleUris: [uri('uPlot.min.css'), uri('explorer.css')], cspSource: view.webview.cspSource });
+    view.webview.html = buildExplorerHtml({
+      scriptUri: uri('explorer.js'),
+      styleUris: [uri('uPlot.min.css'), uri('explorer.css')],
+      cspSource: view.webview.cspSource,
+    });
   }
 
   /** Show the view and pre-fill its search (sent once the webview is ready). */
@@ -119,10 +130,16 @@ async function saveExport(name: string, text: string, format: 'csv' | 'json'): P
 }
 
 async function addArchive(): Promise<void> {
-  const name = await vscode.window.showInputBox({ title: 'Add Archive (1/2)', prompt: 'A name for the archive', validateInput: (v) => (v.trim() ? undefined : 'Give it a name') });
+  const name = await vscode.window.showInputBox({
+    title: 'Add Archive (1/2)',
+    prompt: 'A name for the archive',
+    validateInput: (v) => (v.trim() ? undefined : 'Give it a name'),
+  });
   if (name === undefined) return;
   const url = await vscode.window.showInputBox({
-    title: 'Add Archive (2/2)', prompt: 'Archive URL (https://host, or …/esmond/perfsonar/archive/)', placeHolder: 'https://ps.example.net/esmond/perfsonar/archive/',
+    title: 'Add Archive (2/2)',
+    prompt: 'Archive URL (https://host, or …/esmond/perfsonar/archive/)',
+    placeHolder: 'https://ps.example.net/esmond/perfsonar/archive/',
     validateInput: (v) => {
       try {
         normaliseArchiveUrl(v);
@@ -134,16 +151,23 @@ async function addArchive(): Promise<void> {
   });
   if (url === undefined) return;
   const normal = normaliseArchiveUrl(url);
-  const problem = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${normal}…` }, async () => {
-    try {
-      await searchMetadata({ url: normal, timeoutMs: 10000 }, { limit: 1 });
-      return undefined;
-    } catch (e) {
-      return e instanceof Error ? e.message : String(e);
-    }
-  });
+  const problem = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Checking ${normal}…` },
+    async () => {
+      try {
+        await searchMetadata({ url: normal, timeoutMs: 10000 }, { limit: 1 });
+        return undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    },
+  );
   if (problem) {
-    const pick = await vscode.window.showWarningMessage(`The archive did not answer a search: ${problem}`, 'Add Anyway', 'Cancel');
+    const pick = await vscode.window.showWarningMessage(
+      `The archive did not answer a search: ${problem}`,
+      'Add Anyway',
+      'Cancel',
+    );
     if (pick !== 'Add Anyway') return;
   }
   const config = vscode.workspace.getConfiguration('psconfig');
@@ -164,11 +188,15 @@ async function setArchiveToken(secrets: vscode.SecretStorage, archive?: string):
       void vscode.window.showWarningMessage('No archive configured: run "pSConfig: Add Archive…" first.');
       return;
     }
-    url = (await vscode.window.showQuickPick(items, { title: 'Set Archive Token', placeHolder: 'Which archive?' }))?.url;
+    url = (await vscode.window.showQuickPick(items, { title: 'Set Archive Token', placeHolder: 'Which archive?' }))
+      ?.url;
     if (!url) return;
   }
   const token = await vscode.window.showInputBox({
-    title: `API token for ${url}`, prompt: 'esmond API key (sent as "Authorization: Token …"). Leave empty to remove the stored token.', password: true, ignoreFocusOut: true,
+    title: `API token for ${url}`,
+    prompt: 'esmond API key (sent as "Authorization: Token …"). Leave empty to remove the stored token.',
+    password: true,
+    ignoreFocusOut: true,
     validateInput: (v) => (/\s/.test(v.trim()) ? 'A token has no spaces' : undefined),
   });
   if (token === undefined) return;
@@ -177,14 +205,23 @@ async function setArchiveToken(secrets: vscode.SecretStorage, archive?: string):
     void vscode.window.showInformationMessage(`Removed the token of ${url}.`);
     return;
   }
-  const reads = await vscode.window.showQuickPick([
-    { label: 'Writes only', description: 'recommended: esmond rejects every request, reads too, when a token is invalid', onReads: false },
-    { label: 'Reads and writes', description: 'for archives that require authentication to read', onReads: true },
-  ], { title: 'Send the token on…' });
+  const reads = await vscode.window.showQuickPick(
+    [
+      {
+        label: 'Writes only',
+        description: 'recommended: esmond rejects every request, reads too, when a token is invalid',
+        onReads: false,
+      },
+      { label: 'Reads and writes', description: 'for archives that require authentication to read', onReads: true },
+    ],
+    { title: 'Send the token on…' },
+  );
   if (!reads) return;
   const stored: StoredToken = { token: token.trim(), tokenOnReads: reads.onReads };
   await secrets.store(secretKey(url), JSON.stringify(stored));
-  void vscode.window.showInformationMessage(`Stored the token of ${url} in VS Code's secret storage (${reads.label.toLowerCase()}).`);
+  void vscode.window.showInformationMessage(
+    `Stored the token of ${url} in VS Code's secret storage (${reads.label.toLowerCase()}).`,
+  );
 }
 
 /** Argument of psconfig.openArchiveExplorer (the language server's code lens on archive objects passes it). */
@@ -214,7 +251,9 @@ export function registerArchiveExplorer(context: vscode.ExtensionContext): vscod
     log,
     vscode.window.registerWebviewViewProvider(VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('psconfig.addArchive', () => addArchive()),
-    vscode.commands.registerCommand('psconfig.setArchiveToken', (archive?: unknown) => setArchiveToken(context.secrets, typeof archive === 'string' ? archive : undefined)),
+    vscode.commands.registerCommand('psconfig.setArchiveToken', (archive?: unknown) =>
+      setArchiveToken(context.secrets, typeof archive === 'string' ? archive : undefined),
+    ),
     vscode.commands.registerCommand('psconfig.openArchiveExplorer', (arg?: unknown) => provider.open(prefillOf(arg))),
   ];
 }

@@ -3,8 +3,13 @@
 // (workspace/configuration) and when they change (workspace/didChangeConfiguration).
 import * as vscode from 'vscode';
 import {
-  DidChangeConfigurationNotification, LanguageClient, ResponseError, TransportKind,
-  type DocumentSelector, type LanguageClientOptions, type ServerOptions,
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  ResponseError,
+  TransportKind,
+  type DocumentSelector,
+  type LanguageClientOptions,
+  type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { ServerSettings } from '../../../common/protocol';
 import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
@@ -22,7 +27,10 @@ export function templateDocumentSelector(globs: readonly string[]): DocumentSele
   return [{ language: LANGUAGE_ID }, ...globs.map((pattern) => ({ language: 'json', pattern }))];
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -42,11 +50,16 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
           const base = await next(params, token);
           if (base instanceof ResponseError) return base;
           return params.items.map((item, i) =>
-            item.section === SECTION ? currentServerSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined) : base[i]);
+            item.section === SECTION
+              ? currentServerSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+              : base[i],
+          );
         },
         // Send ServerSettings' flat shape instead of VS Code's nested view of the section.
         didChangeConfiguration: async () => {
-          await client?.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: currentServerSettings() } });
+          await client?.sendNotification(DidChangeConfigurationNotification.type, {
+            settings: { [SECTION]: currentServerSettings() },
+          });
         },
       },
     },

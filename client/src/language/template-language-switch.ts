@@ -22,7 +22,8 @@ export class TemplateLanguageSwitch implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((doc) => this.check(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.noteClosed(doc)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('psconfig.files') || e.affectsConfiguration('psconfig.detectByContent')) this.checkAll();
+        if (e.affectsConfiguration('psconfig.files') || e.affectsConfiguration('psconfig.detectByContent'))
+          this.checkAll();
       }),
     );
   }
@@ -62,21 +63,30 @@ export class TemplateLanguageSwitch implements vscode.Disposable {
   async asTemplate(doc: vscode.TextDocument): Promise<vscode.TextDocument> {
     if (doc.languageId === LANGUAGE_ID) return doc;
     const key = doc.uri.toString();
-    await (this.pending.get(key) ?? (doc.languageId === 'json' ? this.switchLanguage(doc, 'request') : Promise.resolve()));
-    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && d.languageId === LANGUAGE_ID)
-      ?? vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
+    await (this.pending.get(key) ??
+      (doc.languageId === 'json' ? this.switchLanguage(doc, 'request') : Promise.resolve()));
+    return (
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && d.languageId === LANGUAGE_ID) ??
+      vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID)
+    );
   }
 
   private switchLanguage(doc: vscode.TextDocument, reason: 'glob' | 'content' | 'request'): Promise<void> {
     const key = doc.uri.toString();
-    const why = reason === 'glob' ? 'psconfig.files' : reason === 'content' ? 'top-level tasks and groups' : 'requested';
-    const done = Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID)).then(
-      () => {
-        this.switched++;
-        this.output.appendLine(`${doc.uri.fsPath || key}: pSConfig template (${why})`);
-      },
-      (err: unknown) => this.output.appendLine(`${key}: could not switch to pSConfig: ${err instanceof Error ? err.message : String(err)}`),
-    ).finally(() => this.pending.delete(key));
+    const why =
+      reason === 'glob' ? 'psconfig.files' : reason === 'content' ? 'top-level tasks and groups' : 'requested';
+    const done = Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID))
+      .then(
+        () => {
+          this.switched++;
+          this.output.appendLine(`${doc.uri.fsPath || key}: pSConfig template (${why})`);
+        },
+        (err: unknown) =>
+          this.output.appendLine(
+            `${key}: could not switch to pSConfig: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+      )
+      .finally(() => this.pending.delete(key));
     this.pending.set(key, done);
     return done;
   }

@@ -10,15 +10,33 @@ interface AgentPick extends vscode.QuickPickItem {
 
 /** The chosen match addresses ([] for all agents), or undefined when the user cancels. */
 export async function pickAgentAddresses(agents: string[], current: string[]): Promise<string[] | undefined> {
-  const isCurrent = (a: string[]): boolean => a.length === current.length && a.every((x) => current.some((c) => c.toLowerCase() === x.toLowerCase()));
+  const isCurrent = (a: string[]): boolean =>
+    a.length === current.length && a.every((x) => current.some((c) => c.toLowerCase() === x.toLowerCase()));
   const items: AgentPick[] = [
-    { label: '$(globe) All agents', description: isCurrent([]) ? 'shown now' : undefined, detail: 'Every task the template generates, whichever agent schedules it', addresses: [] },
+    {
+      label: '$(globe) All agents',
+      description: isCurrent([]) ? 'shown now' : undefined,
+      detail: 'Every task the template generates, whichever agent schedules it',
+      addresses: [],
+    },
     { label: '', kind: vscode.QuickPickItemKind.Separator },
-    ...agents.map((a): AgentPick => ({ label: `$(server) ${a}`, description: isCurrent([a]) ? 'shown now' : undefined, addresses: [a] })),
+    ...agents.map((a): AgentPick => ({
+      label: `$(server) ${a}`,
+      description: isCurrent([a]) ? 'shown now' : undefined,
+      addresses: [a],
+    })),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(edit) Enter match addresses…', detail: 'The addresses an agent matches itself by (its match-addresses)', custom: true },
+    {
+      label: '$(edit) Enter match addresses…',
+      detail: 'The addresses an agent matches itself by (its match-addresses)',
+      custom: true,
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Show Tasks for Agent', placeHolder: 'Whose tasks should the Tasks view show?', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Show Tasks for Agent',
+    placeHolder: 'Whose tasks should the Tasks view show?',
+    matchOnDescription: true,
+  });
   if (!picked) return undefined;
   if (!picked.custom) return picked.addresses ?? [];
   const typed = await vscode.window.showInputBox({
@@ -32,6 +50,8 @@ export async function pickAgentAddresses(agents: string[], current: string[]): P
 
 /** Stores the choice in `psconfig.preview.agentAddresses` (workspace when a folder is open, else user settings). */
 export async function saveAgentAddresses(addresses: string[]): Promise<void> {
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const target = vscode.workspace.workspaceFolders?.length
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration('psconfig').update('preview.agentAddresses', addresses, target);
 }

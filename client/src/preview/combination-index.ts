@@ -26,7 +26,10 @@ export class CombinationIndex {
   /** Keys by combination number, filled per list when that list is first needed. */
   private readonly keys: (string | undefined)[] = [];
 
-  constructor(private readonly combinations: ExpandedCombination[], engineAgents: string[]) {
+  constructor(
+    private readonly combinations: ExpandedCombination[],
+    engineAgents: string[],
+  ) {
     for (const a of engineAgents) this.bucket(a);
     for (let n = 0; n < combinations.length; n++) {
       const c = combinations[n];
@@ -67,7 +70,12 @@ export class CombinationIndex {
     const cs = this.combinations;
     for (let n = 0; n < cs.length; n++) {
       const c = cs[n];
-      if (c.task !== task || c.addresses.length !== addresses.length || !c.addresses.every((a, i) => a === addresses[i])) continue;
+      if (
+        c.task !== task ||
+        c.addresses.length !== addresses.length ||
+        !c.addresses.every((a, i) => a === addresses[i])
+      )
+        continue;
       if (seen++ === occurrence) return n;
     }
     return undefined;

@@ -2,7 +2,12 @@
 // its "template changed" notifications. The language client starts lazily, on first use.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ExpandTasksRequest, TemplateChangedNotification, type ExpandTasksResult, type TemplateChangedParams } from '../../../common/protocol';
+import {
+  ExpandTasksRequest,
+  TemplateChangedNotification,
+  type ExpandTasksResult,
+  type TemplateChangedParams,
+} from '../../../common/protocol';
 import { onTypedNotification, sendTypedRequest } from '../language/typed-messages';
 
 export interface ExpandOptions {
@@ -29,10 +34,19 @@ export class ExpansionService implements vscode.Disposable {
     return (await this.startClient()).code2ProtocolConverter.asUri(uri);
   }
 
-  async expand(template: vscode.Uri, options: ExpandOptions, token?: vscode.CancellationToken): Promise<ExpandTasksResult> {
+  async expand(
+    template: vscode.Uri,
+    options: ExpandOptions,
+    token?: vscode.CancellationToken,
+  ): Promise<ExpandTasksResult> {
     const client = await this.startClient();
     const uri = client.code2ProtocolConverter.asUri(template);
-    return sendTypedRequest(client, ExpandTasksRequest, { uri, agentAddresses: options.agentAddresses, limit: options.limit }, token);
+    return sendTypedRequest(
+      client,
+      ExpandTasksRequest,
+      { uri, agentAddresses: options.agentAddresses, limit: options.limit },
+      token,
+    );
   }
 
   dispose(): void {

@@ -11,7 +11,13 @@ import type { ExpansionService } from './expansion-service';
 import { formatTaskArray, pschedulerTaskArray, type TaskDocumentAddress } from './task-json';
 import type { TaskDocuments } from './task-documents';
 import { snapshotTree, type TaskTreeNode, type TreeSnapshotNode } from './task-tree-model';
-import { configuredAgentAddresses, OPEN_TASK_JSON_COMMAND, SHOW_MORE_COMMAND, TASKS_VIEW_ID, type TasksView } from './tasks-view';
+import {
+  configuredAgentAddresses,
+  OPEN_TASK_JSON_COMMAND,
+  SHOW_MORE_COMMAND,
+  TASKS_VIEW_ID,
+  type TasksView,
+} from './tasks-view';
 
 /** What Preview Expanded Tasks and Show Tasks for Agent… return. */
 export interface PreviewTasksSummary {
@@ -35,7 +41,8 @@ export interface PreviewOptions {
 export type OpenTaskJsonArgument = TaskDocumentAddress | { task: string; index?: number };
 
 type UriLike = vscode.Uri | string;
-const toUri = (u: UriLike | undefined): vscode.Uri | undefined => (u === undefined ? undefined : typeof u === 'string' ? vscode.Uri.parse(u) : u);
+const toUri = (u: UriLike | undefined): vscode.Uri | undefined =>
+  u === undefined ? undefined : typeof u === 'string' ? vscode.Uri.parse(u) : u;
 
 export function registerPreviewCommands(
   context: vscode.ExtensionContext,
@@ -78,30 +85,36 @@ export function registerPreviewCommands(
     context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   };
 
-  register('psconfig.previewTasks', async (arg?: UriLike, options?: PreviewOptions): Promise<PreviewTasksSummary | undefined> => {
-    const template = await resolveTemplate(arg);
-    if (!template) {
-      void vscode.window.showInformationMessage('Open a pSConfig template to preview the tasks it generates.');
-      return undefined;
-    }
-    return preview(template, options);
-  });
+  register(
+    'psconfig.previewTasks',
+    async (arg?: UriLike, options?: PreviewOptions): Promise<PreviewTasksSummary | undefined> => {
+      const template = await resolveTemplate(arg);
+      if (!template) {
+        void vscode.window.showInformationMessage('Open a pSConfig template to preview the tasks it generates.');
+        return undefined;
+      }
+      return preview(template, options);
+    },
+  );
 
-  register('psconfig.showTasksForAgent', async (arg?: string | string[], options?: PreviewOptions): Promise<PreviewTasksSummary | undefined> => {
-    let addresses: string[] | undefined;
-    if (arg !== undefined) addresses = typeof arg === 'string' ? parseAgentAddressInput(arg) : agentAddressList(arg);
-    else {
+  register(
+    'psconfig.showTasksForAgent',
+    async (arg?: string | string[], options?: PreviewOptions): Promise<PreviewTasksSummary | undefined> => {
+      let addresses: string[] | undefined;
+      if (arg !== undefined) addresses = typeof arg === 'string' ? parseAgentAddressInput(arg) : agentAddressList(arg);
+      else {
+        const template = await resolveTemplate(undefined);
+        if (template) tasks.setTemplate(template);
+        const agents = template ? await tasks.allAgents().catch(() => []) : [];
+        addresses = await pickAgentAddresses(agents, configuredAgentAddresses());
+      }
+      if (addresses === undefined) return undefined;
+      await saveAgentAddresses(addresses);
       const template = await resolveTemplate(undefined);
-      if (template) tasks.setTemplate(template);
-      const agents = template ? await tasks.allAgents().catch(() => []) : [];
-      addresses = await pickAgentAddresses(agents, configuredAgentAddresses());
-    }
-    if (addresses === undefined) return undefined;
-    await saveAgentAddresses(addresses);
-    const template = await resolveTemplate(undefined);
-    if (!template) return { template: '', agentAddresses: addresses, tree: [] };
-    return preview(template, options);
-  });
+      if (!template) return { template: '', agentAddresses: addresses, tree: [] };
+      return preview(template, options);
+    },
+  );
 
   register('psconfig.exportTasks', async (target?: UriLike, templateArg?: UriLike): Promise<string | undefined> => {
     const interactive = target === undefined;
@@ -136,7 +149,9 @@ export function registerPreviewCommands(
     if (interactive) {
       const scope = agentAddresses.length ? ` for agent ${agentAddresses.join(', ')}` : '';
       const skipped = failed ? ` ${failed} failed combination(s) left out, as the agent would skip them.` : '';
-      void vscode.window.showInformationMessage(`Exported ${taskJson.length} pScheduler task(s)${scope} to ${path.basename(uri.path)}.${skipped}`);
+      void vscode.window.showInformationMessage(
+        `Exported ${taskJson.length} pScheduler task(s)${scope} to ${path.basename(uri.path)}.${skipped}`,
+      );
     }
     return uri.scheme === 'file' ? uri.fsPath : uri.toString();
   });
@@ -145,7 +160,10 @@ export function registerPreviewCommands(
     const address = arg && 'key' in arg ? arg : arg ? addressOfNth(tasks, arg.task, arg.index ?? 0) : undefined;
     if (!address) return undefined;
     const model = tasks.model;
-    const combination = model.state.kind === 'result' && model.state.template === address.template ? model.combinationByKey(address.key) : undefined;
+    const combination =
+      model.state.kind === 'result' && model.state.template === address.template
+        ? model.combinationByKey(address.key)
+        : undefined;
     const uri = documents.uriFor(address, combination);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: arg !== undefined && 'key' in arg });

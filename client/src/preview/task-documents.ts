@@ -4,7 +4,13 @@
 import * as vscode from 'vscode';
 import type { ExpandedCombination } from '../../../common/protocol';
 import type { ExpansionService } from './expansion-service';
-import { formatCombinationDocument, parseTaskDocumentQuery, TASK_DOCUMENT_SCHEME, taskDocumentPathAndQuery, type TaskDocumentAddress } from './task-json';
+import {
+  formatCombinationDocument,
+  parseTaskDocumentQuery,
+  TASK_DOCUMENT_SCHEME,
+  taskDocumentPathAndQuery,
+  type TaskDocumentAddress,
+} from './task-json';
 import { TaskTreeModel } from './task-tree-model';
 import type { TasksView } from './tasks-view';
 
@@ -17,7 +23,10 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly tasks: TasksView, private readonly expansion: ExpansionService) {
+  constructor(
+    private readonly tasks: TasksView,
+    private readonly expansion: ExpansionService,
+  ) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(TASK_DOCUMENT_SCHEME, this),
       tasks.onDidChangeModel((model) => this.templateChanged(model)),
@@ -35,20 +44,35 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
     const address = parseTaskDocumentQuery(uri.query);
     if (!address) return formatCombinationDocument(undefined, `Not a task document address: ${uri.toString()}`);
     const model = this.tasks.model;
-    const scopeMatches = model.state.kind === 'result' &&
-      (sameList(model.state.agentAddresses, address.agentAddresses) || (model.lazyAgents && address.agentAddresses.length === 1));
+    const scopeMatches =
+      model.state.kind === 'result' &&
+      (sameList(model.state.agentAddresses, address.agentAddresses) ||
+        (model.lazyAgents && address.agentAddresses.length === 1));
     if (model.state.kind === 'result' && model.state.template === address.template && scopeMatches) {
       const c = model.combinationByKey(address.key);
       if (c || !model.state.result.truncated) return formatCombinationDocument(c, GONE);
     }
     // Not in the tree's cache (another agent scope, beyond the tree's limit, or restored after a reload).
     try {
-      const result = await this.expansion.expand(vscode.Uri.parse(address.template), { agentAddresses: address.agentAddresses }, token);
-      if (result.error !== undefined) return formatCombinationDocument(undefined, `The template cannot be expanded: ${result.error}`);
-      const fresh = new TaskTreeModel({ kind: 'result', template: address.template, result, agentAddresses: address.agentAddresses });
+      const result = await this.expansion.expand(
+        vscode.Uri.parse(address.template),
+        { agentAddresses: address.agentAddresses },
+        token,
+      );
+      if (result.error !== undefined)
+        return formatCombinationDocument(undefined, `The template cannot be expanded: ${result.error}`);
+      const fresh = new TaskTreeModel({
+        kind: 'result',
+        template: address.template,
+        result,
+        agentAddresses: address.agentAddresses,
+      });
       return formatCombinationDocument(fresh.combinationByKey(address.key), GONE);
     } catch (err) {
-      return formatCombinationDocument(undefined, `The task expansion failed: ${err instanceof Error ? err.message : String(err)}`);
+      return formatCombinationDocument(
+        undefined,
+        `The task expansion failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 

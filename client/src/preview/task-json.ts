@@ -40,9 +40,18 @@ export interface TaskDocumentAddress {
  * Path and query of a task document URI. The last path segment is the editor tab title (`task a → b.json`,
  * ending in .json so the editor picks the JSON language); the query holds the lookup data.
  */
-export function taskDocumentPathAndQuery(address: TaskDocumentAddress, c?: ExpandedCombination): { path: string; query: string } {
-  const title = c ? `${c.task} ${c.addressValues.length ? c.addressValues.join(' → ') : c.addresses.join(' → ')}` : 'task';
-  const query = new URLSearchParams({ template: address.template, agents: JSON.stringify(address.agentAddresses), key: address.key });
+export function taskDocumentPathAndQuery(
+  address: TaskDocumentAddress,
+  c?: ExpandedCombination,
+): { path: string; query: string } {
+  const title = c
+    ? `${c.task} ${c.addressValues.length ? c.addressValues.join(' → ') : c.addresses.join(' → ')}`
+    : 'task';
+  const query = new URLSearchParams({
+    template: address.template,
+    agents: JSON.stringify(address.agentAddresses),
+    key: address.key,
+  });
   return { path: '/' + safeSegment(title) + '.json', query: query.toString() };
 }
 
@@ -63,6 +72,9 @@ export function parseTaskDocumentQuery(query: string): TaskDocumentAddress | und
 
 /** A single path segment: no separators, no characters that trouble file-like URIs. */
 function safeSegment(s: string): string {
-  const cleaned = s.replace(/[/\\?#]/g, '_').replace(/\s+/g, ' ').trim();
+  const cleaned = s
+    .replace(/[/\\?#]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (cleaned || 'task').slice(0, 120);
 }

@@ -8,7 +8,12 @@
 // tasks come from a separate per-agent expansion, loaded when the agent is opened (see setAgentResult).
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
-import type { ExpandTasksResult, ExpandedCombination, ExpandedTaskSummary, ExpansionNote } from '../../../common/protocol';
+import type {
+  ExpandTasksResult,
+  ExpandedCombination,
+  ExpandedTaskSummary,
+  ExpansionNote,
+} from '../../../common/protocol';
 import { CombinationIndex } from './combination-index';
 
 export { combinationKey } from './combination-index';
@@ -33,8 +38,16 @@ export type TaskTreeNode =
 
 /** Codicon names used by the view (ThemeIcon ids). */
 export type IconId =
-  | 'info' | 'warning' | 'error' | 'loading~spin' | 'server' | 'checklist' | 'arrow-right' | 'arrow-swap'
-  | 'circle-small' | 'ellipsis';
+  | 'info'
+  | 'warning'
+  | 'error'
+  | 'loading~spin'
+  | 'server'
+  | 'checklist'
+  | 'arrow-right'
+  | 'arrow-swap'
+  | 'circle-small'
+  | 'ellipsis';
 
 export interface TreeItemView {
   id: string;
@@ -70,7 +83,10 @@ export class TaskTreeModel {
   /** Per-agent expansions of a cut all-agents result (lazy-agents mode). */
   private readonly perAgent = new Map<string, TaskTreeModel>();
 
-  constructor(readonly state: PreviewState, options: { pageSize?: number; pages?: Map<string, number> } = {}) {
+  constructor(
+    readonly state: PreviewState,
+    options: { pageSize?: number; pages?: Map<string, number> } = {},
+  ) {
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.pages = options.pages ?? new Map();
     if (state.kind === 'result') for (const t of state.result.tasks) this.summaries.set(t.task, t);
@@ -83,7 +99,13 @@ export class TaskTreeModel {
   /** True when the all-agents result was cut: agents are listed from the summaries, their tasks loaded per agent. */
   get lazyAgents(): boolean {
     const s = this.state;
-    return s.kind === 'result' && s.result.truncated && s.result.error === undefined && s.agentAddresses.length === 0 && s.result.agents.length > 0;
+    return (
+      s.kind === 'result' &&
+      s.result.truncated &&
+      s.result.error === undefined &&
+      s.agentAddresses.length === 0 &&
+      s.result.agents.length > 0
+    );
   }
 
   /** Whether opening `node` first needs `setAgentResult` for its agent. */
@@ -94,7 +116,13 @@ export class TaskTreeModel {
   /** Stores the expansion for one agent (requested with agentAddresses [agent]) in lazy-agents mode. */
   setAgentResult(agent: string, result: ExpandTasksResult): void {
     if (this.state.kind !== 'result') return;
-    this.perAgent.set(agent, new TaskTreeModel({ kind: 'result', template: this.state.template, result, agentAddresses: [agent] }, { pageSize: this.pageSize, pages: this.pages }));
+    this.perAgent.set(
+      agent,
+      new TaskTreeModel(
+        { kind: 'result', template: this.state.template, result, agentAddresses: [agent] },
+        { pageSize: this.pageSize, pages: this.pages },
+      ),
+    );
   }
 
   /** Short text for the view's description: which agents are shown. */
@@ -124,7 +152,8 @@ export class TaskTreeModel {
     if (this.lazyAgents && (node.kind === 'agent' || node.kind === 'task')) {
       const sub = this.perAgent.get(node.agent);
       const error = sub?.result?.error;
-      if (error !== undefined) return [message(`agent-error:${node.agent}`, 'The expansion for this agent failed.', 'error', error)];
+      if (error !== undefined)
+        return [message(`agent-error:${node.agent}`, 'The expansion for this agent failed.', 'error', error)];
       return sub ? sub.children(node) : [];
     }
     switch (node.kind) {
@@ -134,7 +163,12 @@ export class TaskTreeModel {
         const bucket = this.getIndex().byAgent.get(node.agent);
         if (!bucket) return [];
         const tasks = [...bucket.tasks.keys()];
-        return this.paged(node.id, tasks.length, (i) => ({ kind: 'task', id: JSON.stringify(['t', node.agent, tasks[i]]), agent: node.agent, task: tasks[i] }));
+        return this.paged(node.id, tasks.length, (i) => ({
+          kind: 'task',
+          id: JSON.stringify(['t', node.agent, tasks[i]]),
+          agent: node.agent,
+          task: tasks[i],
+        }));
       }
       case 'task': {
         const idx = this.getIndex();
@@ -159,10 +193,25 @@ export class TaskTreeModel {
     }
     switch (node.kind) {
       case 'message':
-        return { id: node.id, label: node.label, description: node.detail, tooltip: node.detail ? `${node.label}\n${node.detail}` : node.label, icon: severityIcon(node.severity), collapsible: 'none', contextValue: 'message' };
+        return {
+          id: node.id,
+          label: node.label,
+          description: node.detail,
+          tooltip: node.detail ? `${node.label}\n${node.detail}` : node.label,
+          icon: severityIcon(node.severity),
+          collapsible: 'none',
+          contextValue: 'message',
+        };
       case 'notes': {
         const n = this.result?.notes.length ?? 0;
-        return { id: node.id, label: `Where pSConfig 5.x differs (${n})`, tooltip: 'What the Python 5.x agent would do differently from the Perl 4.x semantics shown here.', icon: 'warning', collapsible: 'collapsed', contextValue: 'notes' };
+        return {
+          id: node.id,
+          label: `Where pSConfig 5.x differs (${n})`,
+          tooltip: 'What the Python 5.x agent would do differently from the Perl 4.x semantics shown here.',
+          icon: 'warning',
+          collapsible: 'collapsed',
+          contextValue: 'notes',
+        };
       }
       case 'note': {
         const label = node.note.task ? `${node.note.task}: ${node.note.message}` : node.note.message;
@@ -175,7 +224,14 @@ export class TaskTreeModel {
       case 'combination':
         return this.combinationItem(node);
       case 'more':
-        return { id: node.id, label: `… ${node.remaining} more`, tooltip: 'Show more items', icon: 'ellipsis', collapsible: 'none', contextValue: 'more' };
+        return {
+          id: node.id,
+          label: `… ${node.remaining} more`,
+          tooltip: 'Show more items',
+          icon: 'ellipsis',
+          collapsible: 'none',
+          contextValue: 'more',
+        };
     }
   }
 
@@ -211,25 +267,53 @@ export class TaskTreeModel {
   }
 
   private resultRoots(result: ExpandTasksResult, agentAddresses: string[]): TaskTreeNode[] {
-    if (result.error !== undefined) return [message('template-error', 'The template cannot be expanded.', 'error', result.error)];
+    if (result.error !== undefined)
+      return [message('template-error', 'The template cannot be expanded.', 'error', result.error)];
     const roots: TaskTreeNode[] = [];
     if (this.lazyAgents) {
       const total = result.tasks.reduce((sum, t) => sum + t.count, 0);
-      roots.push(message('large', `${plural(total, 'task')} for ${plural(result.agents.length, 'agent')}.`, 'info', 'A large template: each agent\'s tasks are expanded when you open it.'));
+      roots.push(
+        message(
+          'large',
+          `${plural(total, 'task')} for ${plural(result.agents.length, 'agent')}.`,
+          'info',
+          "A large template: each agent's tasks are expanded when you open it.",
+        ),
+      );
     } else if (result.truncated) {
-      roots.push(message('truncated', `Showing the first ${result.combinations.length} combinations.`, 'warning',
-        'Pick an agent (pSConfig: Show Tasks for Agent…) to see all of its tasks; Export writes every task.'));
+      roots.push(
+        message(
+          'truncated',
+          `Showing the first ${result.combinations.length} combinations.`,
+          'warning',
+          'Pick an agent (pSConfig: Show Tasks for Agent…) to see all of its tasks; Export writes every task.',
+        ),
+      );
     }
     for (const t of result.tasks) {
-      if (t.error !== undefined) roots.push(message(`task-error:${t.task}`, `Task ${t.task} stopped.`, 'error', t.error));
+      if (t.error !== undefined)
+        roots.push(message(`task-error:${t.task}`, `Task ${t.task} stopped.`, 'error', t.error));
     }
     const idx = this.getIndex();
     const agents = this.lazyAgents ? result.agents : idx.agents;
     if (agents.length === 0) {
       const who = agentAddresses.length === 0 ? 'any agent' : `agent ${agentAddresses.join(', ')}`;
-      roots.push(message('empty', `No tasks for ${who}.`, 'info', agentAddresses.length === 0 ? undefined : 'pSConfig: Show Tasks for Agent… picks another agent.'));
+      roots.push(
+        message(
+          'empty',
+          `No tasks for ${who}.`,
+          'info',
+          agentAddresses.length === 0 ? undefined : 'pSConfig: Show Tasks for Agent… picks another agent.',
+        ),
+      );
     } else {
-      roots.push(...this.paged('', agents.length, (i) => ({ kind: 'agent', id: JSON.stringify(['a', agents[i]]), agent: agents[i] })));
+      roots.push(
+        ...this.paged('', agents.length, (i) => ({
+          kind: 'agent',
+          id: JSON.stringify(['a', agents[i]]),
+          agent: agents[i],
+        })),
+      );
     }
     if (result.notes.length > 0) roots.push({ kind: 'notes', id: 'notes' });
     return roots;
@@ -239,7 +323,15 @@ export class TaskTreeModel {
   private unloadedAgentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
     const tasks = this.result?.tasks.filter((t) => t.agents.includes(node.agent)).length ?? 0;
     const description = `${plural(tasks, 'template task')}`;
-    return { id: node.id, label: node.agent, description, tooltip: `${node.agent}: ${description}; open to expand its tasks`, icon: 'server', collapsible: 'collapsed', contextValue: 'agent' };
+    return {
+      id: node.id,
+      label: node.agent,
+      description,
+      tooltip: `${node.agent}: ${description}; open to expand its tasks`,
+      icon: 'server',
+      collapsible: 'collapsed',
+      contextValue: 'agent',
+    };
   }
 
   private agentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
@@ -248,7 +340,15 @@ export class TaskTreeModel {
     const failed = bucket?.failed ?? 0;
     const label = node.agent === '' ? NO_AGENT_LABEL : node.agent;
     const description = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
-    return { id: node.id, label, description, tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}`, icon: failed ? 'warning' : 'server', collapsible: 'collapsed', contextValue: 'agent' };
+    return {
+      id: node.id,
+      label,
+      description,
+      tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}`,
+      icon: failed ? 'warning' : 'server',
+      collapsible: 'collapsed',
+      contextValue: 'agent',
+    };
   }
 
   private taskItem(node: Extract<TaskTreeNode, { kind: 'task' }>): TreeItemView {
@@ -258,13 +358,21 @@ export class TaskTreeModel {
     const ok = numbers.length - failed;
     const summary = this.summaries.get(node.task);
     const count = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
-    const parts = [summary?.testType ?? 'unknown test', summary?.group ? `group ${summary.group}` : undefined, count].filter((p): p is string => p !== undefined);
+    const parts = [
+      summary?.testType ?? 'unknown test',
+      summary?.group ? `group ${summary.group}` : undefined,
+      count,
+    ].filter((p): p is string => p !== undefined);
     const description = parts.join(' · ');
     const groupType = summary?.groupType ? ` (${summary.groupType})` : '';
     return {
-      id: node.id, label: node.task, description,
+      id: node.id,
+      label: node.task,
+      description,
       tooltip: `Task ${node.task}: ${summary?.testType ?? 'unknown'} test, group ${summary?.group ?? '?'}${groupType}\n${count} for ${node.agent || NO_AGENT_LABEL}`,
-      icon: failed === 0 ? 'checklist' : ok === 0 ? 'error' : 'warning', collapsible: 'collapsed', contextValue: 'task',
+      icon: failed === 0 ? 'checklist' : ok === 0 ? 'error' : 'warning',
+      collapsible: 'collapsed',
+      contextValue: 'task',
     };
   }
 
@@ -276,14 +384,26 @@ export class TaskTreeModel {
     const label = combinationLabel(c);
     const names = c.addresses.join(' → ');
     if (c.error !== undefined) {
-      return { id: node.id, label, description: c.error, tooltip: `${c.task}: ${names}\n${c.error}`, icon: 'error', collapsible: 'none', contextValue: 'combinationError' };
+      return {
+        id: node.id,
+        label,
+        description: c.error,
+        tooltip: `${c.task}: ${names}\n${c.error}`,
+        icon: 'error',
+        collapsible: 'none',
+        contextValue: 'combinationError',
+      };
     }
     const flip = c.flip ? `\nflip: the scheduled-by member is no-agent, so ${c.agent ?? '?'} schedules it` : '';
     return {
-      id: node.id, label, description: c.flip ? 'flip' : undefined,
+      id: node.id,
+      label,
+      description: c.flip ? 'flip' : undefined,
       tooltip: `${c.task}: ${names}\nscheduled by ${c.agent ?? '?'}${flip}\nClick to open the pScheduler task JSON.`,
       icon: c.flip ? 'arrow-swap' : c.addressValues.length === 1 ? 'circle-small' : 'arrow-right',
-      collapsible: 'none', contextValue: 'combination', openKey: node.key,
+      collapsible: 'none',
+      contextValue: 'combination',
+      openKey: node.key,
     };
   }
 
@@ -297,7 +417,8 @@ export class TaskTreeModel {
     const shown = Math.min(total, this.pages.get(parentId) ?? this.pageSize);
     const out: TaskTreeNode[] = [];
     for (let i = 0; i < shown; i++) out.push(make(i));
-    if (shown < total) out.push({ kind: 'more', id: JSON.stringify(['more', parentId]), parentId, remaining: total - shown });
+    if (shown < total)
+      out.push({ kind: 'more', id: JSON.stringify(['more', parentId]), parentId, remaining: total - shown });
     return out;
   }
 }

@@ -8,7 +8,13 @@ import { LANGUAGE_ID } from '../language/language-client';
 import { agentAddressList } from '../language/server-settings';
 import type { ExpansionService } from './expansion-service';
 import type { TaskDocumentAddress } from './task-json';
-import { TaskTreeModel, type PreviewState, type TaskTreeNode, type TreeItemView, type TreeSnapshotNode } from './task-tree-model';
+import {
+  TaskTreeModel,
+  type PreviewState,
+  type TaskTreeNode,
+  type TreeItemView,
+  type TreeSnapshotNode,
+} from './task-tree-model';
 
 export const TASKS_VIEW_ID = 'psconfig.tasks';
 export const OPEN_TASK_JSON_COMMAND = 'psconfig.openTaskJson';
@@ -53,7 +59,10 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   /** Per-agent expansions being fetched for the current model (lazy-agents mode). */
   private agentLoads = new Map<string, Promise<void>>();
 
-  constructor(private readonly expansion: ExpansionService, private readonly output: vscode.OutputChannel) {
+  constructor(
+    private readonly expansion: ExpansionService,
+    private readonly output: vscode.OutputChannel,
+  ) {
     this.view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
       this.view,
@@ -76,7 +85,10 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('psconfig.preview.agentAddresses')) void this.refresh();
-        else if (e.affectsConfiguration('psconfig.jq.path') || e.affectsConfiguration('psconfig.includes.allowRemote')) {
+        else if (
+          e.affectsConfiguration('psconfig.jq.path') ||
+          e.affectsConfiguration('psconfig.includes.allowRemote')
+        ) {
           this.settingsEpoch++;
           this.schedule();
         }
@@ -114,7 +126,18 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       if (!load) {
         load = this.expansion.expand(template, { agentAddresses: [node.agent] }).then(
           (r) => model.setAgentResult(node.agent, r),
-          (err: unknown) => model.setAgentResult(node.agent, { uri: template.toString(), version: null, error: err instanceof Error ? err.message : String(err), tasks: [], combinations: [], truncated: false, notes: [], agents: [], elapsedMs: 0 }),
+          (err: unknown) =>
+            model.setAgentResult(node.agent, {
+              uri: template.toString(),
+              version: null,
+              error: err instanceof Error ? err.message : String(err),
+              tasks: [],
+              combinations: [],
+              truncated: false,
+              notes: [],
+              agents: [],
+              elapsedMs: 0,
+            }),
         );
         this.agentLoads.set(node.agent, load);
       }
@@ -179,10 +202,16 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       let state: PreviewState;
       const started = Date.now();
       try {
-        const result = await this.expansion.expand(template, { agentAddresses, limit: TREE_COMBINATION_LIMIT }, cts.token);
+        const result = await this.expansion.expand(
+          template,
+          { agentAddresses, limit: TREE_COMBINATION_LIMIT },
+          cts.token,
+        );
         state = { kind: 'result', template: key, result, agentAddresses };
-        this.output.appendLine(`Tasks: ${path.basename(template.path)}: ${result.combinations.length} combinations, ${result.agents.length} agents ` +
-          `(server ${Math.round(result.elapsedMs)} ms, round trip ${Date.now() - started} ms)${result.truncated ? ', truncated' : ''}`);
+        this.output.appendLine(
+          `Tasks: ${path.basename(template.path)}: ${result.combinations.length} combinations, ${result.agents.length} agents ` +
+            `(server ${Math.round(result.elapsedMs)} ms, round trip ${Date.now() - started} ms)${result.truncated ? ', truncated' : ''}`,
+        );
       } catch (err) {
         if (gen !== this.generation) return this.latest;
         state = { kind: 'request-failed', template: key, message: err instanceof Error ? err.message : String(err) };
@@ -202,7 +231,13 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   async allAgents(): Promise<string[]> {
     const r = this.current.result;
     // The engine lists every scheduling agent even when it cuts the combinations at the limit.
-    if (r && r.error === undefined && this.current.state.kind === 'result' && this.current.state.agentAddresses.length === 0) return r.agents;
+    if (
+      r &&
+      r.error === undefined &&
+      this.current.state.kind === 'result' &&
+      this.current.state.agentAddresses.length === 0
+    )
+      return r.agents;
     if (!this.templateUri) return [];
     const all = await this.expansion.expand(this.templateUri, { agentAddresses: [], limit: TREE_COMBINATION_LIMIT });
     return all.agents;
@@ -227,7 +262,11 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
 
   private forgetIfClosed(uri: vscode.Uri): void {
     const key = uri.toString();
-    if (!this.isTemplate(uri) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === key && d.languageId === LANGUAGE_ID)) return;
+    if (
+      !this.isTemplate(uri) ||
+      vscode.workspace.textDocuments.some((d) => d.uri.toString() === key && d.languageId === LANGUAGE_ID)
+    )
+      return;
     this.templateUri = undefined;
     this.cts?.cancel();
     this.generation++;
@@ -252,18 +291,30 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   }
 
   private toTreeItem(v: TreeItemView, node: TaskTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(v.label, v.collapsible === 'collapsed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      v.label,
+      v.collapsible === 'collapsed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = v.id;
     item.description = v.description;
     item.tooltip = v.tooltip;
     item.contextValue = v.contextValue;
-    const color = v.icon === 'error' ? new vscode.ThemeColor('problemsErrorIcon.foreground')
-      : v.icon === 'warning' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined;
+    const color =
+      v.icon === 'error'
+        ? new vscode.ThemeColor('problemsErrorIcon.foreground')
+        : v.icon === 'warning'
+          ? new vscode.ThemeColor('problemsWarningIcon.foreground')
+          : undefined;
     item.iconPath = new vscode.ThemeIcon(v.icon, color);
     if (v.openKey && this.current.state.kind === 'result') {
       // In lazy-agents mode the combination comes from its agent's own expansion: name that scope.
-      const scope = this.current.lazyAgents && node.kind === 'combination' ? [node.agent] : this.current.state.agentAddresses;
-      const address: TaskDocumentAddress = { template: this.current.state.template, agentAddresses: scope, key: v.openKey };
+      const scope =
+        this.current.lazyAgents && node.kind === 'combination' ? [node.agent] : this.current.state.agentAddresses;
+      const address: TaskDocumentAddress = {
+        template: this.current.state.template,
+        agentAddresses: scope,
+        key: v.openKey,
+      };
       item.command = { command: OPEN_TASK_JSON_COMMAND, title: 'Open pScheduler Task JSON', arguments: [address] };
     } else if (node.kind === 'more') {
       item.command = { command: SHOW_MORE_COMMAND, title: 'Show more', arguments: [node] };

@@ -103,40 +103,48 @@ function wheelZoomAndPan(group: ChartGroup): uPlot.Plugin {
     hooks: {
       ready: (u: uPlot) => {
         const over = u.over;
-        over.addEventListener('wheel', (ev: WheelEvent) => {
-          ev.preventDefault();
-          const { min, max } = u.scales.x;
-          if (min === undefined || max === undefined) return;
-          const rect = over.getBoundingClientRect();
-          const at = u.posToVal(ev.clientX - rect.left, 'x');
-          if (ev.shiftKey) {
-            const shift = ((max - min) * Math.sign(ev.deltaY || ev.deltaX)) / 10;
-            u.setScale('x', { min: min + shift, max: max + shift });
-            return;
-          }
-          const f = ev.deltaY < 0 ? 0.8 : 1.25;
-          u.setScale('x', { min: at - (at - min) * f, max: at + (max - at) * f });
-        }, { passive: false });
+        over.addEventListener(
+          'wheel',
+          (ev: WheelEvent) => {
+            ev.preventDefault();
+            const { min, max } = u.scales.x;
+            if (min === undefined || max === undefined) return;
+            const rect = over.getBoundingClientRect();
+            const at = u.posToVal(ev.clientX - rect.left, 'x');
+            if (ev.shiftKey) {
+              const shift = ((max - min) * Math.sign(ev.deltaY || ev.deltaX)) / 10;
+              u.setScale('x', { min: min + shift, max: max + shift });
+              return;
+            }
+            const f = ev.deltaY < 0 ? 0.8 : 1.25;
+            u.setScale('x', { min: at - (at - min) * f, max: at + (max - at) * f });
+          },
+          { passive: false },
+        );
         // Shift-drag or middle-drag pans; plain drag stays uPlot's select-to-zoom.
-        over.addEventListener('mousedown', (ev: MouseEvent) => {
-          if (!(ev.shiftKey || ev.button === 1)) return;
-          ev.preventDefault();
-          ev.stopImmediatePropagation();
-          const { min, max } = u.scales.x;
-          if (min === undefined || max === undefined) return;
-          const x0 = ev.clientX;
-          const perPx = (max - min) / Math.max(1, u.bbox.width / devicePixelRatio);
-          const move = (e: MouseEvent): void => {
-            const d = (x0 - e.clientX) * perPx;
-            u.setScale('x', { min: min + d, max: max + d });
-          };
-          const up = (): void => {
-            window.removeEventListener('mousemove', move);
-            window.removeEventListener('mouseup', up);
-          };
-          window.addEventListener('mousemove', move);
-          window.addEventListener('mouseup', up);
-        }, { capture: true });
+        over.addEventListener(
+          'mousedown',
+          (ev: MouseEvent) => {
+            if (!(ev.shiftKey || ev.button === 1)) return;
+            ev.preventDefault();
+            ev.stopImmediatePropagation();
+            const { min, max } = u.scales.x;
+            if (min === undefined || max === undefined) return;
+            const x0 = ev.clientX;
+            const perPx = (max - min) / Math.max(1, u.bbox.width / devicePixelRatio);
+            const move = (e: MouseEvent): void => {
+              const d = (x0 - e.clientX) * perPx;
+              u.setScale('x', { min: min + d, max: max + d });
+            };
+            const up = (): void => {
+              window.removeEventListener('mousemove', move);
+              window.removeEventListener('mouseup', up);
+            };
+            window.addEventListener('mousemove', move);
+            window.addEventListener('mouseup', up);
+          },
+          { capture: true },
+        );
       },
       setScale: (u: uPlot, key: string) => {
         if (key !== 'x') return;
@@ -154,7 +162,13 @@ function maxOf(values: readonly (number | null | undefined)[]): number {
 }
 
 /** Markers for failures sit at 0.9 × the chart's maximum (as the perfSONAR graphs place them). */
-export function failureLine(label: string, ts: number[], errors: string[], lines: ChartLine[], color: string): ChartLine {
+export function failureLine(
+  label: string,
+  ts: number[],
+  errors: string[],
+  lines: ChartLine[],
+  color: string,
+): ChartLine {
   const top = Math.max(0, ...lines.filter((l) => !l.markers && (l.scale ?? 'y') === 'y').map((l) => maxOf(l.values)));
   const y = top > 0 && Number.isFinite(top) ? top * 0.9 : 1;
   const text = new Map<number, string>();
@@ -166,10 +180,14 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
   const t0 = performance.now();
   const data = align(spec.lines);
   const xs = data[0] as number[];
-  const axisStyle = { stroke: palette.fg, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
+  const axisStyle = {
+    stroke: palette.fg,
+    grid: { stroke: palette.grid, width: 1 },
+    ticks: { stroke: palette.grid, width: 1 },
+  };
   const series: uPlot.Series[] = [{ label: 'time (UTC)', value: (_u, v) => formatTime(v) }];
   for (const l of spec.lines) {
-    const unit = l.scale === 'y2' ? spec.secondaryUnit ?? 'count' : spec.unit;
+    const unit = l.scale === 'y2' ? (spec.secondaryUnit ?? 'count') : spec.unit;
     const s: uPlot.Series = {
       label: l.label,
       stroke: l.color,
@@ -207,7 +225,15 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
   };
   const scales: uPlot.Scales = { x: { time: true }, y: { range: yRange } };
   if (spec.lines.some((l) => l.scale === 'y2')) {
-    axes.push({ ...axisStyle, scale: 'y2', side: 1, grid: { show: false }, size: 50, label: spec.secondaryLabel, values: (_u, ticks) => ticks.map((t) => formatTick(t, spec.secondaryUnit ?? 'count')) });
+    axes.push({
+      ...axisStyle,
+      scale: 'y2',
+      side: 1,
+      grid: { show: false },
+      size: 50,
+      label: spec.secondaryLabel,
+      values: (_u, ticks) => ticks.map((t) => formatTick(t, spec.secondaryUnit ?? 'count')),
+    });
     scales.y2 = { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] };
   }
   const width = Math.max(240, parent.clientWidth || 600);
@@ -222,7 +248,12 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
     cursor: {
       drag: { x: true, y: false, setScale: true },
       sync: { key: 'psconfig-explorer' },
-      bind: { dblclick: () => () => { group.reset(); return null; } },
+      bind: {
+        dblclick: () => () => {
+          group.reset();
+          return null;
+        },
+      },
     },
     legend: { live: true },
     plugins: [wheelZoomAndPan(group)],
@@ -230,7 +261,16 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
   if (spec.onDrawn) {
     let reported = false;
     const onDrawn = spec.onDrawn;
-    opts.hooks = { draw: [() => { if (!reported) { reported = true; onDrawn(performance.now() - t0); } }] };
+    opts.hooks = {
+      draw: [
+        () => {
+          if (!reported) {
+            reported = true;
+            onDrawn(performance.now() - t0);
+          }
+        },
+      ],
+    };
   }
   const u = group.quietly(() => new uPlot(opts, data, parent));
   group.add(u);
@@ -239,36 +279,60 @@ export function createTimeChart(parent: HTMLElement, spec: ChartSpec, palette: P
 }
 
 /** A chart whose x axis is seconds into a test (subintervals), not time. */
-export function createOffsetChart(parent: HTMLElement, title: string, unit: Unit, xs: number[], lines: { label: string; values: (number | null)[]; color: string }[], palette: Palette): uPlot {
-  const axisStyle = { stroke: palette.fg, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
-  return new uPlot({
-    title,
-    width: Math.max(240, parent.clientWidth || 600),
-    height: 200,
-    scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.05 : 1] } },
-    series: [
-      { label: 'offset (s)', value: (_u, v) => (v === null ? '—' : `${v} s`) },
-      ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 1.5, value: (_u: uPlot, v: number | null) => formatValue(v, unit), points: { show: true, size: 4 } })),
-    ],
-    axes: [
-      { ...axisStyle, values: (_u, ticks) => ticks.map((t) => `${t}s`) },
-      { ...axisStyle, size: 70, values: (_u, ticks) => ticks.map((t) => formatTick(t, unit)) },
-    ],
-    cursor: { drag: { x: true, y: false } },
-  }, [xs, ...lines.map((l) => l.values)], parent);
+export function createOffsetChart(
+  parent: HTMLElement,
+  title: string,
+  unit: Unit,
+  xs: number[],
+  lines: { label: string; values: (number | null)[]; color: string }[],
+  palette: Palette,
+): uPlot {
+  const axisStyle = {
+    stroke: palette.fg,
+    grid: { stroke: palette.grid, width: 1 },
+    ticks: { stroke: palette.grid, width: 1 },
+  };
+  return new uPlot(
+    {
+      title,
+      width: Math.max(240, parent.clientWidth || 600),
+      height: 200,
+      scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.05 : 1] } },
+      series: [
+        { label: 'offset (s)', value: (_u, v) => (v === null ? '—' : `${v} s`) },
+        ...lines.map((l) => ({
+          label: l.label,
+          stroke: l.color,
+          width: 1.5,
+          value: (_u: uPlot, v: number | null) => formatValue(v, unit),
+          points: { show: true, size: 4 },
+        })),
+      ],
+      axes: [
+        { ...axisStyle, values: (_u, ticks) => ticks.map((t) => `${t}s`) },
+        { ...axisStyle, size: 70, values: (_u, ticks) => ticks.map((t) => formatTick(t, unit)) },
+      ],
+      cursor: { drag: { x: true, y: false } },
+    },
+    [xs, ...lines.map((l) => l.values)],
+    parent,
+  );
 }
 
 /** Resize charts with their container. */
 export function autoResize(container: HTMLElement, group: ChartGroup): void {
   new ResizeObserver(() => {
     for (const u of group.all()) {
-      const w = Math.max(240, (u.root.parentElement?.clientWidth ?? 600));
+      const w = Math.max(240, u.root.parentElement?.clientWidth ?? 600);
       if (Math.abs(w - u.width) > 2) group.quietly(() => u.setSize({ width: w, height: u.height }));
     }
   }).observe(container);
 }
 
-export function chartBox(id: string, title: string): { box: HTMLElement; plot: HTMLElement; status: HTMLElement; note: HTMLElement } {
+export function chartBox(
+  id: string,
+  title: string,
+): { box: HTMLElement; plot: HTMLElement; status: HTMLElement; note: HTMLElement } {
   const plot = h('div', { class: 'plot' });
   const status = h('div', { class: 'status', role: 'status' });
   const note = h('div', { class: 'note' });

@@ -28,7 +28,13 @@ const TIME_PANELS: { id: string; title: string; candidates: string[]; markers?: 
   { id: 'loss', title: 'Packet loss', candidates: ['packet-loss-rate', 'packet-loss-rate-bidir'] },
   { id: 'latency', title: 'Latency', candidates: ['histogram-owdelay', 'histogram-rtt'] },
 ];
-const DETAIL_TYPES = ['throughput-subintervals', 'streams-throughput', 'streams-throughput-subintervals', 'packet-retransmits-subintervals', 'streams-packet-retransmits'];
+const DETAIL_TYPES = [
+  'throughput-subintervals',
+  'streams-throughput',
+  'streams-throughput-subintervals',
+  'packet-retransmits-subintervals',
+  'streams-packet-retransmits',
+];
 const NOT_PLOTTED = new Set(['failures', 'pscheduler-run-href', 'packet-retransmits']);
 
 export interface DetailContext {
@@ -73,7 +79,10 @@ export class DetailView {
   private refineTimer?: ReturnType<typeof setTimeout>;
   readonly metrics: Record<string, ChartMetric> = {};
 
-  constructor(private palette: Palette, private readonly onExport: (format: 'csv' | 'json') => void) {
+  constructor(
+    private palette: Palette,
+    private readonly onExport: (format: 'csv' | 'json') => void,
+  ) {
     this.head = h('div', { class: 'detail-head' });
     this.body = h('div', { class: 'detail-body' });
     this.el = h('section', { class: 'detail', 'aria-label': 'Selected measurement' }, this.head, this.body);
@@ -105,7 +114,10 @@ export class DetailView {
     this.view = { start, end };
     this.wanted = wanted;
     const time: TimeSpec = { start, end };
-    const rows: [Dir, MeasurementRow | null][] = [['forward', ctx.row], ['reverse', this.reverseRow]];
+    const rows: [Dir, MeasurementRow | null][] = [
+      ['forward', ctx.row],
+      ['reverse', this.reverseRow],
+    ];
     for (const [dir, row] of rows) {
       if (!row) continue;
       const types = new Set(row.eventTypes.map((e) => e.eventType));
@@ -137,23 +149,29 @@ export class DetailView {
     this.layout();
     const row = ctx.row;
     const types = new Set(row.eventTypes.map((e) => e.eventType));
-    const wanted = this.timePanels.flatMap((p) => [p.eventType, ...(p.markers && types.has(p.markers) ? [p.markers] : [])]);
+    const wanted = this.timePanels.flatMap((p) => [
+      p.eventType,
+      ...(p.markers && types.has(p.markers) ? [p.markers] : []),
+    ]);
     if (types.has('failures')) wanted.push('failures');
     if (types.has('packet-trace')) wanted.push('packet-trace');
     for (const et of wanted) void this.load(gen, 'forward', row, et);
     if (ctx.showReverse && row.destination && row.subjectType !== 'network-element') {
-      request({ type: 'reverse', id: newId(), archive: ctx.archive, row }).then((m) => {
-        if (sel !== this.sel || m.type !== 'reverseResult') return;
-        this.reverseRow = m.row;
-        this.renderHead();
-        if (!m.row) return;
-        const rtypes = new Set(m.row.eventTypes.map((e) => e.eventType));
-        const zoomed = this.view ? { start: this.view.start, end: this.view.end } : undefined;
-        for (const et of wanted) if (rtypes.has(et)) void this.load(this.gen, 'reverse', m.row, et, zoomed);
-      }, (err: unknown) => {
-        if (sel === this.sel) this.errors.set('reverse-lookup', err instanceof Error ? err.message : String(err));
-        this.renderHead();
-      });
+      request({ type: 'reverse', id: newId(), archive: ctx.archive, row }).then(
+        (m) => {
+          if (sel !== this.sel || m.type !== 'reverseResult') return;
+          this.reverseRow = m.row;
+          this.renderHead();
+          if (!m.row) return;
+          const rtypes = new Set(m.row.eventTypes.map((e) => e.eventType));
+          const zoomed = this.view ? { start: this.view.start, end: this.view.end } : undefined;
+          for (const et of wanted) if (rtypes.has(et)) void this.load(this.gen, 'reverse', m.row, et, zoomed);
+        },
+        (err: unknown) => {
+          if (sel === this.sel) this.errors.set('reverse-lookup', err instanceof Error ? err.message : String(err));
+          this.renderHead();
+        },
+      );
     }
   }
 
@@ -173,12 +191,27 @@ export class DetailView {
   }
 
   /** `gen` guards time-chart data (a newer zoom re-read supersedes it); lazy sections pass `sel` (only a new row does). */
-  private async load(gen: number, dir: Dir, row: MeasurementRow, eventType: string, zoomed?: TimeSpec, sel?: number): Promise<void> {
+  private async load(
+    gen: number,
+    dir: Dir,
+    row: MeasurementRow,
+    eventType: string,
+    zoomed?: TimeSpec,
+    sel?: number,
+  ): Promise<void> {
     const ctx = this.ctx;
     if (!ctx) return;
     const key = `${dir}|${eventType}`;
     try {
-      const m = await request({ type: 'series', id: newId(), archive: ctx.archive, row, eventType, time: zoomed ?? ctx.time, window: ctx.window });
+      const m = await request({
+        type: 'series',
+        id: newId(),
+        archive: ctx.archive,
+        row,
+        eventType,
+        time: zoomed ?? ctx.time,
+        window: ctx.window,
+      });
       const stale = sel !== undefined ? sel !== this.sel : gen !== this.gen;
       if (stale || m.type !== 'seriesResult') return;
       if (!zoomed) {
@@ -206,16 +239,30 @@ export class DetailView {
       const et = p.candidates.find((c) => types.has(c));
       if (!et) continue;
       const unit = p.id === 'throughput' ? 'bps' : p.id === 'loss' ? '%' : 'ms';
-      this.timePanels.push({ kind: 'time', id: p.id, title: et === p.id ? p.title : `${p.title} (${et})`, eventType: et, unit, markers: p.markers });
+      this.timePanels.push({
+        kind: 'time',
+        id: p.id,
+        title: et === p.id ? p.title : `${p.title} (${et})`,
+        eventType: et,
+        unit,
+        markers: p.markers,
+      });
     }
     for (const p of this.timePanels) this.addBox(p.id, p.title);
     if (types.has('failures')) this.addBox('failures', 'Failures');
     if (types.has('packet-trace')) this.addBox('trace', 'Packet trace');
     const details = DETAIL_TYPES.filter((t) => types.has(t));
     if (details.length) this.lazySection('tests', 'Subintervals and streams', details, () => this.renderDetails());
-    const others = [...types].filter((t) => !NOT_PLOTTED.has(t) && !DETAIL_TYPES.includes(t) && t !== 'packet-trace' && !this.timePanels.some((p) => p.eventType === t));
+    const others = [...types].filter(
+      (t) =>
+        !NOT_PLOTTED.has(t) &&
+        !DETAIL_TYPES.includes(t) &&
+        t !== 'packet-trace' &&
+        !this.timePanels.some((p) => p.eventType === t),
+    );
     for (const t of others.sort()) this.lazySection(`other-${t}`, t, [t], () => this.renderOther(t));
-    if (this.boxes.size === 0 && !others.length) this.body.append(h('p', { class: 'muted' }, 'This measurement has no event type the explorer can plot.'));
+    if (this.boxes.size === 0 && !others.length)
+      this.body.append(h('p', { class: 'muted' }, 'This measurement has no event type the explorer can plot.'));
   }
 
   private addBox(id: string, title: string): ReturnType<typeof chartBox> {
@@ -243,7 +290,8 @@ export class DetailView {
       const jobs = eventTypes.map((et) => this.load(this.gen, 'forward', this.ctx!.row, et, zoomed, sel));
       if (this.reverseRow) {
         const rtypes = new Set(this.reverseRow.eventTypes.map((e) => e.eventType));
-        for (const et of eventTypes) if (rtypes.has(et)) jobs.push(this.load(this.gen, 'reverse', this.reverseRow, et, zoomed, sel));
+        for (const et of eventTypes)
+          if (rtypes.has(et)) jobs.push(this.load(this.gen, 'reverse', this.reverseRow, et, zoomed, sel));
       }
       void Promise.all(jobs).then(() => sel === this.sel && render());
     });
@@ -258,17 +306,48 @@ export class DetailView {
     const extended = Object.entries(row.fields).sort(([a], [b]) => a.localeCompare(b));
     this.head.append(
       h('h2', {}, row.destination ? `${row.source} → ${row.destination}` : row.source),
-      h('div', { class: 'muted' }, `${row.toolName || 'unknown tool'} · agent ${row.measurementAgent || '—'} · key ${row.key} · last write ${formatTime(row.lastUpdate)}`),
-      h('div', { class: this.errors.has('reverse-lookup') ? 'error-text' : 'muted', id: 'reverse-status' }, !this.ctx?.showReverse ? 'Reverse direction: off'
-        : rev ? `Reverse direction (dashed): ${rev.source} → ${rev.destination}, key ${rev.key}`
-        : this.errors.has('reverse-lookup') ? `Reverse direction lookup failed: ${this.errors.get('reverse-lookup')}` : 'Reverse direction: none found (or still looking)'),
-      h('details', { class: 'fields' }, h('summary', {}, `All fields (${extended.length})`),
-        h('table', {}, h('tbody', {}, ...extended.map(([k, v]) => h('tr', {}, h('th', {}, k), h('td', {}, v)))))),
-      h('div', { class: 'row actions' },
-        h('button', { type: 'button', class: 'secondary', id: 'reset-zoom', onclick: () => this.resetZoom() }, 'Reset zoom'),
-        h('button', { type: 'button', class: 'secondary', id: 'export-csv', onclick: () => this.onExport('csv') }, 'Export CSV'),
-        h('button', { type: 'button', class: 'secondary', id: 'export-json', onclick: () => this.onExport('json') }, 'Export JSON'),
-        h('span', { class: 'muted' }, 'Drag to zoom · wheel zooms · shift+drag pans · double-click resets')),
+      h(
+        'div',
+        { class: 'muted' },
+        `${row.toolName || 'unknown tool'} · agent ${row.measurementAgent || '—'} · key ${row.key} · last write ${formatTime(row.lastUpdate)}`,
+      ),
+      h(
+        'div',
+        { class: this.errors.has('reverse-lookup') ? 'error-text' : 'muted', id: 'reverse-status' },
+        !this.ctx?.showReverse
+          ? 'Reverse direction: off'
+          : rev
+            ? `Reverse direction (dashed): ${rev.source} → ${rev.destination}, key ${rev.key}`
+            : this.errors.has('reverse-lookup')
+              ? `Reverse direction lookup failed: ${this.errors.get('reverse-lookup')}`
+              : 'Reverse direction: none found (or still looking)',
+      ),
+      h(
+        'details',
+        { class: 'fields' },
+        h('summary', {}, `All fields (${extended.length})`),
+        h('table', {}, h('tbody', {}, ...extended.map(([k, v]) => h('tr', {}, h('th', {}, k), h('td', {}, v))))),
+      ),
+      h(
+        'div',
+        { class: 'row actions' },
+        h(
+          'button',
+          { type: 'button', class: 'secondary', id: 'reset-zoom', onclick: () => this.resetZoom() },
+          'Reset zoom',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', id: 'export-csv', onclick: () => this.onExport('csv') },
+          'Export CSV',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', id: 'export-json', onclick: () => this.onExport('json') },
+          'Export JSON',
+        ),
+        h('span', { class: 'muted' }, 'Drag to zoom · wheel zooms · shift+drag pans · double-click resets'),
+      ),
     );
   }
 
@@ -282,7 +361,8 @@ export class DetailView {
   }
 
   private renderFor(eventType: string): void {
-    for (const p of this.timePanels) if (p.eventType === eventType || p.markers === eventType || eventType === 'failures') this.renderTime(p);
+    for (const p of this.timePanels)
+      if (p.eventType === eventType || p.markers === eventType || eventType === 'failures') this.renderTime(p);
     if (eventType === 'failures') this.renderFailures();
     if (eventType === 'packet-trace') this.renderTrace();
   }
@@ -309,10 +389,23 @@ export class DetailView {
       const tag = dir === 'forward' ? 'fwd' : 'rev';
       const dash = dir === 'reverse';
       const r = this.results.get(`${dir}|${p.eventType}`);
-      if (r?.data.kind === 'number') lines.push({ label: `${p.id === 'loss' ? 'loss' : p.eventType} (${tag})`, ts: r.data.ts, values: r.data.values, color: pal.series[dash ? 1 : 0], dash });
+      if (r?.data.kind === 'number')
+        lines.push({
+          label: `${p.id === 'loss' ? 'loss' : p.eventType} (${tag})`,
+          ts: r.data.ts,
+          values: r.data.values,
+          color: pal.series[dash ? 1 : 0],
+          dash,
+        });
       if (r?.data.kind === 'stats') {
-        const cols: ['min' | 'median' | 'mean' | 'p95', number][] = [['min', 0], ['median', 1], ['mean', 2], ['p95', 3]];
-        for (const [c, i] of cols) lines.push({ label: `${c} (${tag})`, ts: r.data.ts, values: r.data[c], color: pal.series[i], dash });
+        const cols: ['min' | 'median' | 'mean' | 'p95', number][] = [
+          ['min', 0],
+          ['median', 1],
+          ['mean', 2],
+          ['p95', 3],
+        ];
+        for (const [c, i] of cols)
+          lines.push({ label: `${c} (${tag})`, ts: r.data.ts, values: r.data[c], color: pal.series[i], dash });
       }
       const m = p.markers ? this.results.get(`${dir}|${p.markers}`) : undefined;
       if (m?.data.kind === 'number') {
@@ -328,16 +421,34 @@ export class DetailView {
         lines.push({ label: `retransmits (${tag})`, ts, values: vs, color: pal.marker, markers: true, scale: 'y2' });
       }
       const f = this.results.get(`${dir}|failures`);
-      if (f?.data.kind === 'failures' && f.data.ts.length) failures.push({ label: `failures (${tag})`, ts: f.data.ts, values: [], color: pal.failure, markers: true, text: new Map(f.data.ts.map((t, i) => [t, (f.data as { errors: string[] }).errors[i]])) });
+      if (f?.data.kind === 'failures' && f.data.ts.length)
+        failures.push({
+          label: `failures (${tag})`,
+          ts: f.data.ts,
+          values: [],
+          color: pal.failure,
+          markers: true,
+          text: new Map(f.data.ts.map((t, i) => [t, (f.data as { errors: string[] }).errors[i]])),
+        });
     }
     for (const fl of failures) lines.push(failureLine(fl.label, fl.ts, [...fl.text!.values()], lines, fl.color));
-    const errs = [...this.errors.entries()].filter(([k]) => k.endsWith(`|${p.eventType}`) || (p.markers && k.endsWith(`|${p.markers}`))).map(([k, v]) => `${k.replace('|', ' ')}: ${v}`);
+    const errs = [...this.errors.entries()]
+      .filter(([k]) => k.endsWith(`|${p.eventType}`) || (p.markers && k.endsWith(`|${p.markers}`)))
+      .map(([k, v]) => `${k.replace('|', ' ')}: ${v}`);
     b.note.textContent = dirs.map((d) => this.describe(d, p.eventType)).join(' · ');
     const hasMain = lines.some((l) => !l.markers && l.ts.length);
-    const pending = dirs.some((d) => !this.results.has(`${d}|${p.eventType}`) && !this.errors.has(`${d}|${p.eventType}`));
+    const pending = dirs.some(
+      (d) => !this.results.has(`${d}|${p.eventType}`) && !this.errors.has(`${d}|${p.eventType}`),
+    );
     b.box.classList.toggle('loading', pending);
     b.box.classList.toggle('has-error', errs.length > 0);
-    b.status.textContent = errs.length ? errs.join('\n') : pending && !hasMain ? 'Loading…' : !hasMain ? `No ${p.eventType} data in ${formatTime(this.range.start)} … ${formatTime(this.range.end)}.` : '';
+    b.status.textContent = errs.length
+      ? errs.join('\n')
+      : pending && !hasMain
+        ? 'Loading…'
+        : !hasMain
+          ? `No ${p.eventType} data in ${formatTime(this.range.start)} … ${formatTime(this.range.end)}.`
+          : '';
     const old = this.group.all().find((u) => u.root.parentElement === b.plot);
     if (old) {
       this.group.remove(old);
@@ -349,11 +460,29 @@ export class DetailView {
     b.box.dataset.points = String(rs.reduce((n, r) => n + r.data.ts.length, 0));
     const onDrawn = (drawMs: number): void => {
       this.metrics[p.id] = {
-        points: rs.reduce((n, r) => n + r.received, 0), totalMs: performance.now() - this.shownAt, drawMs,
-        fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)), transformMs: Math.max(0, ...rs.map((r) => r.transformMs)), series: lines.map((l) => l.label),
+        points: rs.reduce((n, r) => n + r.received, 0),
+        totalMs: performance.now() - this.shownAt,
+        drawMs,
+        fetchMs: Math.max(0, ...rs.map((r) => r.fetchMs)),
+        transformMs: Math.max(0, ...rs.map((r) => r.transformMs)),
+        series: lines.map((l) => l.label),
       };
     };
-    createTimeChart(b.plot, { id: `chart-${p.id}`, title: p.title, unit: p.unit, secondaryUnit: 'count', secondaryLabel: 'retransmits', lines, range: this.view ?? this.range, onDrawn }, pal, this.group);
+    createTimeChart(
+      b.plot,
+      {
+        id: `chart-${p.id}`,
+        title: p.title,
+        unit: p.unit,
+        secondaryUnit: 'count',
+        secondaryLabel: 'retransmits',
+        lines,
+        range: this.view ?? this.range,
+        onDrawn,
+      },
+      pal,
+      this.group,
+    );
   }
 
   private renderFailures(): void {
@@ -363,20 +492,34 @@ export class DetailView {
     const items: { t: number; dir: Dir; text: string }[] = [];
     for (const dir of ['forward', 'reverse'] as Dir[]) {
       const f = this.results.get(`${dir}|failures`);
-      if (f?.data.kind === 'failures') f.data.ts.forEach((t, i) => items.push({ t, dir, text: (f.data as { errors: string[] }).errors[i] }));
+      if (f?.data.kind === 'failures')
+        f.data.ts.forEach((t, i) => items.push({ t, dir, text: (f.data as { errors: string[] }).errors[i] }));
     }
     const err = this.errors.get('forward|failures');
     b.box.classList.remove('loading');
     b.box.classList.toggle('has-error', !!err);
     b.status.textContent = err ? `forward failures: ${err}` : items.length ? '' : 'No failures in this range.';
     items.sort((a, c) => c.t - a.t);
-    if (items.length) b.plot.append(h('ul', { class: 'failures' }, ...items.slice(0, 200).map((i) => h('li', {}, h('span', { class: 'muted' }, `${formatTime(i.t)} ${i.dir}: `), i.text))));
+    if (items.length)
+      b.plot.append(
+        h(
+          'ul',
+          { class: 'failures' },
+          ...items
+            .slice(0, 200)
+            .map((i) => h('li', {}, h('span', { class: 'muted' }, `${formatTime(i.t)} ${i.dir}: `), i.text)),
+        ),
+      );
   }
 
   private renderTrace(): void {
     const b = this.boxes.get('trace');
     if (!b || !this.ctx) return;
-    for (const u of this.group.all()) if (b.plot.contains(u.root)) { this.group.remove(u); u.destroy(); }
+    for (const u of this.group.all())
+      if (b.plot.contains(u.root)) {
+        this.group.remove(u);
+        u.destroy();
+      }
     clear(b.plot);
     b.box.classList.remove('loading');
     const errs = ['forward', 'reverse'].map((d) => this.errors.get(`${d}|packet-trace`)).filter(Boolean);
@@ -392,7 +535,8 @@ export class DetailView {
     if (!b) return;
     clear(b.plot);
     const fwd = new Map<string, SeriesResult>();
-    for (const [k, r] of this.results) if (k.startsWith('forward|') && DETAIL_TYPES.includes(r.eventType)) fwd.set(r.eventType, r);
+    for (const [k, r] of this.results)
+      if (k.startsWith('forward|') && DETAIL_TYPES.includes(r.eventType)) fwd.set(r.eventType, r);
     const errs = DETAIL_TYPES.map((t) => this.errors.get(`forward|${t}`)).filter(Boolean);
     b.status.textContent = errs.join('\n');
     renderTestDetails(b.plot, fwd, this.palette);
@@ -409,16 +553,42 @@ export class DetailView {
       const r = this.results.get(`${dir}|${eventType}`);
       const dash = dir === 'reverse';
       const tag = dir === 'forward' ? 'fwd' : 'rev';
-      if (r?.data.kind === 'number') lines.push({ label: `${eventType} (${tag})`, ts: r.data.ts, values: r.data.values, color: pal.series[dash ? 1 : 0], dash });
-      else if (r?.data.kind === 'stats') lines.push({ label: `mean (${tag})`, ts: r.data.ts, values: r.data.mean, color: pal.series[2], dash });
+      if (r?.data.kind === 'number')
+        lines.push({
+          label: `${eventType} (${tag})`,
+          ts: r.data.ts,
+          values: r.data.values,
+          color: pal.series[dash ? 1 : 0],
+          dash,
+        });
+      else if (r?.data.kind === 'stats')
+        lines.push({ label: `mean (${tag})`, ts: r.data.ts, values: r.data.mean, color: pal.series[2], dash });
       else if (r && r.data.ts.length && dir === 'forward') {
         const raw = r.data;
-        b.plot.append(h('pre', { class: 'raw' }, raw.ts.slice(-20).map((t, i) => `${formatTime(t)}  ${JSON.stringify(raw.kind === 'raw' ? raw.values[raw.values.length - Math.min(20, raw.ts.length) + i] : '')}`).join('\n')));
+        b.plot.append(
+          h(
+            'pre',
+            { class: 'raw' },
+            raw.ts
+              .slice(-20)
+              .map(
+                (t, i) =>
+                  `${formatTime(t)}  ${JSON.stringify(raw.kind === 'raw' ? raw.values[raw.values.length - Math.min(20, raw.ts.length) + i] : '')}`,
+              )
+              .join('\n'),
+          ),
+        );
       }
     }
     const r = this.results.get(`forward|${eventType}`);
     b.note.textContent = r ? this.describe('forward', eventType) : '';
     b.status.textContent = err ? `forward: ${err}` : r && r.data.ts.length === 0 ? 'No data in this range.' : '';
-    if (lines.some((l) => l.ts.length)) createTimeChart(b.plot, { id: `chart-${eventType}`, title: eventType, unit: r?.unit ?? '', lines, range: this.range }, pal, this.group);
+    if (lines.some((l) => l.ts.length))
+      createTimeChart(
+        b.plot,
+        { id: `chart-${eventType}`, title: eventType, unit: r?.unit ?? '', lines, range: this.range },
+        pal,
+        this.group,
+      );
   }
 }

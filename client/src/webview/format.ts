@@ -55,7 +55,10 @@ export function formatTick(v: number, unit: Unit): string {
 /** UTC "2014-02-05 12:00:00" from UNIX seconds (archives bin summaries on UTC boundaries). */
 export function formatTime(ts: number | null | undefined): string {
   if (ts === null || ts === undefined || !Number.isFinite(ts)) return '—';
-  return new Date(ts * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(ts * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /** "5 min", "1 h", "1 d", "base" for a summary window. */

@@ -39,12 +39,19 @@ const form = new SearchFormView({
   onWindowChange: () => replot(),
   onReverseChange: () => replot(),
 });
-const table = new ResultsTable((row) => select(row), (column, descending) => {
-  sort = { column, descending };
-  persist();
-});
+const table = new ResultsTable(
+  (row) => select(row),
+  (column, descending) => {
+    sort = { column, descending };
+    persist();
+  },
+);
 const detail = new DetailView(readPalette(), (format) => void doExport(format));
-const empty = h('p', { class: 'muted empty', id: 'empty' }, 'Pick an archive and search. Leave every filter blank to list everything the archive holds.');
+const empty = h(
+  'p',
+  { class: 'muted empty', id: 'empty' },
+  'Pick an archive and search. Leave every filter blank to list everything the archive holds.',
+);
 
 clear(app);
 app.append(form.el, status, empty, table.el, detail.el);
@@ -59,7 +66,13 @@ function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void
 
 function persist(): void {
   const state: ExplorerState = {
-    archive: form.archiveUrl, form: form.read(), time: form.timeSpec, window: form.windowChoice, selectedKey, sort, showReverse: form.showReverse,
+    archive: form.archiveUrl,
+    form: form.read(),
+    time: form.timeSpec,
+    window: form.windowChoice,
+    selectedKey,
+    sort,
+    showReverse: form.showReverse,
   };
   saveState(state);
 }
@@ -85,8 +98,16 @@ async function runSearch(restoreKey?: string): Promise<void> {
     empty.hidden = m.rows.length > 0;
     if (!m.rows.length) empty.textContent = 'No measurement matches these filters.';
     const renderMs = performance.now() - t0;
-    window.explorerMetrics.search = { rows: m.rows.length, renderMs, hostMs: m.elapsedMs, pages: m.pages, totalMs: performance.now() - started };
-    setStatus(`${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms`);
+    window.explorerMetrics.search = {
+      rows: m.rows.length,
+      renderMs,
+      hostMs: m.elapsedMs,
+      pages: m.pages,
+      totalMs: performance.now() - started,
+    };
+    setStatus(
+      `${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms`,
+    );
     if (restoreKey && table.selectKey(restoreKey)) return;
   } catch (err) {
     if (id !== searchId) return;
@@ -100,7 +121,13 @@ async function runSearch(restoreKey?: string): Promise<void> {
 function select(row: MeasurementRow): void {
   selectedKey = row.key;
   persist();
-  detail.show({ archive: form.archiveUrl, row, time: form.timeSpec, window: form.windowChoice, showReverse: form.showReverse });
+  detail.show({
+    archive: form.archiveUrl,
+    row,
+    time: form.timeSpec,
+    window: form.windowChoice,
+    showReverse: form.showReverse,
+  });
   window.explorerMetrics.charts = detail.metrics;
 }
 
@@ -117,7 +144,11 @@ async function doExport(format: 'csv' | 'json'): Promise<void> {
     return;
   }
   const row = selectedKey ? table.rowByKey(selectedKey) : undefined;
-  const name = `${row ? `${row.source}_${row.destination || 'na'}` : 'series'}_${detail.range.start}-${detail.range.end}.${format}`.replace(/[^\w.-]+/g, '_');
+  const name =
+    `${row ? `${row.source}_${row.destination || 'na'}` : 'series'}_${detail.range.start}-${detail.range.end}.${format}`.replace(
+      /[^\w.-]+/g,
+      '_',
+    );
   try {
     const m = await request({ type: 'export', id: newId(), format, suggestedName: name, shown, range: detail.range });
     if (m.type !== 'exported') return;

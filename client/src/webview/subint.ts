@@ -39,7 +39,11 @@ export function renderTestDetails(parent: HTMLElement, series: Map<string, Serie
   }
   const runs = anchor.data.ts;
   const holder = h('div', {});
-  const pick = h('select', { 'aria-label': 'Test run' }, ...runs.map((t, i) => h('option', { value: String(i) }, formatTime(t))).reverse());
+  const pick = h(
+    'select',
+    { 'aria-label': 'Test run' },
+    ...runs.map((t, i) => h('option', { value: String(i) }, formatTime(t))).reverse(),
+  );
   parent.append(h('div', { class: 'row' }, h('span', {}, 'Test run'), pick), holder);
 
   const show = (i: number): void => {
@@ -47,29 +51,68 @@ export function renderTestDetails(parent: HTMLElement, series: Map<string, Serie
     const t = runs[i];
     const lines: { label: string; values: (number | null)[]; color: string }[] = [];
     const offsets = new Set<number>();
-    const totalSubs = total && total.data.kind === 'subintervals' ? total.data.intervals[nearestIndex(total.data.ts, t)] : undefined;
-    const streamSubs = perStream && perStream.data.kind === 'stream-subintervals' ? perStream.data.streams[nearestIndex(perStream.data.ts, t)] : undefined;
+    const totalSubs =
+      total && total.data.kind === 'subintervals' ? total.data.intervals[nearestIndex(total.data.ts, t)] : undefined;
+    const streamSubs =
+      perStream && perStream.data.kind === 'stream-subintervals'
+        ? perStream.data.streams[nearestIndex(perStream.data.ts, t)]
+        : undefined;
     totalSubs?.forEach((s) => offsets.add(s.start));
     streamSubs?.forEach((st) => st.forEach((s) => offsets.add(s.start)));
     const xs = [...offsets].sort((a, b) => a - b);
     if (totalSubs) lines.push({ label: 'total', values: valuesAt(xs, totalSubs), color: palette.series[0] });
-    streamSubs?.forEach((st, k) => lines.push({ label: `stream ${k}`, values: valuesAt(xs, st), color: palette.series[(k + 1) % palette.series.length] }));
+    streamSubs?.forEach((st, k) =>
+      lines.push({
+        label: `stream ${k}`,
+        values: valuesAt(xs, st),
+        color: palette.series[(k + 1) % palette.series.length],
+      }),
+    );
     if (xs.length && lines.length) {
       const plot = h('div', { class: 'plot subintervals' });
       holder.append(plot);
       createOffsetChart(plot, `Throughput subintervals at ${formatTime(t)}`, 'bps', xs, lines, palette);
     }
-    const retransSubs = retrans && retrans.data.kind === 'subintervals' ? retrans.data.intervals[nearestIndex(retrans.data.ts, t)] : undefined;
+    const retransSubs =
+      retrans && retrans.data.kind === 'subintervals'
+        ? retrans.data.intervals[nearestIndex(retrans.data.ts, t)]
+        : undefined;
     if (retransSubs?.length) {
-      holder.append(h('p', { class: 'muted' }, `Retransmits per subinterval: ${retransSubs.map((s) => `${s.start}s: ${s.value ?? '—'}`).join(', ')}`));
+      holder.append(
+        h(
+          'p',
+          { class: 'muted' },
+          `Retransmits per subinterval: ${retransSubs.map((s) => `${s.start}s: ${s.value ?? '—'}`).join(', ')}`,
+        ),
+      );
     }
-    const tot = streamTotals && streamTotals.data.kind === 'streams' ? streamTotals.data.streams[nearestIndex(streamTotals.data.ts, t)] : undefined;
-    const ret = streamRetrans && streamRetrans.data.kind === 'streams' ? streamRetrans.data.streams[nearestIndex(streamRetrans.data.ts, t)] : undefined;
+    const tot =
+      streamTotals && streamTotals.data.kind === 'streams'
+        ? streamTotals.data.streams[nearestIndex(streamTotals.data.ts, t)]
+        : undefined;
+    const ret =
+      streamRetrans && streamRetrans.data.kind === 'streams'
+        ? streamRetrans.data.streams[nearestIndex(streamRetrans.data.ts, t)]
+        : undefined;
     const n = Math.max(tot?.length ?? 0, ret?.length ?? 0);
     if (n > 0) {
       const rows = Array.from({ length: n }, (_, k) =>
-        h('tr', {}, h('td', {}, `stream ${k}`), h('td', {}, formatValue(tot?.[k] ?? null, 'bps')), h('td', {}, formatValue(ret?.[k] ?? null, 'count'))));
-      holder.append(h('table', { class: 'streams' }, h('thead', {}, h('tr', {}, h('th', {}, 'Stream'), h('th', {}, 'Throughput'), h('th', {}, 'Retransmits'))), h('tbody', {}, ...rows)));
+        h(
+          'tr',
+          {},
+          h('td', {}, `stream ${k}`),
+          h('td', {}, formatValue(tot?.[k] ?? null, 'bps')),
+          h('td', {}, formatValue(ret?.[k] ?? null, 'count')),
+        ),
+      );
+      holder.append(
+        h(
+          'table',
+          { class: 'streams' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Stream'), h('th', {}, 'Throughput'), h('th', {}, 'Retransmits'))),
+          h('tbody', {}, ...rows),
+        ),
+      );
     }
   };
   pick.addEventListener('change', () => show(Number(pick.value)));

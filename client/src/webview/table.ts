@@ -18,7 +18,10 @@ function pairText(r: MeasurementRow): string {
   return r.subjectType === 'network-element' || !r.destination ? r.source : `${r.source} → ${r.destination}`;
 }
 function eventTypesText(r: MeasurementRow): string {
-  return r.eventTypes.map((e) => e.eventType).sort().join(', ');
+  return r.eventTypes
+    .map((e) => e.eventType)
+    .sort()
+    .join(', ');
 }
 
 /** Digit runs zero-padded, so plain `<` orders 10.0.0.9 before 10.0.0.10 (cheaper than a numeric Intl.Collator). */
@@ -111,7 +114,8 @@ export class ResultsTable {
     this.selected = row.key;
     const top = i * ROW_HEIGHT;
     if (top < this.body.scrollTop) this.body.scrollTop = top;
-    else if (top + ROW_HEIGHT > this.body.scrollTop + this.body.clientHeight) this.body.scrollTop = top + ROW_HEIGHT - this.body.clientHeight;
+    else if (top + ROW_HEIGHT > this.body.scrollTop + this.body.clientHeight)
+      this.body.scrollTop = top + ROW_HEIGHT - this.body.clientHeight;
     this.renderVisible();
     this.onSelect(row);
   }
@@ -132,17 +136,21 @@ export class ResultsTable {
       const active = c.id === this.sortCol;
       const arrow = active ? (this.descending ? ' ▾' : ' ▴') : '';
       this.header.append(
-        h('button', {
-          class: `tcell th${active ? ' sorted' : ''}`,
-          role: 'columnheader',
-          'aria-sort': active ? (this.descending ? 'descending' : 'ascending') : 'none',
-          'data-col': c.id,
-          onclick: () => {
-            const descending = c.id === this.sortCol ? !this.descending : c.id === 'lastUpdate';
-            this.setSort(c.id, descending);
-            this.onSort(c.id, descending);
+        h(
+          'button',
+          {
+            class: `tcell th${active ? ' sorted' : ''}`,
+            role: 'columnheader',
+            'aria-sort': active ? (this.descending ? 'descending' : 'ascending') : 'none',
+            'data-col': c.id,
+            onclick: () => {
+              const descending = c.id === this.sortCol ? !this.descending : c.id === 'lastUpdate';
+              this.setSort(c.id, descending);
+              this.onSort(c.id, descending);
+            },
           },
-        }, c.label + arrow),
+          c.label + arrow,
+        ),
       );
     }
   }
@@ -157,7 +165,17 @@ export class ResultsTable {
       const r = this.rows[i];
       const sel = r.key === this.selected;
       frag.append(
-        h('div', { class: `trow${sel ? ' selected' : ''}`, role: 'row', 'aria-rowindex': i + 2, 'aria-selected': sel ? 'true' : 'false', 'data-index': i, 'data-key': r.key, title: r.uri },
+        h(
+          'div',
+          {
+            class: `trow${sel ? ' selected' : ''}`,
+            role: 'row',
+            'aria-rowindex': i + 2,
+            'aria-selected': sel ? 'true' : 'false',
+            'data-index': i,
+            'data-key': r.key,
+            title: r.uri,
+          },
           h('span', { class: 'tcell', role: 'gridcell' }, pairText(r)),
           h('span', { class: 'tcell', role: 'gridcell' }, r.toolName),
           h('span', { class: 'tcell', role: 'gridcell' }, eventTypesText(r)),
@@ -173,7 +191,14 @@ export class ResultsTable {
     if (this.rows.length === 0) return;
     const cur = this.selected === undefined ? -1 : this.rows.findIndex((r) => r.key === this.selected);
     const page = Math.max(1, Math.floor(this.body.clientHeight / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: cur + 1, ArrowUp: cur - 1, PageDown: cur + page, PageUp: cur - page, Home: 0, End: this.rows.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: cur + 1,
+      ArrowUp: cur - 1,
+      PageDown: cur + page,
+      PageUp: cur - page,
+      Home: 0,
+      End: this.rows.length - 1,
+    };
     const to = moves[ev.key];
     if (to === undefined) return;
     ev.preventDefault();

@@ -32,5 +32,8 @@ export function readPalette(): Palette {
 
 /** Call `fn` when VS Code switches theme (it changes the body class). */
 export function onThemeChange(fn: () => void): void {
-  new MutationObserver(fn).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind'] });
+  new MutationObserver(fn).observe(document.body, {
+    attributes: true,
+    attributeFilter: ['class', 'data-vscode-theme-kind'],
+  });
 }

@@ -15,7 +15,10 @@ export function pathSignature(hops: readonly TraceHop[]): string {
     const ip = hop.success && hop.ip ? hop.ip : '*';
     if (cur === undefined || cur === '*') byTtl.set(hop.ttl, ip);
   }
-  return [...byTtl.entries()].sort((a, b) => a[0] - b[0]).map(([, ip]) => ip).join(' ');
+  return [...byTtl.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, ip]) => ip)
+    .join(' ');
 }
 
 export interface PathSummary {
@@ -26,7 +29,10 @@ export interface PathSummary {
 }
 
 /** Distinct paths in order of first appearance, and the path number of each run. */
-export function pathChanges(ts: readonly number[], hops: readonly TraceHop[][]): { paths: PathSummary[]; index: number[]; changes: number } {
+export function pathChanges(
+  ts: readonly number[],
+  hops: readonly TraceHop[][],
+): { paths: PathSummary[]; index: number[]; changes: number } {
   const ids = new Map<string, number>();
   const paths: PathSummary[] = [];
   const index: number[] = [];
@@ -52,20 +58,32 @@ function hopTable(hops: readonly TraceHop[]): HTMLElement {
   const head = h('tr', {}, ...['TTL', 'Address', 'Host', 'AS', 'RTT', 'MTU', 'Error'].map((c) => h('th', {}, c)));
   const body = h('tbody', {});
   for (const hop of hops) {
-    body.append(h('tr', { class: hop.success ? '' : 'failed' },
-      h('td', {}, hop.ttl + (hop.query > 1 ? `.${hop.query}` : '')),
-      h('td', {}, hop.success ? hop.ip || '—' : '*'),
-      h('td', {}, hop.hostname ?? ''),
-      h('td', {}, hop.asn !== undefined ? `AS${hop.asn}${hop.asOwner ? ` ${hop.asOwner}` : ''}` : ''),
-      h('td', {}, formatValue(hop.rtt, 'ms')),
-      h('td', {}, hop.mtu ?? ''),
-      h('td', {}, hop.error ?? '')));
+    body.append(
+      h(
+        'tr',
+        { class: hop.success ? '' : 'failed' },
+        h('td', {}, hop.ttl + (hop.query > 1 ? `.${hop.query}` : '')),
+        h('td', {}, hop.success ? hop.ip || '—' : '*'),
+        h('td', {}, hop.hostname ?? ''),
+        h('td', {}, hop.asn !== undefined ? `AS${hop.asn}${hop.asOwner ? ` ${hop.asOwner}` : ''}` : ''),
+        h('td', {}, formatValue(hop.rtt, 'ms')),
+        h('td', {}, hop.mtu ?? ''),
+        h('td', {}, hop.error ?? ''),
+      ),
+    );
   }
   return h('table', { class: 'hops' }, h('thead', {}, head), body);
 }
 
 /** Render one direction's traces into `parent`. */
-export function renderTraces(parent: HTMLElement, label: string, result: SeriesResult, palette: Palette, group: ChartGroup, range: { start: number; end: number }): void {
+export function renderTraces(
+  parent: HTMLElement,
+  label: string,
+  result: SeriesResult,
+  palette: Palette,
+  group: ChartGroup,
+  range: { start: number; end: number },
+): void {
   const d = result.data;
   if (d.kind !== 'trace' || d.ts.length === 0) {
     parent.append(h('p', { class: 'muted' }, `${label}: no traces in this range.`));
@@ -73,8 +91,11 @@ export function renderTraces(parent: HTMLElement, label: string, result: SeriesR
   }
   const { paths, index, changes } = pathChanges(d.ts, d.hops);
   const tableHolder = h('div', { class: 'hop-table' });
-  const pick = h('select', { 'aria-label': `${label} trace run` },
-    ...d.ts.map((t, i) => h('option', { value: String(i) }, `${formatTime(t)} — path ${index[i] + 1}`)).reverse());
+  const pick = h(
+    'select',
+    { 'aria-label': `${label} trace run` },
+    ...d.ts.map((t, i) => h('option', { value: String(i) }, `${formatTime(t)} — path ${index[i] + 1}`)).reverse(),
+  );
   const showRun = (i: number): void => {
     clear(tableHolder);
     tableHolder.append(hopTable(d.hops[i]));
@@ -83,25 +104,69 @@ export function renderTraces(parent: HTMLElement, label: string, result: SeriesR
   showRun(d.ts.length - 1);
 
   const chartHolder = h('div', { class: 'plot' });
-  const list = h('ol', { class: 'paths' }, ...paths.map((p) =>
-    h('li', {}, h('code', {}, p.signature), h('span', { class: 'muted' }, ` — ${p.runs} run${p.runs === 1 ? '' : 's'}, ${formatTime(p.first)} … ${formatTime(p.last)}`))));
+  const list = h(
+    'ol',
+    { class: 'paths' },
+    ...paths.map((p) =>
+      h(
+        'li',
+        {},
+        h('code', {}, p.signature),
+        h(
+          'span',
+          { class: 'muted' },
+          ` — ${p.runs} run${p.runs === 1 ? '' : 's'}, ${formatTime(p.first)} … ${formatTime(p.last)}`,
+        ),
+      ),
+    ),
+  );
   parent.append(
-    h('h4', {}, `${label}: ${d.ts.length} runs, ${paths.length} distinct path${paths.length === 1 ? '' : 's'}, ${changes} change${changes === 1 ? '' : 's'}`),
-    h('div', { class: 'row' }, h('span', {}, 'Run'), pick), tableHolder,
-    chartHolder, list);
-  const axis = { stroke: palette.fg, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
-  const u = new uPlot({
-    title: `${label}: path over time`,
-    width: Math.max(240, parent.clientWidth || 600),
-    height: 140,
-    series: [
-      { label: 'time (UTC)', value: (_u, v) => formatTime(v) },
-      { label: 'path', stroke: palette.series[0], width: 1.5, paths: uPlot.paths.stepped?.({ align: 1 }), points: { show: true, size: 5, fill: palette.series[0] }, value: (_u, v) => (v === null ? '—' : `path ${v}`) },
-    ],
-    scales: { x: { time: true }, y: { range: () => [0.5, paths.length + 0.5] } },
-    axes: [axis, { ...axis, size: 50, splits: () => paths.map((_p, i) => i + 1), values: (_u, ticks) => ticks.map((t) => `#${t}`) }],
-    cursor: { drag: { x: true, y: false }, sync: { key: 'psconfig-explorer' } },
-  }, [d.ts.slice(), index.map((i) => i + 1)], chartHolder);
+    h(
+      'h4',
+      {},
+      `${label}: ${d.ts.length} runs, ${paths.length} distinct path${paths.length === 1 ? '' : 's'}, ${changes} change${changes === 1 ? '' : 's'}`,
+    ),
+    h('div', { class: 'row' }, h('span', {}, 'Run'), pick),
+    tableHolder,
+    chartHolder,
+    list,
+  );
+  const axis = {
+    stroke: palette.fg,
+    grid: { stroke: palette.grid, width: 1 },
+    ticks: { stroke: palette.grid, width: 1 },
+  };
+  const u = new uPlot(
+    {
+      title: `${label}: path over time`,
+      width: Math.max(240, parent.clientWidth || 600),
+      height: 140,
+      series: [
+        { label: 'time (UTC)', value: (_u, v) => formatTime(v) },
+        {
+          label: 'path',
+          stroke: palette.series[0],
+          width: 1.5,
+          paths: uPlot.paths.stepped?.({ align: 1 }),
+          points: { show: true, size: 5, fill: palette.series[0] },
+          value: (_u, v) => (v === null ? '—' : `path ${v}`),
+        },
+      ],
+      scales: { x: { time: true }, y: { range: () => [0.5, paths.length + 0.5] } },
+      axes: [
+        axis,
+        {
+          ...axis,
+          size: 50,
+          splits: () => paths.map((_p, i) => i + 1),
+          values: (_u, ticks) => ticks.map((t) => `#${t}`),
+        },
+      ],
+      cursor: { drag: { x: true, y: false }, sync: { key: 'psconfig-explorer' } },
+    },
+    [d.ts.slice(), index.map((i) => i + 1)],
+    chartHolder,
+  );
   group.add(u);
   group.quietly(() => u.setScale('x', { min: range.start, max: range.end }));
 }

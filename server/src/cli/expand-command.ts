@@ -76,7 +76,9 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    process.stderr.write(`psconfig-tools expand: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? ''} ${(e as Error).message}\n`);
+    process.stderr.write(
+      `psconfig-tools expand: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? ''} ${(e as Error).message}\n`,
+    );
     return 2;
   }
   const result = await expandText({
@@ -107,7 +109,13 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
       if (args.format === 'json') out.push({ task: c.task, addresses: c.addresses, error: c.error });
       else process.stderr.write(`error: ${c.error}\n`);
     } else if (args.format === 'json') {
-      out.push({ task: c.task, addresses: c.addresses, agent: c.agent, flip: c.flip ?? false, pscheduler: c.pscheduler });
+      out.push({
+        task: c.task,
+        addresses: c.addresses,
+        agent: c.agent,
+        flip: c.flip ?? false,
+        pscheduler: c.pscheduler,
+      });
     } else {
       out.push(c.pscheduler);
     }

@@ -26,7 +26,16 @@ export async function validateText(file: string, text: string, jq = true): Promi
   return all.map((d) => {
     const s = lines.positionAt(d.start);
     const e = lines.positionAt(d.end);
-    return { file, line: s.line + 1, column: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1, severity: d.severity, code: d.code, message: d.message };
+    return {
+      file,
+      line: s.line + 1,
+      column: s.character + 1,
+      endLine: e.line + 1,
+      endColumn: e.character + 1,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    };
   });
 }
 
@@ -62,14 +71,18 @@ export async function runValidateCommand(args: string[]): Promise<number> {
     try {
       text = await readFile(file, 'utf8');
     } catch (e) {
-      process.stderr.write(`psconfig-tools validate: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      process.stderr.write(
+        `psconfig-tools validate: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+      );
       unreadable = true;
       continue;
     }
     for (const d of await validateText(file, text, jq)) results.push(d);
   }
   if (format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  else for (const d of results) process.stdout.write(`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
+  else
+    for (const d of results)
+      process.stdout.write(`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
   if (unreadable) return 2;
   return results.some((d) => d.severity === 'error') ? 1 : 0;
 }

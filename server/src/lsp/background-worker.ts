@@ -58,7 +58,13 @@ export function countTasks(text: string): TaskFact[] {
   } catch {
     value = toValue(parseTemplate(text).root);
   }
-  return countCombinations(value).tasks.map((t) => ({ task: t.task, count: t.count, agents: t.agents, disabled: t.disabled, error: t.error }));
+  return countCombinations(value).tasks.map((t) => ({
+    task: t.task,
+    count: t.count,
+    agents: t.agents,
+    disabled: t.disabled,
+    error: t.error,
+  }));
 }
 
 /** Worker side. */
@@ -67,7 +73,8 @@ export function serveBackgroundJobs(): void {
   if (!port) return;
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
-  const fail = (id: number, err: unknown): void => post({ id, phase: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+  const fail = (id: number, err: unknown): void =>
+    post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   port.on('message', (job: Job) => {
     try {
       if (job.kind === 'diagnostics') {
@@ -83,7 +90,10 @@ export function serveBackgroundJobs(): void {
         expansions.forget(job.uri);
       } else {
         const isCancelled = pollerOf(job.cancel);
-        (job.shared ? expansions.expand(job.input, isCancelled, job.firstsOnly) : runEngine(job.input, isCancelled)).then(
+        (job.shared
+          ? expansions.expand(job.input, isCancelled, job.firstsOnly)
+          : runEngine(job.input, isCancelled)
+        ).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -139,7 +149,11 @@ export class BackgroundRunner {
       laterFail = rej;
     });
     laterP.catch(() => undefined);
-    const diagnostics = (await this.send({ kind: 'diagnostics', text, jqPath }, later, laterFail)) as TemplateDiagnostic[];
+    const diagnostics = (await this.send(
+      { kind: 'diagnostics', text, jqPath },
+      later,
+      laterFail,
+    )) as TemplateDiagnostic[];
     return { diagnostics, later: laterP };
   }
 
@@ -152,14 +166,25 @@ export class BackgroundRunner {
    * `shared`: served from (or cut from) the full expansion kept where the engine runs, for open documents;
    * otherwise one engine run for exactly this input. `firstsOnly`: the first combination of each task only.
    */
-  async expand(input: EngineInput, cancel: CancelFlag | undefined, shared: boolean, firstsOnly = false): Promise<ExpandTasksResult> {
+  async expand(
+    input: EngineInput,
+    cancel: CancelFlag | undefined,
+    shared: boolean,
+    firstsOnly = false,
+  ): Promise<ExpandTasksResult> {
     if (!this.ensureWorker()) {
       const isCancelled = cancel ? () => cancel.cancelled : undefined;
       if (shared) return this.local.expand(input, isCancelled, firstsOnly);
       this.local.engineRuns++;
       return runEngine(input, isCancelled);
     }
-    return (await this.send({ kind: 'expand', input, cancel: cancel?.buffer, shared, firstsOnly })) as ExpandTasksResult;
+    return (await this.send({
+      kind: 'expand',
+      input,
+      cancel: cancel?.buffer,
+      shared,
+      firstsOnly,
+    })) as ExpandTasksResult;
   }
 
   /** Drops the full expansion kept for `uri` (closed, or settings changed). */
@@ -179,7 +204,11 @@ export class BackgroundRunner {
     void w?.terminate();
   }
 
-  private send(job: JobBody, later?: (d: TemplateDiagnostic[]) => void, laterFail?: (e: Error) => void): Promise<unknown> {
+  private send(
+    job: JobBody,
+    later?: (d: TemplateDiagnostic[]) => void,
+    laterFail?: (e: Error) => void,
+  ): Promise<unknown> {
     const worker = this.worker!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -211,7 +240,9 @@ export class BackgroundRunner {
       this.worker = w;
     } catch (err) {
       this.broken = true;
-      this.log.warn(`no background worker (${err instanceof Error ? err.message : String(err)}); working on the main thread`);
+      this.log.warn(
+        `no background worker (${err instanceof Error ? err.message : String(err)}); working on the main thread`,
+      );
     }
     return this.worker;
   }

@@ -25,8 +25,15 @@ const SEVERITY: Record<TemplateDiagnostic['severity'], DiagnosticSeverity> = {
 };
 
 export function toDiagnostic(doc: TextDocument, d: TemplateDiagnostic): Diagnostic {
-  const out: Diagnostic = { range: toRange(doc, d.start, d.end), severity: SEVERITY[d.severity] ?? DiagnosticSeverity.Error, code: d.code, source: 'psconfig', message: d.message };
-  if (d.tags?.length) out.tags = d.tags.map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
+  const out: Diagnostic = {
+    range: toRange(doc, d.start, d.end),
+    severity: SEVERITY[d.severity] ?? DiagnosticSeverity.Error,
+    code: d.code,
+    source: 'psconfig',
+    message: d.message,
+  };
+  if (d.tags?.length)
+    out.tags = d.tags.map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
   if (d.data !== undefined) out.data = d.data;
   return out;
 }

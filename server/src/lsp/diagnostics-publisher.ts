@@ -69,7 +69,9 @@ export class DiagnosticsPublisher {
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
-      this.log.error(`diagnostics for ${uri} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      this.log.error(
+        `diagnostics for ${uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
     } finally {
       this.inFlight.delete(uri);
     }
@@ -84,7 +86,8 @@ export class DiagnosticsPublisher {
     try {
       const extra = await outcome.later;
       const latest = this.current(uri);
-      if (extra.length > 0 && latest && latest.version === version) await this.publish(latest, [...diagnostics, ...extra]);
+      if (extra.length > 0 && latest && latest.version === version)
+        await this.publish(latest, [...diagnostics, ...extra]);
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -12,5 +12,9 @@ export interface DiagnosticsPass {
 
 export function computeDiagnostics(text: string, jqPath: string | undefined): DiagnosticsPass {
   const result = validateTemplate(text);
-  return { diagnostics: result.diagnostics, result, later: () => checkJqExpressions(result.model, jqRunnerFor(jqPath)) };
+  return {
+    diagnostics: result.diagnostics,
+    result,
+    later: () => checkJqExpressions(result.model, jqRunnerFor(jqPath)),
+  };
 }

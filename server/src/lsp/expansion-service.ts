@@ -61,7 +61,10 @@ export class ExpansionService {
     const hit = this.countCache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.counts;
     const counts = this.runner.counts(doc.getText());
-    const entry: { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] } = { version: doc.version, counts };
+    const entry: { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] } = {
+      version: doc.version,
+      counts,
+    };
     this.countCache.set(doc.uri, entry);
     counts.then(
       (v) => (entry.value = v),
@@ -122,7 +125,11 @@ export class ExpansionService {
     this.countCache.delete(uri);
   }
 
-  private async expandOnce(doc: TextDocument, params: ExpandTasksParams, token: Cancellable | undefined): Promise<ExpandTasksResult> {
+  private async expandOnce(
+    doc: TextDocument,
+    params: ExpandTasksParams,
+    token: Cancellable | undefined,
+  ): Promise<ExpandTasksResult> {
     const agents = params.agentAddresses ?? [];
     return this.directRun(doc, agents, params.limit, token);
   }
@@ -131,7 +138,12 @@ export class ExpansionService {
    * A filtered request, shared by identical requests in flight. Where the engine runs it is cut from the full
    * expansion of this version when exact (expansion-shared.ts); a run of its own is cancelled when nobody waits.
    */
-  private directRun(doc: TextDocument, agents: string[], limit: number | undefined, token: Cancellable | undefined): Promise<ExpandTasksResult> {
+  private directRun(
+    doc: TextDocument,
+    agents: string[],
+    limit: number | undefined,
+    token: Cancellable | undefined,
+  ): Promise<ExpandTasksResult> {
     const settingsKey = this.settingsKey();
     const key = JSON.stringify([doc.uri, doc.version, settingsKey, agents, limit ?? null]);
     let run = this.direct.get(key);
@@ -156,7 +168,14 @@ export class ExpansionService {
     return mine.result.finally(() => (waiting = false));
   }
 
-  private start(doc: TextDocument, agentAddresses: string[], limit: number | undefined, key: string, shared: boolean, firstsOnly = false): Run {
+  private start(
+    doc: TextDocument,
+    agentAddresses: string[],
+    limit: number | undefined,
+    key: string,
+    shared: boolean,
+    firstsOnly = false,
+  ): Run {
     const settings = this.settings();
     const cancel = new CancelFlag();
     this.runsStarted++;
@@ -187,7 +206,8 @@ export class ExpansionService {
   private supersede(uri: string, version: number): void {
     const old = this.full.get(uri);
     if (old && old.version < version && old.value === undefined) old.cancel.cancel();
-    for (const run of this.direct.values()) if (run.uri === uri && run.version < version && run.value === undefined) run.cancel.cancel();
+    for (const run of this.direct.values())
+      if (run.uri === uri && run.version < version && run.value === undefined) run.cancel.cancel();
   }
 
   private settingsKey(): string {

@@ -48,7 +48,13 @@ export class SharedExpansions {
     // Documents not open in the editor have no version: their text is compared instead.
     if (hit && hit.version === input.version && hit.key === key && input.version !== null) return hit.result;
     if (hit && !hit.settled) hit.cancelled = true; // an older version: nobody needs it any more
-    const run: FullRun = { version: input.version, key, settled: false, cancelled: false, result: Promise.resolve(undefined as unknown as ExpandTasksResult) };
+    const run: FullRun = {
+      version: input.version,
+      key,
+      settled: false,
+      cancelled: false,
+      result: Promise.resolve(undefined as unknown as ExpandTasksResult),
+    };
     this.engineRuns++;
     run.result = runEngine({ ...input, agentAddresses: [], limit: undefined }, () => run.cancelled);
     this.full.set(input.uri, run);

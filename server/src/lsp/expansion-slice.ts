@@ -79,7 +79,11 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
 
   const tasks = full.tasks.map((t): ExpandedTaskSummary => {
     if (t.disabled) return t;
-    return { ...t, count: (planned.get(t.task) ?? 0) - (failed.get(t.task) ?? 0), agents: matches ? t.agents.filter(matches) : t.agents };
+    return {
+      ...t,
+      count: (planned.get(t.task) ?? 0) - (failed.get(t.task) ?? 0),
+      agents: matches ? t.agents.filter(matches) : t.agents,
+    };
   });
   return {
     ...full,

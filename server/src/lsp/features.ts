@@ -14,14 +14,25 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { completeAt, nameDetail, type NavCompletionItem, type NavCompletionResult } from '../template/navigation/completion';
+import {
+  completeAt,
+  nameDetail,
+  type NavCompletionItem,
+  type NavCompletionResult,
+} from '../template/navigation/completion';
 import { completeInEditedText } from '../template/navigation/edited-text';
 import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
 import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
 import { documentSymbols } from '../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts } from '../template/navigation/hover';
-import { findDefinitions, findReferences, prepareRename, rename, type TextEditOffsets } from '../template/navigation/names';
+import {
+  findDefinitions,
+  findReferences,
+  prepareRename,
+  rename,
+  type TextEditOffsets,
+} from '../template/navigation/names';
 import type { NavModel } from '../template/navigation/model';
 import type { AnalysisCache } from './analysis';
 import { completionKind, toDocumentSymbol, toRange } from './convert';
@@ -48,7 +59,9 @@ interface ResolveData {
 }
 
 /** Lens data carried from codeLens to codeLens/resolve. */
-type LensData = { uri: string; version: number; kind: 'task'; task: string } | { uri: string; version: number; kind: 'archive'; archive: string };
+type LensData =
+  | { uri: string; version: number; kind: 'task'; task: string }
+  | { uri: string; version: number; kind: 'archive'; archive: string };
 
 export interface FeatureDeps {
   connection: Connection;
@@ -78,7 +91,8 @@ export function registerFeatures(d: FeatureDeps): void {
     const inserted = doc.getText().slice(e.region.lo, e.region.hiNew);
     return completeInEditedText(e.analysis.model, e.region, inserted, offset);
   };
-  const edits = (doc: TextDocument, list: TextEditOffsets[]) => list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
+  const edits = (doc: TextDocument, list: TextEditOffsets[]) =>
+    list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
 
   connection.onCompletion((params, token) =>
     runSafe<CompletionList | null>(log, 'completion', null, token, async () => {
@@ -97,15 +111,20 @@ export function registerFeatures(d: FeatureDeps): void {
         const shared =
           d.supportsEditRangeDefault() &&
           nav.items.length > 0 &&
-          (nav.reuse !== undefined || nav.items.every((i) => i.replaceStart === first.replaceStart && i.replaceEnd === first.replaceEnd));
+          (nav.reuse !== undefined ||
+            nav.items.every((i) => i.replaceStart === first.replaceStart && i.replaceEnd === first.replaceEnd));
         // Long lists (thousands of addresses) leave details to completionItem/resolve to stay small on the wire.
         const lazy = shared && nav.context === 'reference' && nav.items.length > LAZY_DETAIL_ITEMS;
         // Without positions in them (shared range), a name slot's items are the same at every position of a
         // version: convert them once.
-        const items = shared && nav.reuse ? reusedItems(nav.reuse, lazy, () => toLspItems(doc, nav.items, shared, lazy)) : toLspItems(doc, nav.items, shared, lazy);
+        const items =
+          shared && nav.reuse
+            ? reusedItems(nav.reuse, lazy, () => toLspItems(doc, nav.items, shared, lazy))
+            : toLspItems(doc, nav.items, shared, lazy);
         const list: CompletionList = { isIncomplete: false, items };
         if (shared) list.itemDefaults = { editRange: toRange(doc, first.replaceStart, first.replaceEnd) };
-        if (lazy && list.itemDefaults) list.itemDefaults.data = { uri: doc.uri, kind: first.kind } satisfies ResolveData;
+        if (lazy && list.itemDefaults)
+          list.itemDefaults.data = { uri: doc.uri, kind: first.kind } satisfies ResolveData;
         return list;
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
@@ -123,7 +142,10 @@ export function registerFeatures(d: FeatureDeps): void {
       const doc = documents.get(data.uri);
       if (!doc) return item;
       // A detail from the previous parse is good enough while a big template is being typed in.
-      const model = cache.peek(doc)?.model ?? (doc.getText().length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ?? cache.get(doc).model;
+      const model =
+        cache.peek(doc)?.model ??
+        (doc.getText().length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ??
+        cache.get(doc).model;
       return model ? { ...item, detail: nameDetail(model, data.kind, item.label) } : item;
     }),
   );
@@ -132,7 +154,10 @@ export function registerFeatures(d: FeatureDeps): void {
     runSafe<Location[]>(log, 'definition', [], token, () => {
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
-      return findDefinitions(m.model, m.doc.offsetAt(params.position)).map((def) => ({ uri: m.doc.uri, range: toRange(m.doc, def.start, def.end) }));
+      return findDefinitions(m.model, m.doc.offsetAt(params.position)).map((def) => ({
+        uri: m.doc.uri,
+        range: toRange(m.doc, def.start, def.end),
+      }));
     }),
   );
 
@@ -184,7 +209,8 @@ export function registerFeatures(d: FeatureDeps): void {
   const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
     const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_COUNTS_WAIT_MS)) ?? [];
     let result = d.expansion.settled(doc);
-    if (!result && insideVariable(doc.getText(), offset)) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
+    if (!result && insideVariable(doc.getText(), offset))
+      result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [] };
   };
 
@@ -206,7 +232,12 @@ export function registerFeatures(d: FeatureDeps): void {
         if (diag.source !== 'psconfig') continue;
         const start = m.doc.offsetAt(diag.range.start);
         const end = m.doc.offsetAt(diag.range.end);
-        for (const fix of quickFixes(m.model, { start, end, code: typeof diag.code === 'string' ? diag.code : undefined, data: diag.data })) {
+        for (const fix of quickFixes(m.model, {
+          start,
+          end,
+          code: typeof diag.code === 'string' ? diag.code : undefined,
+          data: diag.data,
+        })) {
           out.push({
             title: fix.title,
             kind: CodeActionKind.QuickFix,
@@ -225,9 +256,16 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
       const base = { uri: m.doc.uri, version: m.doc.version };
-      const lenses: CodeLens[] = taskLenses(m.model).map((l) => ({ range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'task', task: l.task } satisfies LensData }));
+      const lenses: CodeLens[] = taskLenses(m.model).map((l) => ({
+        range: toRange(m.doc, l.start, l.end),
+        data: { ...base, kind: 'task', task: l.task } satisfies LensData,
+      }));
       // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
-      for (const l of archiveLenses(m.model)) lenses.push({ range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'archive', archive: l.archive } satisfies LensData });
+      for (const l of archiveLenses(m.model))
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          data: { ...base, kind: 'archive', archive: l.archive } satisfies LensData,
+        });
       return lenses;
     }),
   );
@@ -244,9 +282,11 @@ export function registerFeatures(d: FeatureDeps): void {
         return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [data.uri] } };
       }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
-      const facts: ExpansionFacts | undefined = result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
+      const facts: ExpansionFacts | undefined =
+        result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
       const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
-      if (!found) return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
+      if (!found)
+        return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
       const args: ArchiveExplorerArgs = found.args;
       return { ...lens, command: { title: found.title, command: 'psconfig.openArchiveExplorer', arguments: [args] } };
     }),
@@ -256,7 +296,11 @@ export function registerFeatures(d: FeatureDeps): void {
 /** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */
 const convertedItems = new WeakMap<object, Map<string, CompletionItem[]>>();
 
-function reusedItems(reuse: { source: object; quoted: boolean }, lazy: boolean, convert: () => CompletionItem[]): CompletionItem[] {
+function reusedItems(
+  reuse: { source: object; quoted: boolean },
+  lazy: boolean,
+  convert: () => CompletionItem[],
+): CompletionItem[] {
   let perSource = convertedItems.get(reuse.source);
   if (!perSource) convertedItems.set(reuse.source, (perSource = new Map()));
   const key = `${reuse.quoted}|${lazy}`;
@@ -265,7 +309,12 @@ function reusedItems(reuse: { source: object; quoted: boolean }, lazy: boolean, 
   return items;
 }
 
-function toLspItems(doc: TextDocument, navItems: NavCompletionItem[], shared: boolean, lazy: boolean): CompletionItem[] {
+function toLspItems(
+  doc: TextDocument,
+  navItems: NavCompletionItem[],
+  shared: boolean,
+  lazy: boolean,
+): CompletionItem[] {
   return navItems.map((i) => {
     const item: CompletionItem = { label: i.label, kind: completionKind(i.kind) };
     if (shared) {

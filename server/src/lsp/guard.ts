@@ -9,7 +9,7 @@ export interface Logger {
 }
 
 function describe(err: unknown): string {
-  return err instanceof Error ? err.stack ?? err.message : String(err);
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 function cancelled(): ResponseError<void> {

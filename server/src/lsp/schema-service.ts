@@ -14,7 +14,11 @@ export class SchemaService {
   private ls(): LanguageService {
     if (!this.service) {
       this.service = getLanguageService({});
-      this.service.configure({ validate: false, allowComments: false, schemas: [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: officialSchema() as object }] });
+      this.service.configure({
+        validate: false,
+        allowComments: false,
+        schemas: [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: officialSchema() as object }],
+      });
     }
     return this.service;
   }

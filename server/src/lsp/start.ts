@@ -56,7 +56,9 @@ export function startServer(): Connection | undefined {
   console.warn = (...a: unknown[]) => connection.console.warn(a.map(String).join(' '));
   console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
   process.on('uncaughtException', (err) => log.error(`uncaught exception: ${err.stack ?? err.message}`));
-  process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
+  process.on('unhandledRejection', (reason) =>
+    log.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+  );
 
   const cache = new AnalysisCache();
   // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
@@ -65,7 +67,13 @@ export function startServer(): Connection | undefined {
     update: (doc, changes, version) => {
       if (changes.length === 0) return TextDocument.update(doc, changes, version);
       for (const change of changes) {
-        if ('range' in change) cache.noteChange(doc.uri, doc.offsetAt(change.range.start), doc.offsetAt(change.range.end), change.text.length);
+        if ('range' in change)
+          cache.noteChange(
+            doc.uri,
+            doc.offsetAt(change.range.start),
+            doc.offsetAt(change.range.end),
+            change.text.length,
+          );
         else cache.noteReplaced(doc.uri);
         TextDocument.update(doc, [change], version);
       }
@@ -78,16 +86,30 @@ export function startServer(): Connection | undefined {
   let editRangeDefault = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename, log);
-  const expansion = new ExpansionService(() => settings, runner, (uri) => documents.get(uri));
+  const expansion = new ExpansionService(
+    () => settings,
+    runner,
+    (uri) => documents.get(uri),
+  );
   const changed = new Map<string, NodeJS.Timeout>();
 
-  const publisher = new DiagnosticsPublisher(connection, log, (uri) => documents.get(uri), DIAGNOSTICS_DELAY_MS, runner, () => effectiveJqPath(settings));
+  const publisher = new DiagnosticsPublisher(
+    connection,
+    log,
+    (uri) => documents.get(uri),
+    DIAGNOSTICS_DELAY_MS,
+    runner,
+    () => effectiveJqPath(settings),
+  );
 
   connection.onInitialize((params): InitializeResult => {
     configurationSupported = params.capabilities.workspace?.configuration === true;
-    editRangeDefault = params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
+    editRangeDefault =
+      params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
-      settings = toServerSettings((params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions);
+      settings = toServerSettings(
+        (params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions,
+      );
     }
     return {
       capabilities: {
@@ -155,22 +177,32 @@ export function startServer(): Connection | undefined {
   );
 
   connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token) =>
-    runSafe<ExpandTasksResult>(log, 'expandTasks', emptyExpansion(params?.uri ?? '', 'internal error while expanding (see the server log)'), token, async () => {
-      if (!params || typeof params.uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
-      let doc = documents.get(params.uri);
-      if (!doc) {
-        // Not open in the editor: expand the file on disk.
-        const u = URI.parse(params.uri);
-        if (u.scheme !== 'file') return emptyExpansion(params.uri, 'The document is not open.');
-        try {
-          doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
-        } catch (err) {
-          return emptyExpansion(params.uri, `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+    runSafe<ExpandTasksResult>(
+      log,
+      'expandTasks',
+      emptyExpansion(params?.uri ?? '', 'internal error while expanding (see the server log)'),
+      token,
+      async () => {
+        if (!params || typeof params.uri !== 'string')
+          throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
+        let doc = documents.get(params.uri);
+        if (!doc) {
+          // Not open in the editor: expand the file on disk.
+          const u = URI.parse(params.uri);
+          if (u.scheme !== 'file') return emptyExpansion(params.uri, 'The document is not open.');
+          try {
+            doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
+          } catch (err) {
+            return emptyExpansion(
+              params.uri,
+              `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
+            );
+          }
+          return expansion.expandUncached(doc, params);
         }
-        return expansion.expandUncached(doc, params);
-      }
-      return expansion.expand(doc, params, token);
-    }),
+        return expansion.expand(doc, params, token);
+      },
+    ),
   );
 
   connection.onShutdown(() => {
@@ -180,12 +212,30 @@ export function startServer(): Connection | undefined {
     cache.clear();
   });
 
-  registerFeatures({ connection, documents, cache, schema, expansion, log, supportsEditRangeDefault: () => editRangeDefault });
+  registerFeatures({
+    connection,
+    documents,
+    cache,
+    schema,
+    expansion,
+    log,
+    supportsEditRangeDefault: () => editRangeDefault,
+  });
   documents.listen(connection);
   connection.listen();
   return connection;
 }
 
 function emptyExpansion(uri: string, error: string): ExpandTasksResult {
-  return { uri, version: null, error, tasks: [], combinations: [], truncated: false, notes: [], agents: [], elapsedMs: 0 };
+  return {
+    uri,
+    version: null,
+    error,
+    tasks: [],
+    combinations: [],
+    truncated: false,
+    notes: [],
+    agents: [],
+    elapsedMs: 0,
+  };
 }

@@ -47,7 +47,13 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
   append(out, syntax.slice(0, MAX_SYNTAX_ERRORS));
   if (syntax.length > MAX_SYNTAX_ERRORS) {
     const last = syntax[MAX_SYNTAX_ERRORS - 1];
-    out.push({ code: 'psconfig/syntax', severity: 'error', message: `${syntax.length - MAX_SYNTAX_ERRORS} more syntax errors not shown.`, start: last.start, end: last.end });
+    out.push({
+      code: 'psconfig/syntax',
+      severity: 'error',
+      message: `${syntax.length - MAX_SYNTAX_ERRORS} more syntax errors not shown.`,
+      start: last.start,
+      end: last.end,
+    });
   }
   if (parsed.root) {
     if (opts.schema !== false) append(out, validateSchema(parsed.root, text));
@@ -55,7 +61,8 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
     // Names may come from included files: a missing one is then only a warning.
     const hasIncludes = itemsOf(propertyValue(parsed.root, 'includes')).length > 0;
     for (const d of refs) {
-      if (hasIncludes && d.severity === 'error') out.push({ ...d, severity: 'warning', message: `${d.message} (It may come from an included file.)` });
+      if (hasIncludes && d.severity === 'error')
+        out.push({ ...d, severity: 'warning', message: `${d.message} (It may come from an included file.)` });
       else out.push(d);
     }
     append(out, checkTemplateVariables(model));
@@ -69,7 +76,13 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
     const rest = out.length - MAX_DIAGNOSTICS;
     out.length = MAX_DIAGNOSTICS;
     const last = out[MAX_DIAGNOSTICS - 1];
-    out.push({ code: 'psconfig/too-many-problems', severity: 'information', message: `${rest} more problems after this one are not shown.`, start: last.start, end: last.end });
+    out.push({
+      code: 'psconfig/too-many-problems',
+      severity: 'information',
+      message: `${rest} more problems after this one are not shown.`,
+      start: last.start,
+      end: last.end,
+    });
   }
   return { diagnostics: out, parsed, index, model };
 }

@@ -34,6 +34,7 @@ export function makeNode(
   parent: JsonNode | undefined,
   children: JsonNode[] | undefined,
 ): JsonNode {
-  if (type === 'property') return { type, offset, length, value, parent, children, colonOffset: undefined, comment: undefined };
+  if (type === 'property')
+    return { type, offset, length, value, parent, children, colonOffset: undefined, comment: undefined };
   return { type, offset, length, value, parent, children };
 }

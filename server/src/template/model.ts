@@ -68,7 +68,9 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
       node,
       group: stringValue(propertyValue(node, 'group')),
       test: stringValue(propertyValue(node, 'test')),
-      archives: itemsOf(propertyValue(node, 'archives')).map(stringValue).filter((s): s is string => s !== undefined),
+      archives: itemsOf(propertyValue(node, 'archives'))
+        .map(stringValue)
+        .filter((s): s is string => s !== undefined),
       disabled: propertyValue(node, 'disabled')?.value === true,
     });
   }

@@ -100,7 +100,13 @@ class RecoveringParser {
     } else {
       this.tok = 'invalid';
       this.pos += w ? w[0].length : 1;
-      this.error(w ? `Invalid value \`${w[0].slice(0, 40)}\`: strings need double quotes; literals are true, false and null.` : 'Invalid character.', this.tokStart, this.pos);
+      this.error(
+        w
+          ? `Invalid value \`${w[0].slice(0, 40)}\`: strings need double quotes; literals are true, false and null.`
+          : 'Invalid character.',
+        this.tokStart,
+        this.pos,
+      );
     }
     this.tokEnd = this.pos;
   }
@@ -151,7 +157,14 @@ class RecoveringParser {
   // ---- parser -----------------------------------------------------------------------------------------------
 
   private leaf(parent: JsonNode | undefined): JsonNode {
-    const type = this.cur() === 'string' ? 'string' : this.cur() === 'number' ? 'number' : this.tokValue === null ? 'null' : 'boolean';
+    const type =
+      this.cur() === 'string'
+        ? 'string'
+        : this.cur() === 'number'
+          ? 'number'
+          : this.tokValue === null
+            ? 'null'
+            : 'boolean';
     const node = makeNode(type, this.tokStart, this.tokEnd - this.tokStart, this.tokValue, parent, undefined);
     this.next();
     return node;
@@ -194,13 +207,22 @@ class RecoveringParser {
       }
       if (this.cur() === 'eof' || this.cur() === (type === 'object' ? ']' : '}')) {
         // leave a mismatched closer to the enclosing container
-        this.error(type === 'object' ? 'Expected `}` to close the object.' : 'Expected `]` to close the array.', this.tokStart, this.tokEnd);
+        this.error(
+          type === 'object' ? 'Expected `}` to close the object.' : 'Expected `]` to close the array.',
+          this.tokStart,
+          this.tokEnd,
+        );
         break;
       }
       if (this.cur() === ',') {
         if (!needComma) this.error('Unexpected comma.', this.tokStart, this.tokEnd);
         this.next();
-        if (this.cur() === close) this.error('Trailing comma: remove it (JSON does not allow one before the closing bracket).', this.tokStart - 1, this.tokStart);
+        if (this.cur() === close)
+          this.error(
+            'Trailing comma: remove it (JSON does not allow one before the closing bracket).',
+            this.tokStart - 1,
+            this.tokStart,
+          );
         needComma = false;
         continue;
       }
@@ -213,7 +235,10 @@ class RecoveringParser {
     }
     this.depth--;
     const last = node.children![node.children!.length - 1];
-    const end = Math.max(this.tokStart > node.offset ? prevEnd(this.text, this.tokStart) : node.offset + 1, last ? last.offset + last.length : 0);
+    const end = Math.max(
+      this.tokStart > node.offset ? prevEnd(this.text, this.tokStart) : node.offset + 1,
+      last ? last.offset + last.length : 0,
+    );
     node.length = end - node.offset;
     return node;
   }
@@ -235,7 +260,8 @@ class RecoveringParser {
       this.error('Expected `:` after the property name.', this.tokStart, this.tokEnd);
     }
     const last = prop.children![prop.children!.length - 1];
-    prop.length = (prop.colonOffset !== undefined && last === key ? prop.colonOffset + 1 : last.offset + last.length) - prop.offset;
+    prop.length =
+      (prop.colonOffset !== undefined && last === key ? prop.colonOffset + 1 : last.offset + last.length) - prop.offset;
     return prop;
   }
 }

@@ -59,7 +59,12 @@ export class StrictParser {
     return this.fail();
   }
 
-  private literal(parent: JsonNode | undefined, type: 'boolean' | 'null', value: boolean | null, len: number): JsonNode {
+  private literal(
+    parent: JsonNode | undefined,
+    type: 'boolean' | 'null',
+    value: boolean | null,
+    len: number,
+  ): JsonNode {
     const node = makeNode(type, this.pos, len, value, parent, undefined);
     this.pos += len;
     return node;

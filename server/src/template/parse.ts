@@ -103,7 +103,8 @@ export function memberProps(obj: JsonNode | undefined): JsonNode[] {
   if (!obj || obj.type !== 'object' || !obj.children) return NO_NODES;
   const kids = obj.children;
   for (let i = 0; i < kids.length; i++) {
-    if (kids[i].comment || !kids[i].children?.[1]) return kids.filter((p) => !p.comment && p.children?.[1] !== undefined);
+    if (kids[i].comment || !kids[i].children?.[1])
+      return kids.filter((p) => !p.comment && p.children?.[1] !== undefined);
   }
   return kids;
 }
@@ -146,7 +147,11 @@ export function nodePath(node: JsonNode): JsonPath {
 }
 
 /** The innermost node containing offset (a string token's quotes count as inside). */
-export function nodeAtOffset(root: JsonNode | undefined, offset: number, includeRightBound = false): JsonNode | undefined {
+export function nodeAtOffset(
+  root: JsonNode | undefined,
+  offset: number,
+  includeRightBound = false,
+): JsonNode | undefined {
   let node = root;
   if (!node || !contains(node, offset, includeRightBound)) return undefined;
   for (;;) {
@@ -172,7 +177,10 @@ export function nodeAtOffset(root: JsonNode | undefined, offset: number, include
 }
 
 function contains(node: JsonNode, offset: number, includeRightBound: boolean): boolean {
-  return offset >= node.offset && (offset < node.offset + node.length || (includeRightBound && offset === node.offset + node.length));
+  return (
+    offset >= node.offset &&
+    (offset < node.offset + node.length || (includeRightBound && offset === node.offset + node.length))
+  );
 }
 
 /** Plain JS value of a node (comments stripped, last duplicate wins), like pSConfig sees it. */

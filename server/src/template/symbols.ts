@@ -4,7 +4,17 @@
 // `remote-addresses` entries. References are the string values that name another object (task.group,
 // selector.name, host.archives[i], …). Ranges of references exclude the quotes. Comment keys (`#…`) are ignored.
 // Navigation (completion, definition, references, rename, hover) and the reference rules are built on this.
-import { itemsOf, keyName, keyOf, memberProps, nodeAtOffset, nodePath, propertyValue, type JsonNode, type JsonPath } from './parse';
+import {
+  itemsOf,
+  keyName,
+  keyOf,
+  memberProps,
+  nodeAtOffset,
+  nodePath,
+  propertyValue,
+  type JsonNode,
+  type JsonPath,
+} from './parse';
 
 /** Names pSConfig validates (NameType); section keys outside it are not validated by pSConfig at all. */
 export const NAME_PATTERN = /^[a-zA-Z0-9:._\-]+$/;
@@ -209,16 +219,34 @@ export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
   return idx;
 }
 
-function def(kind: SymbolKind, name: string, prop: JsonNode, address: string | undefined, remote: string | undefined): Definition {
+function def(
+  kind: SymbolKind,
+  name: string,
+  prop: JsonNode,
+  address: string | undefined,
+  remote: string | undefined,
+): Definition {
   const keyNode = keyOf(prop);
-  return { kind, name, keyNode, start: keyNode.offset + 1, end: keyNode.offset + keyNode.length - 1, valueNode: prop.children?.[1], address, remote };
+  return {
+    kind,
+    name,
+    keyNode,
+    start: keyNode.offset + 1,
+    end: keyNode.offset + keyNode.length - 1,
+    valueNode: prop.children?.[1],
+    address,
+    remote,
+  };
 }
 
-type SelectorField = 'addresses' | 'a-addresses' | 'b-addresses' | 'excludes.local-address' | 'excludes.target-addresses';
+type SelectorField =
+  'addresses' | 'a-addresses' | 'b-addresses' | 'excludes.local-address' | 'excludes.target-addresses';
 const GROUP_SELECTOR_FIELDS = ['addresses', 'a-addresses', 'b-addresses'] as const;
 /** Reference `field` strings per selector place, built once (not a template literal per selector). */
 const SELECTOR_FIELDS = Object.fromEntries(
-  (['addresses', 'a-addresses', 'b-addresses', 'excludes.local-address', 'excludes.target-addresses'] as const).map((f) => [f, { name: `${f}.name`, class: `${f}.class`, label: `${f}.label` }]),
+  (['addresses', 'a-addresses', 'b-addresses', 'excludes.local-address', 'excludes.target-addresses'] as const).map(
+    (f) => [f, { name: `${f}.name`, class: `${f}.class`, label: `${f}.label` }],
+  ),
 ) as Record<SelectorField, { name: string; class: string; label: string }>;
 
 /** Adds the references found inside one definition (no closures per definition: templates can be large). */
@@ -276,7 +304,12 @@ class Builder {
     const f = SELECTOR_FIELDS[field];
     this.ref('addresses', f.name, name);
     this.ref('address-classes', f.class, propertyValue(sel, 'class'));
-    this.ref('labels', f.label, propertyValue(sel, 'label'), name?.type === 'string' ? (name.value as string) : undefined);
+    this.ref(
+      'labels',
+      f.label,
+      propertyValue(sel, 'label'),
+      name?.type === 'string' ? (name.value as string) : undefined,
+    );
   }
 
   group(value: JsonNode): void {
@@ -292,7 +325,8 @@ class Builder {
 
   filter(filter: JsonNode | undefined): void {
     if (filter?.type !== 'object') return;
-    if (propertyValue(filter, 'type')?.value === 'address-class') this.ref('address-classes', 'class', propertyValue(filter, 'class'));
+    if (propertyValue(filter, 'type')?.value === 'address-class')
+      this.ref('address-classes', 'class', propertyValue(filter, 'class'));
     for (const f of itemsOf(propertyValue(filter, 'filters'))) this.filter(f);
     this.filter(propertyValue(filter, 'filter'));
   }

@@ -17,7 +17,15 @@ export type VariableKind =
   | 'unknown';
 
 /** The variable names pSConfig knows, as written (indexed ones with `[N]`). */
-export const VARIABLE_NAMES = ['address', 'pscheduler_address', 'lead_bind_address', 'scheduled_by_address', 'flip', 'localhost', 'jq'] as const;
+export const VARIABLE_NAMES = [
+  'address',
+  'pscheduler_address',
+  'lead_bind_address',
+  'scheduled_by_address',
+  'flip',
+  'localhost',
+  'jq',
+] as const;
 export const INDEXED_VARIABLES: readonly VariableKind[] = ['address', 'pscheduler_address', 'lead_bind_address'];
 
 export interface TemplateVariable {
@@ -58,7 +66,8 @@ export function scanVariables(raw: string, base = 0): TemplateVariable[] {
   let i = raw.indexOf('{%');
   if (i < 0) return [];
   const closers: number[] = []; // positions of `%}` preceded by whitespace
-  for (let k = raw.indexOf('%}'); k >= 0; k = raw.indexOf('%}', k + 1)) if (k > 0 && WS.test(raw[k - 1])) closers.push(k);
+  for (let k = raw.indexOf('%}'); k >= 0; k = raw.indexOf('%}', k + 1))
+    if (k > 0 && WS.test(raw[k - 1])) closers.push(k);
   const out: TemplateVariable[] = [];
   const covered: number[] = []; // start/end pairs of well-formed matches, ascending
   let ci = 0;
@@ -82,7 +91,7 @@ export function scanVariables(raw: string, base = 0): TemplateVariable[] {
   }
   // `{%…%}` that is not a variable for pSConfig (no whitespace inside): report it as malformed
   let c = 0;
-  for (let s = raw.indexOf('{%'); s >= 0; ) {
+  for (let s = raw.indexOf('{%'); s >= 0;) {
     const k = raw.indexOf('%}', s + 2);
     if (k < 0) break;
     const e = k + 2;
@@ -106,8 +115,24 @@ export function scanStringNode(text: string, node: JsonNode): TemplateVariable[]
   return scanVariables(text.slice(node.offset + 1, node.offset + node.length - 1), node.offset + 1);
 }
 
-function classify(text: string, at: number, start: number, end: number, malformed: boolean, standalone: boolean): TemplateVariable {
-  const v: TemplateVariable = { kind: 'unknown', malformed, text, start, end, nameStart: at, nameEnd: at + text.length, standalone };
+function classify(
+  text: string,
+  at: number,
+  start: number,
+  end: number,
+  malformed: boolean,
+  standalone: boolean,
+): TemplateVariable {
+  const v: TemplateVariable = {
+    kind: 'unknown',
+    malformed,
+    text,
+    start,
+    end,
+    nameStart: at,
+    nameEnd: at + text.length,
+    standalone,
+  };
   const idx = INDEXED.exec(text);
   if (idx) {
     v.kind = idx[1] as VariableKind;

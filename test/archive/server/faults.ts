@@ -2,7 +2,17 @@
 // either for every request (`handle.setFault(mode)`) or under a URL prefix `/fault/<mode>/…`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export const FAULT_MODES = ['404', '401', '500-json', '500-html', 'malformed-json', 'hang', 'redirect', 'not-a-list', 'slow-body'] as const;
+export const FAULT_MODES = [
+  '404',
+  '401',
+  '500-json',
+  '500-html',
+  'malformed-json',
+  'hang',
+  'redirect',
+  'not-a-list',
+  'slow-body',
+] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export function isFaultMode(s: string): s is FaultMode {
@@ -24,7 +34,9 @@ export function answerFault(mode: FaultMode, req: IncomingMessage, res: ServerRe
       return json(500, { error: 'Cassandra timeout while reading ps_metadata (simulated)' });
     case '500-html':
       res.writeHead(500, { 'content-type': 'text/html' });
-      res.end('<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1><p>The server encountered an internal error (simulated).</p></body></html>');
+      res.end(
+        '<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1><p>The server encountered an internal error (simulated).</p></body></html>',
+      );
       return;
     case 'malformed-json':
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -35,9 +35,30 @@ function authenticate(ctx: RouteContext, req: IncomingMessage): Reply | 'ok' | '
   const m = /^token(?:\s+(.*))?$/i.exec(h.trim());
   if (!m) return 'anonymous';
   const key = (m[1] ?? '').trim();
-  if (key === '') return { status: 401, body: { detail: 'Invalid token header. No credentials provided.', error: 'Invalid token header. No credentials provided.' }, headers: { 'www-authenticate': 'Token' } };
-  if (/\s/.test(key)) return { status: 401, body: { detail: 'Invalid token header. Token string should not contain spaces.', error: 'Invalid token header. Token string should not contain spaces.' }, headers: { 'www-authenticate': 'Token' } };
-  if (ctx.tokens.size > 0 && !ctx.tokens.has(key)) return { status: 401, body: { detail: 'Invalid token.', error: 'Invalid token.' }, headers: { 'www-authenticate': 'Token' } };
+  if (key === '')
+    return {
+      status: 401,
+      body: {
+        detail: 'Invalid token header. No credentials provided.',
+        error: 'Invalid token header. No credentials provided.',
+      },
+      headers: { 'www-authenticate': 'Token' },
+    };
+  if (/\s/.test(key))
+    return {
+      status: 401,
+      body: {
+        detail: 'Invalid token header. Token string should not contain spaces.',
+        error: 'Invalid token header. Token string should not contain spaces.',
+      },
+      headers: { 'www-authenticate': 'Token' },
+    };
+  if (ctx.tokens.size > 0 && !ctx.tokens.has(key))
+    return {
+      status: 401,
+      body: { detail: 'Invalid token.', error: 'Invalid token.' },
+      headers: { 'www-authenticate': 'Token' },
+    };
   return 'ok';
 }
 
@@ -60,13 +81,20 @@ function listMetadata(ctx: RouteContext, req: IncomingMessage, url: URL): Reply 
 }
 
 function parseJsonBody(raw: string, forData: boolean, contentType: string | undefined): unknown {
-  if (forData && !/^application\/json/i.test(contentType ?? '')) throw new StoreError(400, 'Must post content-type: application/json header and json-formatted payload.');
-  if (!forData && contentType && !/^application\/json/i.test(contentType)) throw new StoreError(415, `Unsupported media type "${contentType}" in request.`);
+  if (forData && !/^application\/json/i.test(contentType ?? ''))
+    throw new StoreError(400, 'Must post content-type: application/json header and json-formatted payload.');
+  if (!forData && contentType && !/^application\/json/i.test(contentType))
+    throw new StoreError(415, `Unsupported media type "${contentType}" in request.`);
   if (raw.trim() === '') throw new StoreError(400, 'No data payload POSTed.');
   try {
     return JSON.parse(raw) as unknown;
   } catch (e) {
-    throw new StoreError(400, forData ? `POST data payload could not be decoded to a JSON object - given: ${raw.slice(0, 80)}` : `JSON parse error - ${(e as Error).message}`);
+    throw new StoreError(
+      400,
+      forData
+        ? `POST data payload could not be decoded to a JSON object - given: ${raw.slice(0, 80)}`
+        : `JSON parse error - ${(e as Error).message}`,
+    );
   }
 }
 
@@ -79,12 +107,14 @@ function bulkPut(ctx: RouteContext, record: MetadataRecord, body: unknown): Repl
     const item = data[i] as Record<string, unknown>;
     if (!item || item.ts === undefined) return err(400, `Missing ts field in provided data list at position ${i + 1}`);
     if (item.val === undefined) return err(400, `Missing val field in provided data list at position ${i + 1}`);
-    if (!Array.isArray(item.val)) return err(400, `'val' field must be an array in provided data list at position ${i + 1}`);
+    if (!Array.isArray(item.val))
+      return err(400, `'val' field must be an array in provided data list at position ${i + 1}`);
     const ts = checkTs(item.ts);
     if (ts === undefined) return err(400, 'Time must be a unix timestamp');
     for (let j = 0; j < item.val.length; j++) {
       const v = item.val[j] as Record<string, unknown>;
-      if (!v || v['event-type'] === undefined) return err(400, `Missing event-type field at data item ${i + 1} in value ${j + 1} `);
+      if (!v || v['event-type'] === undefined)
+        return err(400, `Missing event-type field at data item ${i + 1} in value ${j + 1} `);
       if (v.val === undefined) return err(400, `Missing val field at data item ${i + 1} in value ${j + 1} `);
       const et = String(v['event-type']);
       if (!VALUE_CLASS.has(et)) return err(400, `Invalid event type ${et}`);
@@ -94,7 +124,11 @@ function bulkPut(ctx: RouteContext, record: MetadataRecord, body: unknown): Repl
   // Atomic (a documented deviation from esmond): refuse duplicates of stored counter values before writing any.
   for (const [et, ts] of writes) {
     const row = record.events.get(et);
-    if (row && row.base.get(ts) !== undefined && (row.cls === 'integer' || row.cls === 'float' || row.cls === 'percentage')) {
+    if (
+      row &&
+      row.base.get(ts) !== undefined &&
+      (row.cls === 'integer' || row.cls === 'float' || row.cls === 'percentage')
+    ) {
       return err(409, `Time series value already exists with event type ${et} at time ${ts}`);
     }
   }
@@ -106,7 +140,14 @@ function bulkPut(ctx: RouteContext, record: MetadataRecord, body: unknown): Repl
   return { status: 201, body: '' };
 }
 
-function readSeries(ctx: RouteContext, record: MetadataRecord | undefined, et: string, kind: string, windowText: string | undefined, url: URL): Reply {
+function readSeries(
+  ctx: RouteContext,
+  record: MetadataRecord | undefined,
+  et: string,
+  kind: string,
+  windowText: string | undefined,
+  url: URL,
+): Reply {
   if (!VALUE_CLASS.has(et)) return err(400, `Unsupported event type '${et}' provided`);
   const summaryType = SUMMARY_URL_TO_JSON[kind];
   if (!summaryType) return err(400, `Invalid summary type '${kind}'`);
@@ -122,7 +163,8 @@ function readSeries(ctx: RouteContext, record: MetadataRecord | undefined, et: s
     const from = Math.min(b, a + offset);
     const to = Math.min(b, from + limit);
     points = new Array(Math.max(0, to - from));
-    for (let i = from; i < to; i++) points[i - from] = { ts: row.base.ts[i], val: ArchiveStore.output(row, row.base.vals[i]) };
+    for (let i = from; i < to; i++)
+      points[i - from] = { ts: row.base.ts[i], val: ArchiveStore.output(row, row.base.vals[i]) };
     return { status: 200, body: points };
   }
   const s = row.summaries.find((x) => x.type === summaryType && x.window === window);
@@ -136,7 +178,15 @@ export function route(ctx: RouteContext, req: IncomingMessage, url: URL, rest: s
   const auth = authenticate(ctx, req);
   if (typeof auth === 'object') return auth;
   const write = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-  if (write && auth !== 'ok') return { status: 401, body: { detail: 'Authentication credentials were not provided.', error: 'Authentication credentials were not provided.' }, headers: { 'www-authenticate': 'Token' } };
+  if (write && auth !== 'ok')
+    return {
+      status: 401,
+      body: {
+        detail: 'Authentication credentials were not provided.',
+        error: 'Authentication credentials were not provided.',
+      },
+      headers: { 'www-authenticate': 'Token' },
+    };
   const parts = rest.split('/').filter((p) => p !== '');
   try {
     if (parts.length === 0) {
@@ -149,9 +199,12 @@ export function route(ctx: RouteContext, req: IncomingMessage, url: URL, rest: s
       }
       return err(405, `Method "${method}" not allowed.`);
     }
-    const record = ctx.store.records.get(parts[0]) ?? [...ctx.store.records.values()].find((r) => r.key.toLowerCase() === parts[0].toLowerCase());
+    const record =
+      ctx.store.records.get(parts[0]) ??
+      [...ctx.store.records.values()].find((r) => r.key.toLowerCase() === parts[0].toLowerCase());
     if (parts.length === 1) {
-      if (method === 'GET') return record ? { status: 200, body: ctx.store.toJson(record, origin(req)) } : err(404, 'Not found.');
+      if (method === 'GET')
+        return record ? { status: 200, body: ctx.store.toJson(record, origin(req)) } : err(404, 'Not found.');
       if (method === 'PUT') {
         const body = parseJsonBody(rawBody, true, req.headers['content-type']);
         return record ? bulkPut(ctx, record, body) : { status: 201, body: '' };
@@ -167,7 +220,13 @@ export function route(ctx: RouteContext, req: IncomingMessage, url: URL, rest: s
     }
     const kind = parts[2];
     if (method === 'POST') {
-      if (kind !== 'base') return err(400, SUMMARY_URL_TO_JSON[kind] ? `Only base summary-type allowed for writing. Cannot use ${kind}` : `Invalid summary type ${kind}`);
+      if (kind !== 'base')
+        return err(
+          400,
+          SUMMARY_URL_TO_JSON[kind]
+            ? `Only base summary-type allowed for writing. Cannot use ${kind}`
+            : `Invalid summary type ${kind}`,
+        );
       if (!VALUE_CLASS.has(et)) return err(400, `Invalid event type ${et}`);
       const body = parseJsonBody(rawBody, true, req.headers['content-type']) as Record<string, unknown>;
       if (!body || body.ts === undefined) return err(400, 'Required field ts not provided in request');
@@ -180,7 +239,9 @@ export function route(ctx: RouteContext, req: IncomingMessage, url: URL, rest: s
     if (method !== 'GET') return err(405, `Method "${method}" not allowed.`);
     if (parts.length === 3 && kind !== 'base') {
       const json = record ? ctx.store.toJson(record, origin(req)) : undefined;
-      const e = (json?.['event-types'] as { 'event-type': string; summaries: { 'summary-type': string }[] }[] | undefined)?.find((x) => x['event-type'] === et);
+      const e = (
+        json?.['event-types'] as { 'event-type': string; summaries: { 'summary-type': string }[] }[] | undefined
+      )?.find((x) => x['event-type'] === et);
       const list = e?.summaries.filter((s) => s['summary-type'] === SUMMARY_URL_TO_JSON[kind]) ?? [];
       return list.length ? { status: 200, body: list } : err(404, 'Not found.');
     }

@@ -4,8 +4,21 @@
 import { isIp, type MetadataRecord, StoreError } from './store';
 import { timeWindow } from './time-filters';
 
-const RESERVED = new Set(['format', 'limit', 'offset', 'dns-match-rule', 'time', 'time-start', 'time-end', 'time-range',
-  'event-type', 'summary-type', 'summary-window', 'subject-type', 'metadata-key']);
+const RESERVED = new Set([
+  'format',
+  'limit',
+  'offset',
+  'dns-match-rule',
+  'time',
+  'time-start',
+  'time-end',
+  'time-range',
+  'event-type',
+  'summary-type',
+  'summary-window',
+  'subject-type',
+  'metadata-key',
+]);
 const ADDRESS_FIELDS = ['source', 'destination', 'measurement-agent'];
 const RULES = ['v4v6', 'only-v4', 'only-v6', 'prefer-v4', 'prefer-v6'];
 
@@ -43,17 +56,31 @@ function resolve(value: string, rule: string, hosts: HostTable): Set<string> {
   const v6 = e?.v6.slice(0, 1) ?? [];
   let ips: string[];
   switch (rule) {
-    case 'only-v4': ips = v4; break;
-    case 'only-v6': ips = v6; break;
-    case 'prefer-v4': ips = v4.length ? v4 : v6; break;
-    case 'prefer-v6': ips = v6.length ? v6 : v4; break;
-    default: ips = [...v6, ...v4];
+    case 'only-v4':
+      ips = v4;
+      break;
+    case 'only-v6':
+      ips = v6;
+      break;
+    case 'prefer-v4':
+      ips = v4.length ? v4 : v6;
+      break;
+    case 'prefer-v6':
+      ips = v6.length ? v6 : v4;
+      break;
+    default:
+      ips = [...v6, ...v4];
   }
   if (ips.length === 0) throw new StoreError(400, `Unable to find address for host ${value}`);
   return new Set(ips.map(normIp));
 }
 
-export function searchRecords(records: Iterable<MetadataRecord>, q: URLSearchParams, hosts: HostTable, now: number): MetadataRecord[] {
+export function searchRecords(
+  records: Iterable<MetadataRecord>,
+  q: URLSearchParams,
+  hosts: HostTable,
+  now: number,
+): MetadataRecord[] {
   const addressSets: [string, Set<string>][] = [];
   const rule = q.get('dns-match-rule') ?? 'v4v6';
   for (const f of ADDRESS_FIELDS) {
@@ -84,12 +111,18 @@ export function searchRecords(records: Iterable<MetadataRecord>, q: URLSearchPar
       let hit = false;
       for (const e of r.events.values()) {
         if (eventType !== null && e.eventType !== eventType) continue;
-        const rows: { type: string; window: number; t: number | null }[] = [{ type: 'base', window: 0, t: e.timeUpdated }];
+        const rows: { type: string; window: number; t: number | null }[] = [
+          { type: 'base', window: 0, t: e.timeUpdated },
+        ];
         for (const s of e.summaries) rows.push({ type: s.type, window: s.window, t: s.timeUpdated });
-        hit = rows.some((row) =>
-          (summaryType === null || summaryType === 'base' ? summaryType === null || row.type === 'base' : row.type === summaryType) &&
-          (summaryWindow === null || String(row.window) === summaryWindow.trim()) &&
-          inTime(row.t));
+        hit = rows.some(
+          (row) =>
+            (summaryType === null || summaryType === 'base'
+              ? summaryType === null || row.type === 'base'
+              : row.type === summaryType) &&
+            (summaryWindow === null || String(row.window) === summaryWindow.trim()) &&
+            inTime(row.t),
+        );
         if (hit) break;
       }
       if (!hit) continue;

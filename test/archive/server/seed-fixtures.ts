@@ -26,26 +26,37 @@ export function loadDjango(store: ArchiveStore, file: string, rep: FixtureReport
   const rows = readJson(file) as DjangoRow[];
   const byModel = (m: string): DjangoRow[] => rows.filter((r) => r.model === m);
   for (const md of byModel('api.psmetadata')) {
-    const subject = rows.find((r) => (r.model === 'api.pspointtopointsubject' || r.model === 'api.psnetworkelementsubject') && r.fields.metadata === md.pk);
+    const subject = rows.find(
+      (r) =>
+        (r.model === 'api.pspointtopointsubject' || r.model === 'api.psnetworkelementsubject') &&
+        r.fields.metadata === md.pk,
+    );
     const body: Record<string, unknown> = { 'subject-type': md.fields.subject_type };
     for (const [k, v] of Object.entries(subject?.fields ?? {})) if (k !== 'metadata') body[k.replace(/_/g, '-')] = v;
-    for (const p of byModel('api.psmetadataparameters').filter((r) => r.fields.metadata === md.pk)) body[String(p.fields.parameter_key)] = p.fields.parameter_value;
+    for (const p of byModel('api.psmetadataparameters').filter((r) => r.fields.metadata === md.pk))
+      body[String(p.fields.parameter_key)] = p.fields.parameter_value;
     const ets = byModel('api.pseventtypes').filter((r) => r.fields.metadata === md.pk);
     const names = [...new Set(ets.map((e) => String(e.fields.event_type)))];
     body['event-types'] = names.map((n) => ({
       'event-type': n,
-      summaries: ets.filter((e) => e.fields.event_type === n && e.fields.summary_type !== 'base').map((e) => ({ 'summary-type': e.fields.summary_type, 'summary-window': e.fields.summary_window })),
+      summaries: ets
+        .filter((e) => e.fields.event_type === n && e.fields.summary_type !== 'base')
+        .map((e) => ({ 'summary-type': e.fields.summary_type, 'summary-window': e.fields.summary_window })),
     }));
     try {
       const { record } = store.register(body, String(md.fields.metadata_key), { skipUnknownEventTypes: true });
-      for (const n of names) if (!record.events.has(n)) rep.warnings.push(`${file}: metadata ${record.key} event type ${n} is not an esmond type; skipped`);
+      for (const n of names)
+        if (!record.events.has(n))
+          rep.warnings.push(`${file}: metadata ${record.key} event type ${n} is not an esmond type; skipped`);
       for (const e of ets) {
         const row = record.events.get(String(e.fields.event_type));
         if (!row) continue;
         const t = epoch(e.fields.time_updated);
         if (e.fields.summary_type === 'base') row.timeUpdated = t;
         else {
-          const s = row.summaries.find((x) => x.type === e.fields.summary_type && x.window === Number(e.fields.summary_window));
+          const s = row.summaries.find(
+            (x) => x.type === e.fields.summary_type && x.window === Number(e.fields.summary_window),
+          );
           if (s) s.timeUpdated = t;
         }
       }
@@ -58,7 +69,9 @@ export function loadDjango(store: ArchiveStore, file: string, rep: FixtureReport
 
 /** test_data/*.json: Cassandra rows {path: [ps, et_with_underscores, KEY, (summary, window)], ts: ms, val}. */
 function loadTestData(store: ArchiveStore, dir: string, rep: FixtureReport): void {
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const rows = readJson(join(dir, name)) as { path: string[]; ts: number; val: unknown }[];
     if (!rows.length) continue;
     const [, etRaw, key, summary, window] = rows[0].path;
@@ -76,7 +89,8 @@ function loadTestData(store: ArchiveStore, dir: string, rep: FixtureReport): voi
       s.verbatim = true;
       for (const r of rows) s.loaded.set(Math.floor(r.ts / 1000), r.val);
     } else {
-      for (const r of rows) store.write(record, et, Math.floor(r.ts / 1000), r.val, { sumDuplicates: true, at: keepUpdated ?? undefined });
+      for (const r of rows)
+        store.write(record, et, Math.floor(r.ts / 1000), r.val, { sumDuplicates: true, at: keepUpdated ?? undefined });
     }
     row.timeUpdated = keepUpdated;
     rep.points += rows.length;
@@ -93,7 +107,13 @@ function completeRegistration(body: Record<string, unknown>): Record<string, unk
   return b;
 }
 
-function registerAndPut(store: ArchiveStore, label: string, metadata: unknown, data: unknown, rep: FixtureReport): void {
+function registerAndPut(
+  store: ArchiveStore,
+  label: string,
+  metadata: unknown,
+  data: unknown,
+  rep: FixtureReport,
+): void {
   let record: MetadataRecord;
   try {
     record = store.register(completeRegistration(metadata as Record<string, unknown>)).record;
@@ -102,7 +122,10 @@ function registerAndPut(store: ArchiveStore, label: string, metadata: unknown, d
     return;
   }
   rep.records++;
-  for (const item of (Array.isArray(data) ? data : []) as { ts: number; val: { 'event-type': string; val: unknown }[] }[]) {
+  for (const item of (Array.isArray(data) ? data : []) as {
+    ts: number;
+    val: { 'event-type': string; val: unknown }[];
+  }[]) {
     for (const v of item.val ?? []) {
       try {
         store.write(record, v['event-type'], Number(item.ts), v.val, { sumDuplicates: true, at: Number(item.ts) });
@@ -136,7 +159,9 @@ export function seedFromFixtures(store: ArchiveStore, root: string): FixtureRepo
   }
   const cases = join(root, 'pscheduler', 'archiver-esmond', 'cases');
   if (existsSync(cases)) {
-    for (const f of readdirSync(cases).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of readdirSync(cases)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const c = readJson(join(cases, f)) as { expected_metadata?: unknown; expected_data?: unknown };
       if (c.expected_metadata) registerAndPut(store, f, c.expected_metadata, c.expected_data, rep);
     }

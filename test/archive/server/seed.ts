@@ -44,7 +44,9 @@ export function seedArchive(store: ArchiveStore, opts: SeedOptions): SeedReport 
       rep.warnings.push(...f.warnings);
       rep.sources.push(`esmond fixtures from ${dir} (${f.records} metadata, ${f.points} points)`);
     } else {
-      rep.warnings.push(`esmond fixtures not found at ${dir}; starting with generated data only (set PSCONFIG_ESMOND_FIXTURES to their directory)`);
+      rep.warnings.push(
+        `esmond fixtures not found at ${dir}; starting with generated data only (set PSCONFIG_ESMOND_FIXTURES to their directory)`,
+      );
     }
   }
   if (opts.generated !== false) {

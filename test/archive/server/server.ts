@@ -47,7 +47,8 @@ const ARCHIVE_PREFIXES = ['/esmond/perfsonar/archive', '/perfsonar/archive'];
 
 export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promise<ArchiveServerHandle> {
   const store = new ArchiveStore();
-  const seed = opts.seed === false ? { records: 0, points: 0, sources: [], warnings: [] } : seedArchive(store, opts.seed ?? {});
+  const seed =
+    opts.seed === false ? { records: 0, points: 0, sources: [], warnings: [] } : seedArchive(store, opts.seed ?? {});
   const tokens = new Set(opts.tokens ?? [randomToken()]);
   let hostTable: HostTable | undefined;
   let hostCount = -1;
@@ -69,16 +70,22 @@ export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promi
   const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = url.pathname;
-    requests.push({ method: req.method ?? 'GET', path: `${path}${url.search}`, authorization: req.headers.authorization });
+    requests.push({
+      method: req.method ?? 'GET',
+      path: `${path}${url.search}`,
+      authorization: req.headers.authorization,
+    });
     if (requests.length > 10000) requests.splice(0, 5000);
     const fm = /^\/fault\/([^/]+)(\/.*)?$/.exec(path);
     if (fault || fm) {
       if (fm && !isFaultMode(fm[1])) return send(res, 404, { error: `unknown fault mode ${fm[1]}` });
       return answerFault(fault ?? (fm?.[1] as FaultMode), req, res, fm?.[2] ?? path);
     }
-    if (path === '/esmond/perfsonar/' || path === '/perfsonar/') return send(res, 200, { archive: `http://${req.headers.host}${ARCHIVE_PATH}` });
+    if (path === '/esmond/perfsonar/' || path === '/perfsonar/')
+      return send(res, 200, { archive: `http://${req.headers.host}${ARCHIVE_PATH}` });
     const prefix = ARCHIVE_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
-    if (!prefix) return send(res, 404, { error: `no archive here; the archive is at ${ARCHIVE_PATH}`, detail: 'Not found.' });
+    if (!prefix)
+      return send(res, 404, { error: `no archive here; the archive is at ${ARCHIVE_PATH}`, detail: 'Not found.' });
     const rest = path.slice(prefix.length);
     // Django APPEND_SLASH: archive and archive/{key} need their trailing slash.
     if (rest === '' || /^\/[^/]+$/.test(rest)) {

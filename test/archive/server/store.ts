@@ -1,7 +1,14 @@
 // The local archive's data: metadata records with their event types, base series and summaries, in memory.
 // Registration is idempotent on a checksum of subject, parameters and (event type, summary) triples, as esmond's.
 import { createHash, randomUUID } from 'node:crypto';
-import { ALLOWED_SUMMARIES, NETWORK_ELEMENT_FIELDS, P2P_FIELDS, SUMMARY_JSON_TO_URL, VALUE_CLASS, type ValueClass } from './event-types';
+import {
+  ALLOWED_SUMMARIES,
+  NETWORK_ELEMENT_FIELDS,
+  P2P_FIELDS,
+  SUMMARY_JSON_TO_URL,
+  VALUE_CLASS,
+  type ValueClass,
+} from './event-types';
 import { SortedSeries } from './sorted-series';
 import { SummaryRow } from './summary-bins';
 import { checkValue } from './validate-value';
@@ -12,7 +19,10 @@ export class EventRow {
   readonly base = new SortedSeries<unknown>();
   timeUpdated: number | null = null;
   readonly summaries: SummaryRow[] = [];
-  constructor(readonly eventType: string, readonly cls: ValueClass) {}
+  constructor(
+    readonly eventType: string,
+    readonly cls: ValueClass,
+  ) {}
 }
 
 export interface MetadataRecord {
@@ -25,7 +35,10 @@ export interface MetadataRecord {
 }
 
 export class StoreError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -38,8 +51,12 @@ export interface RegisterResult {
 const now = (): number => Math.floor(Date.now() / 1000);
 
 function checksumOf(subjectType: string, fields: Record<string, string>, triples: string[]): string {
-  const sorted = Object.entries(fields).map(([k, v]) => `${k}=${v}`).sort();
-  return createHash('sha256').update(JSON.stringify([subjectType.toLowerCase(), sorted, [...triples].sort()]).toLowerCase()).digest('hex');
+  const sorted = Object.entries(fields)
+    .map(([k, v]) => `${k}=${v}`)
+    .sort();
+  return createHash('sha256')
+    .update(JSON.stringify([subjectType.toLowerCase(), sorted, [...triples].sort()]).toLowerCase())
+    .digest('hex');
 }
 
 export class ArchiveStore {
@@ -48,25 +65,30 @@ export class ArchiveStore {
 
   /** Register metadata (POST {base_url}); esmond's checks and messages (reference §1a errors table). */
   register(body: unknown, key?: string, opts: { skipUnknownEventTypes?: boolean } = {}): RegisterResult {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new StoreError(400, 'Invalid JSON object in request');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new StoreError(400, 'Invalid JSON object in request');
     const b = body as Record<string, unknown>;
     if (b['subject-type'] === undefined) throw new StoreError(400, 'Missing subject-type field in request');
     if (b['event-types'] === undefined) throw new StoreError(400, 'Missing event-types field in request');
     const subjectType = String(b['subject-type']);
-    if (subjectType !== 'point-to-point' && subjectType !== 'network-element') throw new StoreError(400, `Invalid subject type ${subjectType}`);
-    if (b['metadata-key'] !== undefined && key === undefined) throw new StoreError(400, 'metadata-key is not allowed to be specified');
+    if (subjectType !== 'point-to-point' && subjectType !== 'network-element')
+      throw new StoreError(400, `Invalid subject type ${subjectType}`);
+    if (b['metadata-key'] !== undefined && key === undefined)
+      throw new StoreError(400, 'metadata-key is not allowed to be specified');
     if (!Array.isArray(b['event-types'])) throw new StoreError(400, 'event_types must be a list');
     const required = subjectType === 'point-to-point' ? P2P_FIELDS : NETWORK_ELEMENT_FIELDS;
     const fields: Record<string, string> = {};
     for (const f of required) {
-      if (b[f] === undefined || b[f] === null || b[f] === '') throw new StoreError(400, `Missing required field ${f} for subject-type ${subjectType}`);
+      if (b[f] === undefined || b[f] === null || b[f] === '')
+        throw new StoreError(400, `Missing required field ${f} for subject-type ${subjectType}`);
     }
     for (const [k, v] of Object.entries(b)) {
       if (k === 'subject-type' || k === 'event-types' || k === 'metadata-key' || k === 'uri' || k === 'url') continue;
       fields[k.replace(/_/g, '-')] = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : pyStr(v);
     }
     for (const f of ['source', 'destination', 'measurement-agent'] as const) {
-      if (fields[f] !== undefined && !isIp(fields[f])) throw new StoreError(400, `${f} must be an IP address, got ${fields[f]}`);
+      if (fields[f] !== undefined && !isIp(fields[f]))
+        throw new StoreError(400, `${f} must be an IP address, got ${fields[f]}`);
     }
     const events = new Map<string, EventRow>();
     const triples: string[] = [];
@@ -84,12 +106,15 @@ export class ArchiveStore {
         if (s['summary-type'] === undefined) throw new StoreError(400, 'Summary must contain summary-type');
         const type = String(s['summary-type']);
         if (type === 'base') continue;
-        if (!['aggregation', 'average', 'statistics'].includes(type)) throw new StoreError(400, `Invalid summary type '${type}'`);
-        if (!ALLOWED_SUMMARIES[cls].includes(type)) throw new StoreError(400, `Summary type ${type} not allowed for event-type ${name}`);
+        if (!['aggregation', 'average', 'statistics'].includes(type))
+          throw new StoreError(400, `Invalid summary type '${type}'`);
+        if (!ALLOWED_SUMMARIES[cls].includes(type))
+          throw new StoreError(400, `Summary type ${type} not allowed for event-type ${name}`);
         if (s['summary-window'] === undefined) throw new StoreError(400, 'Summary must contain summary-window');
         const w = Number(s['summary-window']);
         if (!Number.isInteger(w) || w < 0) throw new StoreError(400, 'Summary window must be an integer');
-        if (!row.summaries.some((r) => r.type === type && r.window === w)) row.summaries.push(new SummaryRow(type, w, cls));
+        if (!row.summaries.some((r) => r.type === type && r.window === w))
+          row.summaries.push(new SummaryRow(type, w, cls));
         triples.push(`${name}/${type}/${w}`);
       }
     }
@@ -104,7 +129,13 @@ export class ArchiveStore {
     const checksum = checksumOf(subjectType, fields, triples);
     const existing = key === undefined ? this.byChecksum.get(checksum) : undefined;
     if (existing) return { record: existing, created: false };
-    const record: MetadataRecord = { key: key ?? randomUUID().replace(/-/g, ''), subjectType, fields, events, checksum };
+    const record: MetadataRecord = {
+      key: key ?? randomUUID().replace(/-/g, ''),
+      subjectType,
+      fields,
+      events,
+      checksum,
+    };
     this.records.set(record.key, record);
     this.byChecksum.set(checksum, record);
     return { record, created: true };
@@ -114,7 +145,13 @@ export class ArchiveStore {
    * Write one value. Counter-backed types (integer, float, percentage) refuse a timestamp already stored (409);
    * `sumDuplicates` adds it instead (esmond's behaviour within one bulk PUT). Other types overwrite.
    */
-  write(record: MetadataRecord, eventType: string, ts: number, val: unknown, opts: { sumDuplicates?: boolean; at?: number } = {}): void {
+  write(
+    record: MetadataRecord,
+    eventType: string,
+    ts: number,
+    val: unknown,
+    opts: { sumDuplicates?: boolean; at?: number } = {},
+  ): void {
     const cls = VALUE_CLASS.get(eventType);
     if (!cls) throw new StoreError(400, `Invalid event type ${eventType}`);
     const checked = checkValue(cls, val);
@@ -125,7 +162,8 @@ export class ArchiveStore {
     const old = row.base.get(ts);
     const counter = cls === 'integer' || cls === 'float' || cls === 'percentage';
     if (old !== undefined) {
-      if (counter && !opts.sumDuplicates) throw new StoreError(409, `Time series value already exists with event type ${eventType} at time ${ts}`);
+      if (counter && !opts.sumDuplicates)
+        throw new StoreError(409, `Time series value already exists with event type ${eventType} at time ${ts}`);
       for (const s of row.summaries) s.apply(ts, old, -1);
       if (counter) value = addCounter(cls, old, value);
     }
@@ -148,18 +186,29 @@ export class ArchiveStore {
   /** The metadata object as the REST interface shows it. */
   toJson(r: MetadataRecord, origin: string): Record<string, unknown> {
     const uri = `${ARCHIVE_PATH}${r.key}/`;
-    const events = [...r.events.values()].sort((a, b) => a.eventType.localeCompare(b.eventType)).map((e) => ({
-      'base-uri': `${uri}${e.eventType}/base`,
-      'event-type': e.eventType,
-      summaries: [...e.summaries].sort((a, b) => a.type.localeCompare(b.type) || a.window - b.window).map((s) => ({
-        'summary-type': s.type,
-        'summary-window': String(s.window),
-        'time-updated': s.timeUpdated,
-        uri: `${uri}${e.eventType}/${SUMMARY_JSON_TO_URL[s.type]}/${s.window}`,
-      })),
-      'time-updated': e.timeUpdated,
-    }));
-    return { ...r.fields, 'event-types': events, 'metadata-key': r.key, 'subject-type': r.subjectType, uri, url: `${origin}${uri}` };
+    const events = [...r.events.values()]
+      .sort((a, b) => a.eventType.localeCompare(b.eventType))
+      .map((e) => ({
+        'base-uri': `${uri}${e.eventType}/base`,
+        'event-type': e.eventType,
+        summaries: [...e.summaries]
+          .sort((a, b) => a.type.localeCompare(b.type) || a.window - b.window)
+          .map((s) => ({
+            'summary-type': s.type,
+            'summary-window': String(s.window),
+            'time-updated': s.timeUpdated,
+            uri: `${uri}${e.eventType}/${SUMMARY_JSON_TO_URL[s.type]}/${s.window}`,
+          })),
+        'time-updated': e.timeUpdated,
+      }));
+    return {
+      ...r.fields,
+      'event-types': events,
+      'metadata-key': r.key,
+      'subject-type': r.subjectType,
+      uri,
+      url: `${origin}${uri}`,
+    };
   }
 }
 

@@ -26,7 +26,11 @@ export class SummaryRow {
   statsFrom?: SummaryRow;
   statsFromBase?: SortedSeries<unknown>;
 
-  constructor(readonly type: string, readonly window: number, readonly cls: ValueClass) {}
+  constructor(
+    readonly type: string,
+    readonly window: number,
+    readonly cls: ValueClass,
+  ) {}
 
   binOf(ts: number): number {
     return this.window > 0 ? Math.floor(ts / this.window) * this.window : ts;
@@ -79,17 +83,23 @@ export class SummaryRow {
     const out: { ts: number; val: unknown }[] = [];
     if (this.statsFromBase) {
       const [a, b] = this.statsFromBase.range(start, end);
-      for (let i = a; i < b; i++) out.push({ ts: this.statsFromBase.ts[i], val: statisticsValue(this.statsFromBase.vals[i] as Record<string, number>) });
+      for (let i = a; i < b; i++)
+        out.push({
+          ts: this.statsFromBase.ts[i],
+          val: statisticsValue(this.statsFromBase.vals[i] as Record<string, number>),
+        });
       return out;
     }
     if (this.statsFrom) {
       const src = this.statsFrom.bins;
       const [a, b] = src.range(start, end);
-      for (let i = a; i < b; i++) if (src.vals[i].count > 0) out.push({ ts: src.ts[i], val: statisticsValue(src.vals[i].hist ?? {}) });
+      for (let i = a; i < b; i++)
+        if (src.vals[i].count > 0) out.push({ ts: src.ts[i], val: statisticsValue(src.vals[i].hist ?? {}) });
       return out;
     }
     const [a, b] = this.bins.range(start, end);
-    for (let i = a; i < b; i++) if (this.bins.vals[i].count > 0) out.push({ ts: this.bins.ts[i], val: this.valueOf(this.bins.vals[i]) });
+    for (let i = a; i < b; i++)
+      if (this.bins.vals[i].count > 0) out.push({ ts: this.bins.ts[i], val: this.valueOf(this.bins.vals[i]) });
     const [c, d] = this.loaded.range(start, end);
     for (let i = c; i < d; i++) out.push({ ts: this.loaded.ts[i], val: this.loaded.vals[i] });
     if (c < d && a < b) out.sort((x, y) => x.ts - y.ts);

@@ -26,10 +26,13 @@ export function checkValue(cls: ValueClass, v: unknown): Checked {
     case 'float': {
       const n = pyFloat(v);
       // esmond stores int(v * 10000): four decimals, truncated.
-      return n === undefined ? { ok: false, error: 'Value must be a floating point number' } : { ok: true, value: Math.trunc(n * 10000) / 10000 };
+      return n === undefined
+        ? { ok: false, error: 'Value must be a floating point number' }
+        : { ok: true, value: Math.trunc(n * 10000) / 10000 };
     }
     case 'percentage': {
-      if (!v || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: "Missing required field 'numerator'" };
+      if (!v || typeof v !== 'object' || Array.isArray(v))
+        return { ok: false, error: "Missing required field 'numerator'" };
       const o = v as Record<string, unknown>;
       if (!('numerator' in o)) return { ok: false, error: "Missing required field 'numerator'" };
       if (!('denominator' in o)) return { ok: false, error: "Missing required field 'denominator'" };

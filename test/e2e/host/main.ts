@@ -31,9 +31,14 @@ function log(line: string): void {
 
 async function main(): Promise<number> {
   const vsix = process.argv[2] ? resolve(process.argv[2]) : undefined;
-  const passes = (process.env.E2E_PASSES ?? 'vsix,ui').split(',').map((p) => p.trim()).filter(Boolean) as PassName[];
-  for (const p of passes) if (!['vsix', 'ui', 'source'].includes(p)) throw new Error(`unknown pass "${p}" in E2E_PASSES`);
-  if ((passes.includes('vsix') || passes.includes('ui')) && (!vsix || !existsSync(vsix))) throw new Error(`the .vsix to test is missing: ${vsix ?? '(no argument)'}`);
+  const passes = (process.env.E2E_PASSES ?? 'vsix,ui')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean) as PassName[];
+  for (const p of passes)
+    if (!['vsix', 'ui', 'source'].includes(p)) throw new Error(`unknown pass "${p}" in E2E_PASSES`);
+  if ((passes.includes('vsix') || passes.includes('ui')) && (!vsix || !existsSync(vsix)))
+    throw new Error(`the .vsix to test is missing: ${vsix ?? '(no argument)'}`);
   const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 600_000);
   const install = findInstall(process.env.E2E_DIR ?? join(homedir(), '.cache', 'psconfig-vscode-e2e'));
   const testsEntry = join(repoRoot, 'out', 'test', 'e2e', 'index.js');
@@ -66,7 +71,11 @@ async function main(): Promise<number> {
       servers.push(server);
       if (withVsix) {
         log(await server.installExtension(vsix!));
-        tallies.push({ name: 'package', result: checkInstalledPackage(server.extensionsDir, (l) => console.log(`  ${l}`)), ms: 0 });
+        tallies.push({
+          name: 'package',
+          result: checkInstalledPackage(server.extensionsDir, (l) => console.log(`  ${l}`)),
+          ms: 0,
+        });
       }
       const t0 = Date.now();
       await server.start();
@@ -80,7 +89,16 @@ async function main(): Promise<number> {
         const server = await startServer('source', false);
         const ws = createWorkspace(arch, scratch);
         log(`pass "source": suite against the source tree as a development extension, workspace ${ws}`);
-        const result = await runInHostPass({ server, browser: br, workspaceDir: ws, testsEntry, developmentPath: repoRoot, timeoutMs, consoleLog: join(scratch, 'console-source.log'), print: (l) => console.log(`  ${l}`) });
+        const result = await runInHostPass({
+          server,
+          browser: br,
+          workspaceDir: ws,
+          testsEntry,
+          developmentPath: repoRoot,
+          timeoutMs,
+          consoleLog: join(scratch, 'console-source.log'),
+          print: (l) => console.log(`  ${l}`),
+        });
         await server.stop();
         return result;
       }
@@ -91,10 +109,28 @@ async function main(): Promise<number> {
         // folder --install-extension unpacked the .vsix into: the suite exercises exactly the packaged files.
         const installed = vsixServer.installedExtensionPath(EXTENSION_ID);
         log(`pass "vsix": suite against ${installed} (installed from ${vsix}), workspace ${ws}`);
-        return runInHostPass({ server: vsixServer, browser: br, workspaceDir: ws, testsEntry, developmentPath: installed, timeoutMs, consoleLog: join(scratch, 'console-vsix.log'), print: (l) => console.log(`  ${l}`) });
+        return runInHostPass({
+          server: vsixServer,
+          browser: br,
+          workspaceDir: ws,
+          testsEntry,
+          developmentPath: installed,
+          timeoutMs,
+          consoleLog: join(scratch, 'console-vsix.log'),
+          print: (l) => console.log(`  ${l}`),
+        });
       }
       log(`pass "ui": Playwright over the workbench, workspace ${ws}, screenshots in ${screenshots}`);
-      return runUiPass({ server: vsixServer, browser: br, workspaceDir: ws, screenshots, timeoutMs, archiveUrl: arch.archiveUrl, unreachableUrl: arch.unreachableUrl, print: (l) => console.log(`  ${l}`) });
+      return runUiPass({
+        server: vsixServer,
+        browser: br,
+        workspaceDir: ws,
+        screenshots,
+        timeoutMs,
+        archiveUrl: arch.archiveUrl,
+        unreachableUrl: arch.unreachableUrl,
+        print: (l) => console.log(`  ${l}`),
+      });
     };
 
     for (const pass of passes) {
@@ -107,7 +143,9 @@ async function main(): Promise<number> {
       });
       const ms = Date.now() - t0;
       tallies.push({ name: pass, result, ms });
-      log(`pass "${pass}": ${result.passed} passed, ${result.failed} failed in ${ms} ms${result.problem ? ` (${result.problem})` : ''}`);
+      log(
+        `pass "${pass}": ${result.passed} passed, ${result.failed} failed in ${ms} ms${result.problem ? ` (${result.problem})` : ''}`,
+      );
     }
   } finally {
     await browser?.close().catch(() => undefined);
@@ -127,7 +165,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(`e2e runner: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    console.error(`e2e runner: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     console.log('0 passed, 1 failed');
     process.exit(1);
   },

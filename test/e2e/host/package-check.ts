@@ -13,10 +13,32 @@ function listFiles(dir: string, base = dir): string[] {
 }
 
 // vsce stores LICENSE as LICENSE.txt and README.md as readme.md.
-const REQUIRED = ['package.json', 'dist/client.js', 'dist/server.js', 'dist/cli.js', 'dist/webview/explorer.js',
-  'schemas/psconfig.schema.json', 'syntaxes/psconfig.tmLanguage.json', 'language-configuration.json', 'media/perfsonar.svg',
-  'LICENSE.txt', 'readme.md'];
-const FORBIDDEN = [/^node_modules\//, /^out\//, /^test\//, /^bench\//, /^src\//, /\/src\//, /\.ts$/, /\.map$/, /^scripts\//, /tsconfig/, /^\.ci\//];
+const REQUIRED = [
+  'package.json',
+  'dist/client.js',
+  'dist/server.js',
+  'dist/cli.js',
+  'dist/webview/explorer.js',
+  'schemas/psconfig.schema.json',
+  'syntaxes/psconfig.tmLanguage.json',
+  'language-configuration.json',
+  'media/perfsonar.svg',
+  'LICENSE.txt',
+  'readme.md',
+];
+const FORBIDDEN = [
+  /^node_modules\//,
+  /^out\//,
+  /^test\//,
+  /^bench\//,
+  /^src\//,
+  /\/src\//,
+  /\.ts$/,
+  /\.map$/,
+  /^scripts\//,
+  /tsconfig/,
+  /^\.ci\//,
+];
 
 export function checkInstalledPackage(extensionsDir: string, print: (l: string) => void): PassResult {
   const folder = readdirSync(extensionsDir).find((n) => n.startsWith('perfsonar-tools.psconfig-vscode-'));
@@ -30,11 +52,23 @@ export function checkInstalledPackage(extensionsDir: string, print: (l: string) 
   let passed = 0;
   let failed = 0;
   const missing = REQUIRED.filter((f) => !existsSync(join(root, f)));
-  if (missing.length) { failed++; print(`✖ the package holds what runs; missing: ${missing.join(', ')}`); }
-  else { passed++; print(`✔ the package holds what runs (${REQUIRED.length} required files present)`); }
+  if (missing.length) {
+    failed++;
+    print(`✖ the package holds what runs; missing: ${missing.join(', ')}`);
+  } else {
+    passed++;
+    print(`✔ the package holds what runs (${REQUIRED.length} required files present)`);
+  }
   const extra = files.filter((f) => FORBIDDEN.some((re) => re.test(f)));
-  if (extra.length) { failed++; print(`✖ the package holds nothing else; unexpected: ${extra.slice(0, 15).join(', ')}${extra.length > 15 ? ` and ${extra.length - 15} more` : ''}`); }
-  else { passed++; print(`✔ the package holds no sources, tests, source maps or node_modules`); }
+  if (extra.length) {
+    failed++;
+    print(
+      `✖ the package holds nothing else; unexpected: ${extra.slice(0, 15).join(', ')}${extra.length > 15 ? ` and ${extra.length - 15} more` : ''}`,
+    );
+  } else {
+    passed++;
+    print(`✔ the package holds no sources, tests, source maps or node_modules`);
+  }
   print(`  installed ${folder}: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB unpacked`);
   return { exitCode: failed ? 1 : 0, passed, failed };
 }

@@ -22,7 +22,11 @@ const STEP_TIMEOUT = 30_000;
 class Checks {
   passed = 0;
   failed = 0;
-  constructor(private readonly page: Page, private readonly shots: string, private readonly print: (l: string) => void) {}
+  constructor(
+    private readonly page: Page,
+    private readonly shots: string,
+    private readonly print: (l: string) => void,
+  ) {}
 
   /** Runs one named check; a failure is recorded (with a screenshot) and later checks still run. */
   async run(name: string, shot: string, fn: () => Promise<string>): Promise<boolean> {
@@ -48,7 +52,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: title })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
   await page.keyboard.press('Enter');
 }
 
@@ -58,7 +65,10 @@ async function openFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: name })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
 }
@@ -69,7 +79,13 @@ async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEO
   for (;;) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no webview frame contains ${selector}`);
     await page.waitForTimeout(100); // polling the frame list: frames appear without an event we can wait on
@@ -110,18 +126,28 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
     const loaded = await checks.run('the workbench loads the workspace', '01-workbench', async () => {
       await page.goto(opts.server.workbenchUrl(opts.workspaceDir));
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'editing.psconfig.json' }).waitFor({ timeout: 60_000 });
+      await page
+        .locator('.explorer-folders-view .monaco-list-row', { hasText: 'editing.psconfig.json' })
+        .waitFor({ timeout: 60_000 });
       await widenSideBar(page, 560); // tree labels such as `host-a.perfsonar.net → host-b.perfsonar.net` fit
       return 'explorer lists the workspace templates';
     });
-    if (!loaded) return { exitCode: 1, passed: checks.passed, failed: checks.failed, problem: 'workbench did not load' };
+    if (!loaded)
+      return { exitCode: 1, passed: checks.passed, failed: checks.failed, problem: 'workbench did not load' };
 
-    await checks.run('a template opens as pSConfig and shows the address[1] error squiggle', '02-editor-diagnostics', async () => {
-      await openFile(page, 'list-address1.psconfig.json');
-      await page.locator('.statusbar-item', { hasText: /^pSConfig$/ }).first().waitFor();
-      await page.locator('.monaco-editor .squiggly-error').first().waitFor();
-      return 'status bar language "pSConfig", error squiggle drawn';
-    });
+    await checks.run(
+      'a template opens as pSConfig and shows the address[1] error squiggle',
+      '02-editor-diagnostics',
+      async () => {
+        await openFile(page, 'list-address1.psconfig.json');
+        await page
+          .locator('.statusbar-item', { hasText: /^pSConfig$/ })
+          .first()
+          .waitFor();
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+        return 'status bar language "pSConfig", error squiggle drawn';
+      },
+    );
 
     await checks.run('the Problems panel lists the address[1] error', '03-problems-panel', async () => {
       await page.keyboard.press('Control+Shift+M');
@@ -130,27 +156,40 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       return (await texts(row)).join(' | ');
     });
 
-    await checks.run('Preview Expanded Tasks fills the Tasks tree; a task expands into combinations', '04-tasks-tree', async () => {
-      await openFile(page, 'mesh.psconfig.json');
-      await runCommand(page, 'pSConfig: Preview Expanded Tasks');
-      const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) }).locator('.monaco-list');
-      await tree.locator('.monaco-list-row').first().waitFor();
-      // Expand collapsed rows level by level until a combination (`a → b`) is visible.
-      for (let depth = 0; depth < 4 && (await tree.locator('.monaco-list-row', { hasText: '→' }).count()) === 0; depth++) {
-        const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]').first();
-        if ((await collapsed.count()) === 0) break;
-        await collapsed.click();
-      }
-      await tree.locator('.monaco-list-row', { hasText: '→' }).first().waitFor();
-      const rows = await texts(tree.locator('.monaco-list-row'));
-      for (const agent of ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']) {
-        if (!rows.some((r) => r.startsWith(agent) && !r.includes('→'))) throw new Error(`no agent row ${agent} in: ${rows.join(' | ')}`);
-      }
-      return rows.slice(0, 8).join(' | ');
-    });
+    await checks.run(
+      'Preview Expanded Tasks fills the Tasks tree; a task expands into combinations',
+      '04-tasks-tree',
+      async () => {
+        await openFile(page, 'mesh.psconfig.json');
+        await runCommand(page, 'pSConfig: Preview Expanded Tasks');
+        const tree = page
+          .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) })
+          .locator('.monaco-list');
+        await tree.locator('.monaco-list-row').first().waitFor();
+        // Expand collapsed rows level by level until a combination (`a → b`) is visible.
+        for (
+          let depth = 0;
+          depth < 4 && (await tree.locator('.monaco-list-row', { hasText: '→' }).count()) === 0;
+          depth++
+        ) {
+          const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]').first();
+          if ((await collapsed.count()) === 0) break;
+          await collapsed.click();
+        }
+        await tree.locator('.monaco-list-row', { hasText: '→' }).first().waitFor();
+        const rows = await texts(tree.locator('.monaco-list-row'));
+        for (const agent of ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']) {
+          if (!rows.some((r) => r.startsWith(agent) && !r.includes('→')))
+            throw new Error(`no agent row ${agent} in: ${rows.join(' | ')}`);
+        }
+        return rows.slice(0, 8).join(' | ');
+      },
+    );
 
     await checks.run('clicking a combination opens its pScheduler task JSON', '04-task-json', async () => {
-      const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) }).locator('.monaco-list');
+      const tree = page
+        .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Tasks/i }) })
+        .locator('.monaco-list');
       const combination = tree.locator('.monaco-list-row', { hasText: '→' }).first();
       const label = (await combination.innerText()).trim();
       await combination.click();
@@ -161,38 +200,46 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
     });
 
     let explorer: Frame | undefined;
-    await checks.run('the archive explorer searches the local archive and plots the selected measurement', '05-archive-explorer', async () => {
-      await runCommand(page, 'pSConfig: Open Archive Explorer');
-      explorer = await webviewFrame(page, '#archive option');
-      // Room for the table and the chart: a wide side bar, the Tasks view collapsed, the panel closed.
-      await widenSideBar(page, 900);
-      const tasksHeader = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^Tasks/i });
-      if (await tasksHeader.count()) await tasksHeader.first().click();
-      if (await page.locator('.part.panel').isVisible()) {
-        await page.keyboard.press('Control+J');
-        await page.locator('.part.panel').waitFor({ state: 'hidden' });
-      }
-      await explorer.locator('#archive').selectOption(opts.archiveUrl);
-      await explorer.fill('#source', '10.10.0.1');
-      await explorer.fill('#destination', '10.10.0.2');
-      await explorer.fill('#tool-name', 'pscheduler/iperf3');
-      await explorer.click('[data-preset="1w"]');
-      await explorer.click('#search-button');
-      await explorer.locator('.trows .trow').first().waitFor();
-      const status = (await explorer.textContent('#status')) ?? '';
-      const rows = await explorer.locator('.trows .trow').count();
-      await explorer.locator('.trows .trow').first().click();
-      await explorer.locator('#panel-throughput canvas').first().waitFor();
-      await explorer.waitForFunction(() => {
-        const labels = [...document.querySelectorAll('#panel-throughput .u-legend .u-label')].map((e) => e.textContent);
-        return labels.includes('throughput (fwd)') && !document.querySelector('#panel-throughput.loading');
-      });
-      const points = Number(await explorer.getAttribute('#panel-throughput', 'data-points'));
-      if (!(points > 0)) throw new Error(`the throughput chart has no points (data-points=${points})`);
-      await explorer.locator('#panel-throughput').scrollIntoViewIfNeeded();
-      await explorer.locator('#panel-throughput').screenshot({ path: join(opts.screenshots, '05-archive-explorer-chart.png') });
-      return `status "${status}", ${rows} row(s), throughput chart with ${points} points`;
-    });
+    await checks.run(
+      'the archive explorer searches the local archive and plots the selected measurement',
+      '05-archive-explorer',
+      async () => {
+        await runCommand(page, 'pSConfig: Open Archive Explorer');
+        explorer = await webviewFrame(page, '#archive option');
+        // Room for the table and the chart: a wide side bar, the Tasks view collapsed, the panel closed.
+        await widenSideBar(page, 900);
+        const tasksHeader = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^Tasks/i });
+        if (await tasksHeader.count()) await tasksHeader.first().click();
+        if (await page.locator('.part.panel').isVisible()) {
+          await page.keyboard.press('Control+J');
+          await page.locator('.part.panel').waitFor({ state: 'hidden' });
+        }
+        await explorer.locator('#archive').selectOption(opts.archiveUrl);
+        await explorer.fill('#source', '10.10.0.1');
+        await explorer.fill('#destination', '10.10.0.2');
+        await explorer.fill('#tool-name', 'pscheduler/iperf3');
+        await explorer.click('[data-preset="1w"]');
+        await explorer.click('#search-button');
+        await explorer.locator('.trows .trow').first().waitFor();
+        const status = (await explorer.textContent('#status')) ?? '';
+        const rows = await explorer.locator('.trows .trow').count();
+        await explorer.locator('.trows .trow').first().click();
+        await explorer.locator('#panel-throughput canvas').first().waitFor();
+        await explorer.waitForFunction(() => {
+          const labels = [...document.querySelectorAll('#panel-throughput .u-legend .u-label')].map(
+            (e) => e.textContent,
+          );
+          return labels.includes('throughput (fwd)') && !document.querySelector('#panel-throughput.loading');
+        });
+        const points = Number(await explorer.getAttribute('#panel-throughput', 'data-points'));
+        if (!(points > 0)) throw new Error(`the throughput chart has no points (data-points=${points})`);
+        await explorer.locator('#panel-throughput').scrollIntoViewIfNeeded();
+        await explorer
+          .locator('#panel-throughput')
+          .screenshot({ path: join(opts.screenshots, '05-archive-explorer-chart.png') });
+        return `status "${status}", ${rows} row(s), throughput chart with ${points} points`;
+      },
+    );
 
     await checks.run('an unreachable archive shows its error in the explorer', '06-archive-unreachable', async () => {
       const frame = explorer ?? (await webviewFrame(page, '#archive option'));
@@ -200,7 +247,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       await frame.click('#search-button');
       await frame.locator('#status.error').waitFor();
       const text = (await frame.textContent('#status')) ?? '';
-      if (!/refused|ECONNREFUSED|connect/i.test(text)) throw new Error(`the error does not say the connection was refused: "${text}"`);
+      if (!/refused|ECONNREFUSED|connect/i.test(text))
+        throw new Error(`the error does not say the connection was refused: "${text}"`);
       return `status "${text}"`;
     });
   } finally {

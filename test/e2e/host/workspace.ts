@@ -31,7 +31,11 @@ export interface ArchiveEndpoints {
 
 /** Environment the extension host gets: where things are, so the in-host suite needs no guessing. */
 export function extensionHostEnv(archives: ArchiveEndpoints): Record<string, string> {
-  return { E2E_REPO_ROOT: repoRoot, E2E_ARCHIVE_URL: archives.archiveUrl, E2E_UNREACHABLE_URL: archives.unreachableUrl };
+  return {
+    E2E_REPO_ROOT: repoRoot,
+    E2E_ARCHIVE_URL: archives.archiveUrl,
+    E2E_UNREACHABLE_URL: archives.unreachableUrl,
+  };
 }
 
 /** Creates a fresh workspace folder under `parent` (default: the OS temp dir). */

@@ -1,17 +1,35 @@
 // Settings forwarded to the language server and typed agent addresses (client/src/language/server-settings.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentAddressList, parseAgentAddressInput, serverSettingsFrom } from '../../../client/src/language/server-settings';
+import {
+  agentAddressList,
+  parseAgentAddressInput,
+  serverSettingsFrom,
+} from '../../../client/src/language/server-settings';
 
-const getter = (values: Record<string, unknown>) => (key: string): unknown => values[key];
+const getter =
+  (values: Record<string, unknown>) =>
+  (key: string): unknown =>
+    values[key];
 
 test('VS Code settings map to the flat ServerSettings', () => {
-  assert.deepEqual(serverSettingsFrom(getter({ 'jq.path': ' /usr/bin/jq ', 'includes.allowRemote': true, 'preview.agentAddresses': ['a.example', 'b'] })),
-    { jqPath: '/usr/bin/jq', includesAllowRemote: true, agentAddresses: ['a.example', 'b'] });
+  assert.deepEqual(
+    serverSettingsFrom(
+      getter({
+        'jq.path': ' /usr/bin/jq ',
+        'includes.allowRemote': true,
+        'preview.agentAddresses': ['a.example', 'b'],
+      }),
+    ),
+    { jqPath: '/usr/bin/jq', includesAllowRemote: true, agentAddresses: ['a.example', 'b'] },
+  );
 });
 
 test('defaults and wrong types leave keys out, agent list always present', () => {
-  assert.deepEqual(serverSettingsFrom(getter({ 'jq.path': '', 'includes.allowRemote': 'yes', 'preview.agentAddresses': 'a' })), { agentAddresses: [] });
+  assert.deepEqual(
+    serverSettingsFrom(getter({ 'jq.path': '', 'includes.allowRemote': 'yes', 'preview.agentAddresses': 'a' })),
+    { agentAddresses: [] },
+  );
 });
 
 test('agent address lists drop blanks, non-strings and duplicates', () => {

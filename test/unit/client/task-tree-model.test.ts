@@ -2,13 +2,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExpandTasksResult, ExpandedCombination } from '../../../common/protocol';
-import { combinationLabel, snapshotTree, TaskTreeModel, type PreviewState, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
+import {
+  combinationLabel,
+  snapshotTree,
+  TaskTreeModel,
+  type PreviewState,
+  type TaskTreeNode,
+} from '../../../client/src/preview/task-tree-model';
 
 const T = 'file:///w/mesh.json';
 
-function combo(task: string, pair: [string, string], agent: string | undefined, extra: Partial<ExpandedCombination> = {}): ExpandedCombination {
+function combo(
+  task: string,
+  pair: [string, string],
+  agent: string | undefined,
+  extra: Partial<ExpandedCombination> = {},
+): ExpandedCombination {
   return {
-    task, addresses: pair, addressValues: pair.map((a) => `${a}.example`), agent,
+    task,
+    addresses: pair,
+    addressValues: pair.map((a) => `${a}.example`),
+    agent,
     pscheduler: { test: { type: 'throughput', spec: { source: pair[0], dest: pair[1] } }, archives: [], schedule: {} },
     ...extra,
   };
@@ -18,7 +32,13 @@ function result(combinations: ExpandedCombination[], extra: Partial<ExpandTasksR
   const agents: string[] = [];
   for (const c of combinations) if (c.agent && !agents.includes(c.agent)) agents.push(c.agent);
   return {
-    uri: T, version: 1, truncated: false, notes: [], elapsedMs: 1, agents, combinations,
+    uri: T,
+    version: 1,
+    truncated: false,
+    notes: [],
+    elapsedMs: 1,
+    agents,
+    combinations,
     tasks: [
       { task: 'tput', testType: 'throughput', group: 'g-mesh', groupType: 'mesh', count: 0, agents: [] },
       { task: 'lat', testType: 'latencybg', group: 'g-mesh', groupType: 'mesh', count: 0, agents: [] },
@@ -34,7 +54,8 @@ const model = (r: ExpandTasksResult, agentAddresses: string[] = [], pageSize?: n
 function mesh(n: number, tasks = ['tput']): ExpandTasksResult {
   const names = Array.from({ length: n }, (_, i) => `h${i}`);
   const cs: ExpandedCombination[] = [];
-  for (const t of tasks) for (const a of names) for (const b of names) if (a !== b) cs.push(combo(t, [a, b], `${a}.example`));
+  for (const t of tasks)
+    for (const a of names) for (const b of names) if (a !== b) cs.push(combo(t, [a, b], `${a}.example`));
   return result(cs);
 }
 
@@ -67,7 +88,12 @@ test('flip combinations carry a marker', () => {
 
 test('failed combinations are error items with the message and no document to open', () => {
   const err = 'task=tput,addresses=a->b,error=Error expanding test specification: Unable to expand variable jq .x';
-  const m = model(result([combo('tput', ['a', 'b'], 'a.example', { error: err, pscheduler: undefined }), combo('tput', ['a', 'c'], 'a.example')]));
+  const m = model(
+    result([
+      combo('tput', ['a', 'b'], 'a.example', { error: err, pscheduler: undefined }),
+      combo('tput', ['a', 'c'], 'a.example'),
+    ]),
+  );
   const agent = m.roots()[0];
   assert.equal(m.item(agent).description, '1 task, 1 failed');
   assert.equal(m.item(agent).icon, 'warning');
@@ -82,7 +108,14 @@ test('failed combinations are error items with the message and no document to op
 });
 
 test('a failed combination without a scheduling agent gets its own bucket', () => {
-  const m = model(result([combo('tput', ['a', 'b'], undefined, { error: 'Unable to find archive defined in task: x', pscheduler: undefined })]));
+  const m = model(
+    result([
+      combo('tput', ['a', 'b'], undefined, {
+        error: 'Unable to find archive defined in task: x',
+        pscheduler: undefined,
+      }),
+    ]),
+  );
   assert.deepEqual(labels(m, m.roots()), ['(no scheduling agent)']);
 });
 
@@ -96,7 +129,9 @@ test('ids stay the same when an edit shifts positions, so expansion state surviv
     return [a.id, t.id, ...m.children(t).map((c) => c.id)];
   };
   assert.deepEqual(idsOf(after, 'h1.example'), idsOf(before, 'h1.example'));
-  const all = snapshotTree(after, 3).flatMap(function flat(n): string[] { return [n.id, ...(n.children ?? []).flatMap(flat)]; });
+  const all = snapshotTree(after, 3).flatMap(function flat(n): string[] {
+    return [n.id, ...(n.children ?? []).flatMap(flat)];
+  });
   assert.equal(new Set(all).size, all.length, 'ids are unique in the whole tree');
 });
 
@@ -121,7 +156,10 @@ test('long child lists are paged behind "… N more", and showing more keeps its
   assert.equal(m.showMore(more), task.id);
   cs = m.children(task);
   assert.equal(cs.length, 21);
-  const next = new TaskTreeModel({ kind: 'result', template: T, result: r, agentAddresses: [] }, { pageSize: 10, pages: m.pages });
+  const next = new TaskTreeModel(
+    { kind: 'result', template: T, result: r, agentAddresses: [] },
+    { pageSize: 10, pages: m.pages },
+  );
   assert.equal(next.children(next.children(next.roots()[0])[0]).length, 21);
 });
 
@@ -139,24 +177,45 @@ test('a 200-address mesh (39,800 combinations) is indexed lazily: only requested
 });
 
 test('message items: no template, loading, request failure, syntax error, empty result, truncation, task errors, notes', () => {
-  const one = (state: PreviewState): string[] => { const m = new TaskTreeModel(state); return m.roots().map((n) => `${m.item(n).icon}:${m.item(n).label}`); };
+  const one = (state: PreviewState): string[] => {
+    const m = new TaskTreeModel(state);
+    return m.roots().map((n) => `${m.item(n).icon}:${m.item(n).label}`);
+  };
   assert.deepEqual(one({ kind: 'no-template' }), ['info:Open a pSConfig template to preview the tasks it generates.']);
   assert.deepEqual(one({ kind: 'loading', template: T }), ['loading~spin:Expanding tasks…']);
   assert.deepEqual(one({ kind: 'request-failed', template: T, message: 'boom' }), ['error:The task expansion failed.']);
-  const syntax = new TaskTreeModel({ kind: 'result', template: T, result: result([], { error: 'Expected comma at 3:4' }), agentAddresses: [] });
+  const syntax = new TaskTreeModel({
+    kind: 'result',
+    template: T,
+    result: result([], { error: 'Expected comma at 3:4' }),
+    agentAddresses: [],
+  });
   const [s] = syntax.roots();
   assert.equal(syntax.item(s).icon, 'error');
   assert.equal(syntax.item(s).description, 'Expected comma at 3:4');
-  assert.deepEqual(one({ kind: 'result', template: T, result: result([]), agentAddresses: ['x.example'] }), ['info:No tasks for agent x.example.']);
+  assert.deepEqual(one({ kind: 'result', template: T, result: result([]), agentAddresses: ['x.example'] }), [
+    'info:No tasks for agent x.example.',
+  ]);
   const full = result(mesh(2).combinations, {
     truncated: true,
-    tasks: [{ task: 'tput', testType: 'throughput', group: 'g', count: 2, agents: [] }, { task: 'list-task', count: 0, agents: [], error: 'The scheduled-by property for task list-task is too big. It is set to 1 but must not be bigger than 0' }],
+    tasks: [
+      { task: 'tput', testType: 'throughput', group: 'g', count: 2, agents: [] },
+      {
+        task: 'list-task',
+        count: 0,
+        agents: [],
+        error: 'The scheduled-by property for task list-task is too big. It is set to 1 but must not be bigger than 0',
+      },
+    ],
     notes: [{ task: 'tput', message: 'Python 5.x would flatten class selectors' }],
   });
   // A cut result for one agent's scope (the all-agents case is the lazy-agents mode, tested below).
   const m = model(full, ['h0.example', 'h1.example']);
   const roots = m.roots();
-  assert.deepEqual(roots.map((n) => n.kind), ['message', 'message', 'agent', 'agent', 'notes']);
+  assert.deepEqual(
+    roots.map((n) => n.kind),
+    ['message', 'message', 'agent', 'agent', 'notes'],
+  );
   assert.equal(m.item(roots[0]).icon, 'warning');
   assert.match(m.item(roots[0]).label, /first 2 combinations/);
   assert.match(m.item(roots[1]).description ?? '', /scheduled-by/);
@@ -175,16 +234,28 @@ test('labels fall back to address names, and lists show one address', () => {
 
 test('snapshotTree opens nodes down to the requested depth', () => {
   const snap = snapshotTree(model(mesh(2)), 3);
-  assert.deepEqual(snap.map((n) => n.label), ['h0.example', 'h1.example']);
-  assert.deepEqual(snap[0].children?.map((n) => n.label), ['tput']);
-  assert.deepEqual(snap[0].children?.[0].children?.map((n) => n.label), ['h0.example → h1.example']);
+  assert.deepEqual(
+    snap.map((n) => n.label),
+    ['h0.example', 'h1.example'],
+  );
+  assert.deepEqual(
+    snap[0].children?.map((n) => n.label),
+    ['tput'],
+  );
+  assert.deepEqual(
+    snap[0].children?.[0].children?.map((n) => n.label),
+    ['h0.example → h1.example'],
+  );
   assert.equal(snapshotTree(model(mesh(2)), 1)[0].children, undefined);
 });
 
 test('lazy agents: a cut all-agents result lists every agent, and each agent opens from its own expansion', () => {
   const fullMesh = mesh(4);
-  const cut = result(fullMesh.combinations.slice(0, 2), { truncated: true, agents: fullMesh.agents,
-    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }] });
+  const cut = result(fullMesh.combinations.slice(0, 2), {
+    truncated: true,
+    agents: fullMesh.agents,
+    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }],
+  });
   const m = model(cut);
   assert.equal(m.lazyAgents, true);
   const roots = m.roots();
@@ -195,13 +266,20 @@ test('lazy agents: a cut all-agents result lists every agent, and each agent ope
   assert.equal(m.item(h2).description, '1 template task');
   assert.equal(m.needsAgentResult(h2), true);
   assert.deepEqual(m.children(h2), [], 'nothing until the agent is loaded');
-  const own = result(fullMesh.combinations.filter((c) => c.agent === 'h2.example'), { agents: ['h2.example'] });
+  const own = result(
+    fullMesh.combinations.filter((c) => c.agent === 'h2.example'),
+    { agents: ['h2.example'] },
+  );
   m.setAgentResult('h2.example', own);
   assert.equal(m.needsAgentResult(h2), false);
   assert.equal(m.item(h2).description, '3 tasks');
   const task = m.children(h2)[0];
   const combos = m.children(task);
-  assert.deepEqual(labels(m, combos), ['h2.example → h0.example', 'h2.example → h1.example', 'h2.example → h3.example']);
+  assert.deepEqual(labels(m, combos), [
+    'h2.example → h0.example',
+    'h2.example → h1.example',
+    'h2.example → h3.example',
+  ]);
   const key = m.item(combos[1]).openKey ?? '';
   assert.equal(m.combinationByKey(key)?.pscheduler?.test.spec.dest, 'h1');
   // Same ids as the eager tree of the full result, so expansion state carries over either way.
@@ -209,7 +287,10 @@ test('lazy agents: a cut all-agents result lists every agent, and each agent ope
   const eagerAgent = eager.roots().find((n) => n.kind === 'agent' && n.agent === 'h2.example');
   assert.ok(eagerAgent);
   const eagerTask = eager.children(eagerAgent)[0];
-  assert.deepEqual([h2.id, task.id, ...combos.map((c) => c.id)], [eagerAgent.id, eagerTask.id, ...eager.children(eagerTask).map((c) => c.id)]);
+  assert.deepEqual(
+    [h2.id, task.id, ...combos.map((c) => c.id)],
+    [eagerAgent.id, eagerTask.id, ...eager.children(eagerTask).map((c) => c.id)],
+  );
   // A failed per-agent expansion shows as an error under the agent.
   m.setAgentResult('h3.example', result([], { error: 'Request cancelled' }));
   const [err] = m.children(agents[3]);

@@ -10,7 +10,7 @@ import { examplesDir as examples } from '../../fixtures';
 
 test('a top-level object with tasks and groups is a template, in any key order', () => {
   assert.equal(looksLikeTemplate('{"addresses":{},"groups":{},"tests":{},"tasks":{}}'), true);
-  assert.equal(looksLikeTemplate('{ "tasks": [], "groups": 3 }'), true, 'value types are the server\'s business');
+  assert.equal(looksLikeTemplate('{ "tasks": [], "groups": 3 }'), true, "value types are the server's business");
 });
 
 test('one of the two keys is not enough', () => {
@@ -46,7 +46,10 @@ test('broken or empty text is never a template and never throws', () => {
 });
 
 test('the scan stops at the limit', () => {
-  const big = '{"addresses":{' + Array.from({ length: 2000 }, (_, i) => `"h${i}":{"address":"10.0.${i >> 8}.${i & 255}"}`).join(',') + '},"groups":{},"tasks":{}}';
+  const big =
+    '{"addresses":{' +
+    Array.from({ length: 2000 }, (_, i) => `"h${i}":{"address":"10.0.${i >> 8}.${i & 255}"}`).join(',') +
+    '},"groups":{},"tasks":{}}';
   assert.equal(looksLikeTemplate(big), true);
   assert.equal(looksLikeTemplate(big, 1000), false);
 });

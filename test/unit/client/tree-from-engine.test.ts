@@ -33,7 +33,12 @@ function leaves(m: TaskTreeModel): Extract<TaskTreeNode, { kind: 'combination' }
   return out;
 }
 
-for (const file of ['perl-shared--client-psconfig-mesh.json', 'perl-shared--client-psconfig-noagent.json', 'psconfig--example-2-testbed.json', 'qa--psconfig-netsage-mesh.json']) {
+for (const file of [
+  'perl-shared--client-psconfig-mesh.json',
+  'perl-shared--client-psconfig-noagent.json',
+  'psconfig--example-2-testbed.json',
+  'qa--psconfig-netsage-mesh.json',
+]) {
   test(`${file}: every engine combination appears once, under its agent and task, and opens to its task JSON`, async () => {
     const m = await expandExample(file);
     const r = m.result;
@@ -41,7 +46,10 @@ for (const file of ['perl-shared--client-psconfig-mesh.json', 'perl-shared--clie
     assert.ok(r.combinations.length > 0, 'the example yields combinations');
     const found = leaves(m);
     assert.equal(found.length, r.combinations.length);
-    assert.deepEqual(found.map((n) => n.index).sort((a, b) => a - b), r.combinations.map((_, i) => i));
+    assert.deepEqual(
+      found.map((n) => n.index).sort((a, b) => a - b),
+      r.combinations.map((_, i) => i),
+    );
     for (const n of found) {
       const c: ExpandedCombination = r.combinations[n.index];
       const item = m.item(n);
@@ -54,7 +62,10 @@ for (const file of ['perl-shared--client-psconfig-mesh.json', 'perl-shared--clie
     for (const agent of m.roots().filter((n) => n.kind === 'agent')) {
       for (const task of m.children(agent)) {
         const idx = m.children(task).map((n) => (n.kind === 'combination' ? n.index : -1));
-        assert.deepEqual(idx, [...idx].sort((a, b) => a - b));
+        assert.deepEqual(
+          idx,
+          [...idx].sort((a, b) => a - b),
+        );
       }
     }
   });
@@ -72,7 +83,10 @@ test('agent scope: the tree for one agent holds exactly that agent, and the expo
   const all = await expandExample('perl-shared--client-psconfig-mesh.json');
   const agent = all.agents()[1];
   const one = await expandExample('perl-shared--client-psconfig-mesh.json', [agent]);
-  assert.deepEqual(snapshotTree(one, 1).map((n) => n.label), [agent]);
+  assert.deepEqual(
+    snapshotTree(one, 1).map((n) => n.label),
+    [agent],
+  );
   const expected = all.result?.combinations.filter((c) => c.agent === agent).map((c) => c.pscheduler);
   assert.deepEqual(JSON.parse(formatTaskArray(pschedulerTaskArray(one.result!))), JSON.parse(JSON.stringify(expected)));
 });
@@ -88,15 +102,21 @@ test('lazy agents on a real template: the per-agent expansions together show exa
   assert.equal(m.lazyAgents, true);
   for (const agent of m.roots()) {
     if (!m.needsAgentResult(agent)) continue;
-    m.setAgentResult(agent.agent, await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [agent.agent], jqPath }));
+    m.setAgentResult(
+      agent.agent,
+      await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [agent.agent], jqPath }),
+    );
   }
   // Multisets of (task, addresses, agent, task JSON) of the combinations the agents' nodes hold.
-  const sig = (c: ExpandedCombination): string => JSON.stringify([c.task, c.addresses, c.agent, c.pscheduler ?? c.error]);
+  const sig = (c: ExpandedCombination): string =>
+    JSON.stringify([c.task, c.addresses, c.agent, c.pscheduler ?? c.error]);
   const shown = leaves(m).map((n) => {
     const item = m.item(n);
     const c = item.openKey ? m.combinationByKey(item.openKey) : undefined;
     return c ? sig(c) : `error:${item.label}`;
   });
-  const expected = full.result!.combinations.map((c) => (c.error === undefined ? sig(c) : `error:${c.addressValues.join(' → ')}`));
+  const expected = full.result!.combinations.map((c) =>
+    c.error === undefined ? sig(c) : `error:${c.addressValues.join(' → ')}`,
+  );
   assert.deepEqual(shown.sort(), expected.sort());
 });

@@ -21,12 +21,19 @@ const base = {
 };
 
 function classTemplate(filters: Record<string, unknown>): Record<string, unknown> {
-  const classes = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, { 'data-source': { type: 'current-config' }, 'match-filter': f }]));
+  const classes = Object.fromEntries(
+    Object.entries(filters).map(([k, f]) => [k, { 'data-source': { type: 'current-config' }, 'match-filter': f }]),
+  );
   return {
     ...base,
     'address-classes': classes,
     // agent.local schedules a test to every address the class selects (the class side may be no-agent).
-    groups: Object.fromEntries(Object.keys(filters).map((k) => [k, { type: 'disjoint', 'a-addresses': [{ name: 'agent' }], 'b-addresses': [{ class: k }], unidirectional: true }])),
+    groups: Object.fromEntries(
+      Object.keys(filters).map((k) => [
+        k,
+        { type: 'disjoint', 'a-addresses': [{ name: 'agent' }], 'b-addresses': [{ class: k }], unidirectional: true },
+      ]),
+    ),
     tasks: Object.fromEntries(Object.keys(filters).map((k) => [k, { group: k, test: 'pair' }])),
   };
 }
@@ -42,8 +49,20 @@ test('every filter type selects the addresses Perl 4.x would, in template order'
     net: { type: 'netmask', netmask: '192.0.2.0/24' },
     net6: { type: 'netmask', netmask: '2001:db8::/32' },
     jq: { type: 'jq', jq: { script: ['._meta.speed', '== 10'] } },
-    and: { type: 'and', filters: [{ type: 'tag', tag: 'lab' }, { type: 'ip-version', 'ip-version': 6 }] },
-    or: { type: 'or', filters: [{ type: 'tag', tag: 'core' }, { type: 'netmask', netmask: '198.51.100.0/24' }] },
+    and: {
+      type: 'and',
+      filters: [
+        { type: 'tag', tag: 'lab' },
+        { type: 'ip-version', 'ip-version': 6 },
+      ],
+    },
+    or: {
+      type: 'or',
+      filters: [
+        { type: 'tag', tag: 'core' },
+        { type: 'netmask', netmask: '198.51.100.0/24' },
+      ],
+    },
     not: { type: 'not', filter: { type: 'address-class', class: 'tag' } },
   });
   const r = await expand(t);
@@ -61,7 +80,10 @@ test('every filter type selects the addresses Perl 4.x would, in template order'
   assert.deepEqual(got('or'), ['perfsonar.example.org', '198.51.100.7']);
   assert.deepEqual(got('not'), ['198.51.100.7']);
   const notes = r.notes.map((n) => n.message).join('\n');
-  assert.match(notes, /perfsonar\.example\.org\) is a host name: whether it passes the ip-version filter depends on DNS/);
+  assert.match(
+    notes,
+    /perfsonar\.example\.org\) is a host name: whether it passes the ip-version filter depends on DNS/,
+  );
   assert.match(notes, /KeyError 'label'/);
 });
 
@@ -72,11 +94,21 @@ test('exclude-filter, requesting-agent data source fed by the agent addresses', 
       notLab: { 'data-source': { type: 'current-config' }, 'exclude-filter': { type: 'tag', tag: 'lab' } },
       me: { 'data-source': { type: 'requesting-agent' } },
     },
-    groups: { g: { type: 'disjoint', 'a-addresses': [{ class: 'me' }], 'b-addresses': [{ class: 'notLab' }], unidirectional: true } },
+    groups: {
+      g: {
+        type: 'disjoint',
+        'a-addresses': [{ class: 'me' }],
+        'b-addresses': [{ class: 'notLab' }],
+        unidirectional: true,
+      },
+    },
     tests: { pair: { type: 'x', spec: { s: '{% address[0] %}', d: '{% address[1] %}' } } },
     tasks: { t: { group: 'g', test: 'pair' } },
   };
-  assert.deepEqual(pairs(await expand(t, { agentAddresses: ['agent.example'] })), ['agent.example->198.51.100.7', 'agent.example->agent.local']);
+  assert.deepEqual(pairs(await expand(t, { agentAddresses: ['agent.example'] })), [
+    'agent.example->198.51.100.7',
+    'agent.example->agent.local',
+  ]);
   const none = await expand(t);
   assert.deepEqual(pairs(none), []);
   assert.ok(none.notes.some((n) => /requesting-agent data source/.test(n.message)));
@@ -84,15 +116,34 @@ test('exclude-filter, requesting-agent data source fed by the agent addresses', 
 
 test('includes: in order, base and earlier includes win, nested includes and _meta ignored, errors collected', async () => {
   const files: Record<string, string> = {
-    '/inc/one.json': JSON.stringify({ addresses: { a: { address: 'from-one' }, c: { address: 'c' } }, includes: ['/inc/never.json'], _meta: { x: 1 } }),
-    '/inc/two.json': JSON.stringify({ addresses: { c: { address: 'from-two' }, d: { address: 'd', '#note': 'stripped' } }, tasks: { t2: { group: 'g', test: 'x' } } }),
+    '/inc/one.json': JSON.stringify({
+      addresses: { a: { address: 'from-one' }, c: { address: 'c' } },
+      includes: ['/inc/never.json'],
+      _meta: { x: 1 },
+    }),
+    '/inc/two.json': JSON.stringify({
+      addresses: { c: { address: 'from-two' }, d: { address: 'd', '#note': 'stripped' } },
+      tasks: { t2: { group: 'g', test: 'x' } },
+    }),
     '/inc/bad.json': '{ nope',
   };
   const readInclude = async (p: string): Promise<string> => {
     if (!(p in files)) throw new Error(`ENOENT: ${p}`);
     return files[p];
   };
-  const baseT = { addresses: { a: { address: 'base' } }, groups: {}, tests: {}, tasks: {}, includes: ['/inc/one.json', 'file:///inc/two.json', '/inc/bad.json', '/inc/missing.json', 'https://example.org/t.json'] };
+  const baseT = {
+    addresses: { a: { address: 'base' } },
+    groups: {},
+    tests: {},
+    tasks: {},
+    includes: [
+      '/inc/one.json',
+      'file:///inc/two.json',
+      '/inc/bad.json',
+      '/inc/missing.json',
+      'https://example.org/t.json',
+    ],
+  };
   const r = await mergeIncludes(baseT, { readInclude });
   // one.json adds c; two.json's c loses to it, its d comes in with the # key stripped; a stays the base's.
   assert.deepEqual(r.merged.addresses, { a: { address: 'base' }, c: { address: 'c' }, d: { address: 'd' } });
@@ -100,23 +151,47 @@ test('includes: in order, base and earlier includes win, nested includes and _me
   assert.equal(r.errors.length, 3);
   assert.match(r.errors[0], /^Error including \/inc\/bad\.json: not valid JSON/);
   assert.match(r.errors[1], /^Error including \/inc\/missing\.json: ENOENT/);
-  assert.match(r.errors[2], /^Error including https:\/\/example\.org\/t\.json: remote includes are not fetched \(enable the setting psconfig\.includes\.allowRemote\)/);
-  const remote = await mergeIncludes({ includes: ['https://example.org/t.json'] }, { allowRemoteIncludes: true, fetchText: async () => JSON.stringify({ hosts: { h: {} } }) });
+  assert.match(
+    r.errors[2],
+    /^Error including https:\/\/example\.org\/t\.json: remote includes are not fetched \(enable the setting psconfig\.includes\.allowRemote\)/,
+  );
+  const remote = await mergeIncludes(
+    { includes: ['https://example.org/t.json'] },
+    { allowRemoteIncludes: true, fetchText: async () => JSON.stringify({ hosts: { h: {} } }) },
+  );
   assert.deepEqual(remote.merged.hosts, { h: {} });
 });
 
 test('an included address takes part in expansion', async () => {
-  const t = { addresses: { a: { address: 'a' } }, groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] } }, tests: { x: { type: 'x', spec: {} } }, tasks: { t: { group: 'g', test: 'x' } }, includes: ['/b.json'] };
+  const t = {
+    addresses: { a: { address: 'a' } },
+    groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] } },
+    tests: { x: { type: 'x', spec: {} } },
+    tasks: { t: { group: 'g', test: 'x' } },
+    includes: ['/b.json'],
+  };
   const r = await expand(t, { readInclude: async () => JSON.stringify({ addresses: { b: { address: 'b' } } }) });
   assert.deepEqual(pairs(r), ['a->b', 'b->a']);
 });
 
 test('countCombinations agrees with the full expansion, without jq', async () => {
   const t = {
-    addresses: { a: { address: 'a' }, b: { address: 'b', 'no-agent': true }, c: { address: 'c' }, d: { address: 'd', disabled: true } },
-    groups: { m: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] }, l: { type: 'list', addresses: [{ name: 'a' }] } },
+    addresses: {
+      a: { address: 'a' },
+      b: { address: 'b', 'no-agent': true },
+      c: { address: 'c' },
+      d: { address: 'd', disabled: true },
+    },
+    groups: {
+      m: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] },
+      l: { type: 'list', addresses: [{ name: 'a' }] },
+    },
     tests: { x: { type: 'x', spec: { v: '{% jq .task %}' } } },
-    tasks: { m: { group: 'm', test: 'x' }, l: { group: 'l', test: 'x', 'scheduled-by': 1 }, off: { group: 'm', test: 'x', disabled: true } },
+    tasks: {
+      m: { group: 'm', test: 'x' },
+      l: { group: 'l', test: 'x', 'scheduled-by': 1 },
+      off: { group: 'm', test: 'x', disabled: true },
+    },
   };
   const full = await expand(t);
   const counts = countCombinations(t);
@@ -141,9 +216,27 @@ test('expandText reads local includes from disk: absolute, file:// and relative 
     tasks: { t: { group: 'g', test: 'x' } },
     includes: [join(dir, 'b.json'), `file://${join(dir, 'c.json')}`, 'd.json'],
   });
-  const r = await expandText({ uri: 'file:///t.json', version: 1, text, baseDir: dir, jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
-  assert.deepEqual(r.combinations.map((c) => c.addressValues[0]), ['a', 'b', 'c', 'd']);
+  const r = await expandText({
+    uri: 'file:///t.json',
+    version: 1,
+    text,
+    baseDir: dir,
+    jqPath: process.env.JQ_PATH || '/usr/bin/jq',
+  });
+  assert.deepEqual(
+    r.combinations.map((c) => c.addressValues[0]),
+    ['a', 'b', 'c', 'd'],
+  );
   assert.deepEqual(r.notes, []);
-  const untitled = await expandText({ uri: 'untitled:1', version: 1, text, jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
-  assert.ok(untitled.notes.some((n) => /^Error including d\.json: a relative include path needs a template saved on disk/.test(n.message)));
+  const untitled = await expandText({
+    uri: 'untitled:1',
+    version: 1,
+    text,
+    jqPath: process.env.JQ_PATH || '/usr/bin/jq',
+  });
+  assert.ok(
+    untitled.notes.some((n) =>
+      /^Error including d\.json: a relative include path needs a template saved on disk/.test(n.message),
+    ),
+  );
 });

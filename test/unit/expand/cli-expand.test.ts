@@ -13,7 +13,11 @@ const cli = join(repoRoot, 'dist', 'cli.js');
 const env = { ...process.env, JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' };
 
 function run(...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, 'expand', ...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cli, 'expand', ...args], {
+    encoding: 'utf8',
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -22,7 +26,12 @@ interface JsonElement {
   addresses: string[];
   agent?: string;
   flip?: boolean;
-  pscheduler?: { test: { type: string; spec: Record<string, unknown> }; archives: unknown[]; schedule: unknown; reference: { psconfig: unknown } };
+  pscheduler?: {
+    test: { type: string; spec: Record<string, unknown> };
+    archives: unknown[];
+    schedule: unknown;
+    reference: { psconfig: unknown };
+  };
   error?: string;
 }
 
@@ -32,12 +41,16 @@ test('json format: one element per combination, in pSConfig order, with the agen
   const out = JSON.parse(r.out) as JsonElement[];
   assert.deepEqual(
     out.map((e) => e.pscheduler?.test.spec.source + '->' + e.pscheduler?.test.spec.dest),
-    ['host-a', 'host-a', 'host-b', 'host-b', 'host-c', 'host-c'].map((s, i) => `${s}.perfsonar.net->${['host-b', 'host-c', 'host-a', 'host-c', 'host-a', 'host-b'][i]}.perfsonar.net`),
+    ['host-a', 'host-a', 'host-b', 'host-b', 'host-c', 'host-c'].map(
+      (s, i) => `${s}.perfsonar.net->${['host-b', 'host-c', 'host-a', 'host-c', 'host-a', 'host-b'][i]}.perfsonar.net`,
+    ),
   );
   for (const e of out) {
     assert.deepEqual(Object.keys(e), ['task', 'addresses', 'agent', 'flip', 'pscheduler']);
     assert.equal(e.flip, false);
-    assert.deepEqual(e.pscheduler?.reference.psconfig, { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': e.agent, uuid: '<preview>' } });
+    assert.deepEqual(e.pscheduler?.reference.psconfig, {
+      'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': e.agent, uuid: '<preview>' },
+    });
   }
 });
 
@@ -62,7 +75,14 @@ test('pscheduler format: the bare array of task JSON, archives and schedule alwa
 });
 
 test('every example template runs through the CLI (exit 0, or 1 with per-combination errors)', () => {
-  for (const f of ['psconfig--example-2-testbed.json', 'psconfig--example-3-circuits.json', 'psconfig--example-5-classes.json', 'qa--psconfig-netsage-mesh.json', 'pwa--opn-all-expected.json', 'pwa--import3-i2-ap-rex-expected.json']) {
+  for (const f of [
+    'psconfig--example-2-testbed.json',
+    'psconfig--example-3-circuits.json',
+    'psconfig--example-5-classes.json',
+    'qa--psconfig-netsage-mesh.json',
+    'pwa--opn-all-expected.json',
+    'pwa--import3-i2-ap-rex-expected.json',
+  ]) {
     const r = run(join(examples, f));
     assert.ok(r.code === 0 || r.code === 1, `${f}: exit ${r.code} ${r.err}`);
     assert.ok(r.out.startsWith('['), `${f}: no JSON on stdout (exit ${r.code}): ${r.err}`);
@@ -88,7 +108,12 @@ test('exit 1 with a pSConfig-worded error for a failing combination; exit 2 for 
   const r = run(bad);
   assert.equal(r.code, 1);
   assert.deepEqual(JSON.parse(r.out), [
-    { task: 'task', addresses: ['a'], error: 'task=task,addresses=a,error=Error expanding test specification: Unable to expand variable address[1]: Index is too big in group[1] template variable' },
+    {
+      task: 'task',
+      addresses: ['a'],
+      error:
+        'task=task,addresses=a,error=Error expanding test specification: Unable to expand variable address[1]: Index is too big in group[1] template variable',
+    },
   ]);
   assert.match(r.err, /note: task task: .*IndexError/);
   const broken = join(dir, 'broken.json');

@@ -17,7 +17,9 @@ interface Expectation {
   asserts_end: boolean;
   match_addresses?: string[];
 }
-const expected = JSON.parse(readFileSync(join(examples, 'expected-pairs.json'), 'utf8')) as { tests: Record<string, Expectation[]> };
+const expected = JSON.parse(readFileSync(join(examples, 'expected-pairs.json'), 'utf8')) as {
+  tests: Record<string, Expectation[]>;
+};
 
 // client-psconfig-addressclasses.t sets one requesting-agent address tagged "testbed".
 const requestingAgent = { 'requester.perfsonar.net': { address: 'requester.perfsonar.net', tags: ['testbed'] } };
@@ -29,7 +31,10 @@ for (const [file, cases] of Object.entries(expected.tests)) {
       const r = await expandTemplate(template, { jq, agentAddresses: c.match_addresses, requestingAgent });
       assert.equal(r.error, undefined);
       const combos = r.combinations.filter((x) => x.task === c.task);
-      assert.ok(combos.every((x) => !x.error), combos.find((x) => x.error)?.error);
+      assert.ok(
+        combos.every((x) => !x.error),
+        combos.find((x) => x.error)?.error,
+      );
       const got = combos.map((x) => x.addressValues);
       if (c.ordered_pairs) {
         if (c.asserts_end) assert.deepEqual(got, c.ordered_pairs);

@@ -5,7 +5,12 @@ import { addrs, expand, pairs, sel, template } from './helpers';
 
 test('mesh: every ordered pair, first-index-major; excludes-self host (default) drops same host and same address', async () => {
   const t = template({
-    addresses: { a: { address: 'a', host: 'H' }, b: { address: 'b', host: 'h' }, c: { address: 'c' }, c2: { address: 'c' } },
+    addresses: {
+      a: { address: 'a', host: 'H' },
+      b: { address: 'b', host: 'h' },
+      c: { address: 'c' },
+      c2: { address: 'c' },
+    },
     groups: {
       g: { type: 'mesh', addresses: sel('a', 'b', 'c', 'c2') },
       gAddr: { type: 'mesh', addresses: sel('a', 'b', 'c2'), 'excludes-self': 'address' },
@@ -42,12 +47,19 @@ test('list: one address per task; scheduled-by too big stops the task with pSCon
   assert.deepEqual(pairs(r, 'ok'), ['a', 'b']);
   assert.deepEqual(r.combinations[0].pscheduler?.test.spec, { dest: 'a' });
   assert.deepEqual(pairs(r, 'bad'), []);
-  assert.equal(r.tasks.find((x) => x.task === 'bad')?.error, 'The scheduled-by property for task bad is too big. It is set to 1 but must not be bigger than 1');
+  assert.equal(
+    r.tasks.find((x) => x.task === 'bad')?.error,
+    'The scheduled-by property for task bad is too big. It is set to 1 but must not be bigger than 1',
+  );
 });
 
 test('excludes are directional and compare whole selectors', async () => {
   const t = template({
-    addresses: { a: { address: 'a', labels: { v4: { address: '10.0.0.1' } } }, b: { address: 'b' }, c: { address: 'c' } },
+    addresses: {
+      a: { address: 'a', labels: { v4: { address: '10.0.0.1' } } },
+      b: { address: 'b' },
+      c: { address: 'c' },
+    },
     groups: {
       g: {
         type: 'mesh',
@@ -100,7 +112,9 @@ test('disabled addresses, hosts and inherited disabled skip combinations; task d
       d: { address: 'd', disabled: true, labels: { x: { address: 'dx' } } },
     },
     hosts: { hc: { disabled: true } },
-    groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd', label: 'x' }] } },
+    groups: {
+      g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd', label: 'x' }] },
+    },
     tasks: { on: { group: 'g', test: 'pair' }, off: { group: 'g', test: 'pair', disabled: true } },
   });
   const r = await expand(t);
@@ -119,8 +133,15 @@ test('no-agent: the first member with an agent schedules, flip is true, localhos
       l: { address: 'l', 'no-agent': true, labels: { x: { address: 'lx' } } },
     },
     hosts: { na: { 'no-agent': true } },
-    tests: { flip: { type: 'x', spec: { flip: '{% flip %}', host: '{% localhost %}', by: '{% scheduled_by_address %}', text: 'f={% flip %}' } } },
-    groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'n' }, { name: 'h' }, { name: 'l', label: 'x' }] } },
+    tests: {
+      flip: {
+        type: 'x',
+        spec: { flip: '{% flip %}', host: '{% localhost %}', by: '{% scheduled_by_address %}', text: 'f={% flip %}' },
+      },
+    },
+    groups: {
+      g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'n' }, { name: 'h' }, { name: 'l', label: 'x' }] },
+    },
     tasks: { t: { group: 'g', test: 'flip' } },
   });
   const r = await expand(t);
@@ -145,26 +166,38 @@ test('agent matching: case-insensitive exact, by the parent address for labels; 
   assert.deepEqual(pairs(r), ['10.0.0.1->b.example']);
   assert.deepEqual(r.combinations[0].pscheduler?.test.spec, { by: '10.0.0.1' });
   assert.deepEqual(r.agents, ['A.example']);
-  assert.deepEqual(pairs(await expand(t, { agentAddresses: ['10.0.0.1'] })), [], 'the label address is not a match address');
+  assert.deepEqual(
+    pairs(await expand(t, { agentAddresses: ['10.0.0.1'] })),
+    [],
+    'the label address is not a match address',
+  );
   const all = await expand(t);
   assert.deepEqual(all.agents, ['A.example', 'b.example']);
   assert.deepEqual(all.tasks[0].agents, ['A.example', 'b.example']);
 });
 
 test('selector "disabled": true is skipped as the docs say, with a note that the code ignores it', async () => {
-  const t = template({ addresses: addrs('a', 'b', 'c'), groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b', disabled: true }, { name: 'c' }] } } });
+  const t = template({
+    addresses: addrs('a', 'b', 'c'),
+    groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b', disabled: true }, { name: 'c' }] } },
+  });
   const r = await expand(t);
   assert.deepEqual(pairs(r), ['a->c', 'c->a']);
   assert.ok(r.notes.some((n) => /neither pSConfig implementation reads/.test(n.message)));
 });
 
 test('a selector naming a missing address yields nothing, with a note', async () => {
-  const r = await expand(template({ addresses: addrs('a', 'b'), groups: { g: { type: 'mesh', addresses: sel('a', 'b', 'zz') } } }));
+  const r = await expand(
+    template({ addresses: addrs('a', 'b'), groups: { g: { type: 'mesh', addresses: sel('a', 'b', 'zz') } } }),
+  );
   assert.deepEqual(pairs(r), ['a->b', 'b->a']);
   assert.ok(r.notes.some((n) => /address object zz that does not exist/.test(n.message)));
 });
 
 test('# comment keys are stripped before expansion (pSConfig 5.2)', async () => {
-  const t = template({ addresses: { '#c': 'x', a: { address: 'a', '#why': 1 }, b: { address: 'b' } }, groups: { g: { type: 'mesh', addresses: sel('a', 'b'), '#n': 'x' } } });
+  const t = template({
+    addresses: { '#c': 'x', a: { address: 'a', '#why': 1 }, b: { address: 'b' } },
+    groups: { g: { type: 'mesh', addresses: sel('a', 'b'), '#n': 'x' } },
+  });
   assert.deepEqual(pairs(await expand(t)), ['a->b', 'b->a']);
 });

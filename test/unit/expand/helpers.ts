@@ -8,9 +8,13 @@ type Obj = Record<string, unknown>;
 
 /** A template with the given addresses and one task per group; the test uses address[0]/address[1] as given. */
 export function template(parts: { addresses: Obj; groups: Obj; tasks?: Obj; tests?: Obj; [k: string]: unknown }): Obj {
-  const tasks = parts.tasks ?? Object.fromEntries(Object.keys(parts.groups).map((g) => [`t-${g}`, { group: g, test: 'pair' }]));
+  const tasks =
+    parts.tasks ?? Object.fromEntries(Object.keys(parts.groups).map((g) => [`t-${g}`, { group: g, test: 'pair' }]));
   return {
-    tests: { pair: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } }, one: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
+    tests: {
+      pair: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } },
+      one: { type: 'rtt', spec: { dest: '{% address[0] %}' } },
+    },
     ...parts,
     tasks,
   };
@@ -22,7 +26,9 @@ export function expand(t: unknown, options: Partial<ExpandOptions> = {}): Promis
 
 /** `a->b` strings of the combinations of one task (errors included, marked with `!`). */
 export function pairs(r: ExpansionResult, task?: string): string[] {
-  return r.combinations.filter((c) => !task || c.task === task).map((c) => `${c.error ? '!' : ''}${c.addressValues.join('->')}`);
+  return r.combinations
+    .filter((c) => !task || c.task === task)
+    .map((c) => `${c.error ? '!' : ''}${c.addressValues.join('->')}`);
 }
 
 export function addrs(...names: string[]): Obj {

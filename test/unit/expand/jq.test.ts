@@ -54,15 +54,27 @@ test('one batch evaluates every expression for every item; a failure stays with 
     [0, { a: 'str', b: null }],
     [1, { c: [1, 2] }],
   ]);
-  const r = await runJqBatch(runner, { expressionSets: [['.a + 1', '.b'], ['.c[]', 'empty # comment']], input });
+  const r = await runJqBatch(runner, {
+    expressionSets: [
+      ['.a + 1', '.b'],
+      ['.c[]', 'empty # comment'],
+    ],
+    input,
+  });
   assert.equal(runner.processesStarted, 1);
   assert.ok(r.ok);
   if (!r.ok) return;
-  assert.deepEqual(r.items[0], [{ ok: true, values: [2] }, { ok: true, values: ['x'] }]);
+  assert.deepEqual(r.items[0], [
+    { ok: true, values: [2] },
+    { ok: true, values: ['x'] },
+  ]);
   assert.equal(r.items[1][0].ok, false);
   assert.match(!r.items[1][0].ok ? r.items[1][0].error : '', /cannot be added/);
   assert.deepEqual(r.items[1][1], { ok: true, values: [null] });
-  assert.deepEqual(r.items[2], [{ ok: true, values: [1, 2] }, { ok: true, values: [] }]);
+  assert.deepEqual(r.items[2], [
+    { ok: true, values: [1, 2] },
+    { ok: true, values: [] },
+  ]);
 });
 
 test('checkJqCompiles attributes compile errors to the right expressions and caches them', async () => {

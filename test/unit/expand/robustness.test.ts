@@ -21,7 +21,24 @@ function rng(seed: number): () => number {
   };
 }
 
-const junk: unknown[] = [null, 0, -1, 7, true, '', 'x', '{% address[9] %}', '{% jq .nope[ %}', [], {}, [{}], { name: 'missing' }, { class: 'nope' }, 'mesh', 'list'];
+const junk: unknown[] = [
+  null,
+  0,
+  -1,
+  7,
+  true,
+  '',
+  'x',
+  '{% address[9] %}',
+  '{% jq .nope[ %}',
+  [],
+  {},
+  [{}],
+  { name: 'missing' },
+  { class: 'nope' },
+  'mesh',
+  'list',
+];
 
 function mutate(v: unknown, r: () => number): unknown {
   if (Array.isArray(v)) return v.map((x) => (r() < 0.08 ? junk[Math.floor(r() * junk.length)] : mutate(x, r)));
@@ -56,7 +73,15 @@ test('mutated example templates expand (and count) without throwing', async () =
 });
 
 test('non-object and broken inputs are values, not exceptions', async () => {
-  for (const t of [null, 3, 'text', [], { tasks: 5 }, { tasks: { t: null } }, { tasks: { t: { group: 'g', test: 't' } }, groups: { g: { type: 'mesh', addresses: 'x' } }, tests: { t: 1 } }]) {
+  for (const t of [
+    null,
+    3,
+    'text',
+    [],
+    { tasks: 5 },
+    { tasks: { t: null } },
+    { tasks: { t: { group: 'g', test: 't' } }, groups: { g: { type: 'mesh', addresses: 'x' } }, tests: { t: 1 } },
+  ]) {
     const r = await expand(t);
     assert.ok(r.error !== undefined || Array.isArray(r.combinations));
   }

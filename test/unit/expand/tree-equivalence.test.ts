@@ -12,9 +12,13 @@ import { examplesDir as examples } from '../../fixtures';
 async function both(t: unknown, agentAddresses?: string[]): Promise<[string, string]> {
   setTreeFill(false);
   try {
-    const slow = JSON.stringify(await expand(t, { agentAddresses }), (k, v: unknown) => (k === 'elapsedMs' || k === 'jqProcesses' ? 0 : v));
+    const slow = JSON.stringify(await expand(t, { agentAddresses }), (k, v: unknown) =>
+      k === 'elapsedMs' || k === 'jqProcesses' ? 0 : v,
+    );
     setTreeFill(true);
-    const fast = JSON.stringify(await expand(t, { agentAddresses }), (k, v: unknown) => (k === 'elapsedMs' || k === 'jqProcesses' ? 0 : v));
+    const fast = JSON.stringify(await expand(t, { agentAddresses }), (k, v: unknown) =>
+      k === 'elapsedMs' || k === 'jqProcesses' ? 0 : v,
+    );
     return [fast, slow];
   } finally {
     setTreeFill(true);
@@ -31,7 +35,10 @@ test('every example template: identical output with and without the structural f
 test('tricky values: quotes, backslashes, URLs, IPv6, jq objects, variables in keys, matches across strings', async () => {
   const t = {
     addresses: {
-      a: { address: '2001:db8::1', _meta: { name: 'q"uote', path: 'C:\\dir', url: 'http://::1/x', obj: { u: 'https://2001:db8::5/' }, n: 3 } },
+      a: {
+        address: '2001:db8::1',
+        _meta: { name: 'q"uote', path: 'C:\\dir', url: 'http://::1/x', obj: { u: 'https://2001:db8::5/' }, n: 3 },
+      },
       b: { address: 'b.example', 'pscheduler-address': 'fe80::1' },
       c: { address: 'c"x' },
     },

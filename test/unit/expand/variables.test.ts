@@ -6,7 +6,12 @@ import { bracketIpv6Urls } from '../../../server/src/template/expand/template-va
 import { createJqRunner } from '../../../server/src/template/jq';
 
 const addresses = {
-  a: { address: 'a.example', 'pscheduler-address': 'pa.example:443', 'lead-bind-address': 'la', _meta: { speed: 10, name: 'A' } },
+  a: {
+    address: 'a.example',
+    'pscheduler-address': 'pa.example:443',
+    'lead-bind-address': 'la',
+    _meta: { speed: 10, name: 'A' },
+  },
   b: { address: '2001:db8::2', _meta: { name: 'B "quoted"' } },
 };
 
@@ -76,7 +81,9 @@ test('standalone values keep their JSON type, embedded ones are spliced into the
 
 test('jq sees the document pSConfig builds: addresses, archives, contexts (per address), hosts, task, test, schedule', async () => {
   const t = one(
-    { doc: '{% jq {n: (.addresses|length), h: .hosts, ar: [.archives[].archiver], cx: .contexts, task: .task.tools, test: .test.type, s: .schedule.repeat} %}' },
+    {
+      doc: '{% jq {n: (.addresses|length), h: .hosts, ar: [.archives[].archiver], cx: .contexts, task: .task.tools, test: .test.type, s: .schedule.repeat} %}',
+    },
     { tools: ['iperf3'], schedule: 's', archives: ['arch'] },
   );
   Object.assign(t, {
@@ -88,15 +95,37 @@ test('jq sees the document pSConfig builds: addresses, archives, contexts (per a
   });
   const r = await expand(t);
   assert.deepEqual(r.combinations[0].pscheduler?.test.spec, {
-    doc: { n: 2, h: [{ tags: ['x'], archives: ['harch'] }, {}], ar: ['http', 'syslog'], cx: [[{ context: 'changenothing', data: {} }], []], task: ['iperf3'], test: 'x', s: 'PT1H' },
+    doc: {
+      n: 2,
+      h: [{ tags: ['x'], archives: ['harch'] }, {}],
+      ar: ['http', 'syslog'],
+      cx: [[{ context: 'changenothing', data: {} }], []],
+      task: ['iperf3'],
+      test: 'x',
+      s: 'PT1H',
+    },
   });
 });
 
 test('variables are expanded in test, archives, contexts and reference only; schedule and tools stay literal', async () => {
-  const t = one({ d: '{% address[1] %}' }, { schedule: 's', tools: ['{% address[0] %}'], archives: ['arch'], reference: { who: '{% address[0] %}', psconfig: 'mine' } });
+  const t = one(
+    { d: '{% address[1] %}' },
+    {
+      schedule: 's',
+      tools: ['{% address[0] %}'],
+      archives: ['arch'],
+      reference: { who: '{% address[0] %}', psconfig: 'mine' },
+    },
+  );
   Object.assign(t, {
     addresses: { ...addresses, a: { ...addresses.a, contexts: ['c1'] } },
-    archives: { arch: { archiver: 'http', data: { url: 'https://{% scheduled_by_address %}/x', _meta: 1 }, _meta: { note: 'dropped' } } },
+    archives: {
+      arch: {
+        archiver: 'http',
+        data: { url: 'https://{% scheduled_by_address %}/x', _meta: 1 },
+        _meta: { note: 'dropped' },
+      },
+    },
     contexts: { c1: { context: 'linuxnns', data: { namespace: '{% address[0] %}' }, _meta: {} } },
     schedules: { s: { repeat: 'PT1H', start: '{% address[0] %}', _meta: { x: 1 } } },
   });
@@ -107,14 +136,25 @@ test('variables are expanded in test, archives, contexts and reference only; sch
   assert.deepEqual(task.contexts, { contexts: [[{ context: 'linuxnns', data: { namespace: 'a.example' } }], []] });
   assert.deepEqual(task.schedule, { repeat: 'PT1H', start: '{% address[0] %}' });
   assert.deepEqual(task.tools, ['{% address[0] %}']);
-  assert.deepEqual(task.reference, { who: 'a.example', psconfig: { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': 'a.example', uuid: '<preview>' } } });
+  assert.deepEqual(task.reference, {
+    who: 'a.example',
+    psconfig: {
+      'created-by': { 'user-agent': 'psconfig-pscheduler-agent', 'agent-hostname': 'a.example', uuid: '<preview>' },
+    },
+  });
 });
 
 test('failures become per-combination errors in pSConfig wording, never exceptions', async () => {
   const cases: [unknown, RegExp][] = [
-    [{ x: '{% address[2] %}' }, /^task=task,addresses=a\.example->2001:db8::2,error=Error expanding test specification: Unable to expand variable address\[2\]: Index is too big in group\[2\] template variable$/],
+    [
+      { x: '{% address[2] %}' },
+      /^task=task,addresses=a\.example->2001:db8::2,error=Error expanding test specification: Unable to expand variable address\[2\]: Index is too big in group\[2\] template variable$/,
+    ],
     [{ x: '{% nonsense %}' }, /Unable to expand variable nonsense: Unrecognized template variable nonsense$/],
-    [{ x: '{% jq .addresses[0].address | tonumber %}' }, /Unable to expand variable jq \.addresses\[0\]\.address \| tonumber: Error handling jq template variable: .*a\.example/],
+    [
+      { x: '{% jq .addresses[0].address | tonumber %}' },
+      /Unable to expand variable jq \.addresses\[0\]\.address \| tonumber: Error handling jq template variable: .*a\.example/,
+    ],
     [{ x: '{% jq .foo | bar( %}' }, /Error handling jq template variable: jq: error: syntax error/],
     [{ x: '{% jq empty %}' }, /jq returned no output/],
   ];
@@ -127,7 +167,10 @@ test('failures become per-combination errors in pSConfig wording, never exceptio
   // A `"` in an address is spliced unescaped (both implementations): the JSON breaks.
   const quoted = one({ x: '{% address[0] %}' });
   Object.assign(quoted, { addresses: { ...addresses, a: { address: 'a"x' } } });
-  assert.match((await expand(quoted)).combinations[0].error ?? '', /error=Error expanding test specification: Unable to create valid JSON after expanding template, error: /);
+  assert.match(
+    (await expand(quoted)).combinations[0].error ?? '',
+    /error=Error expanding test specification: Unable to create valid JSON after expanding template, error: /,
+  );
   const idx = await expand(one({ x: '{% address[2] %}' }));
   assert.ok(idx.notes.some((n) => /IndexError/.test(n.message)));
 });
@@ -137,7 +180,10 @@ test('archive, context and reference errors use their own prefixes', async () =>
   assert.match((await expand(t)).combinations[0].error ?? '', /error=Unable to find archive defined in task: missing$/);
   const t2 = one({}, { archives: ['arch'] });
   Object.assign(t2, { archives: { arch: { archiver: 'http', data: { u: '{% address[3] %}' } } } });
-  assert.match((await expand(t2)).combinations[0].error ?? '', /error=Error expanding archives: Unable to expand variable address\[3\]/);
+  assert.match(
+    (await expand(t2)).combinations[0].error ?? '',
+    /error=Error expanding archives: Unable to expand variable address\[3\]/,
+  );
   const t3 = one({}, { reference: { r: '{% jq error("boom") %}' } });
   assert.match((await expand(t3)).combinations[0].error ?? '', /error=Error expanding reference: .*boom/);
 });
@@ -170,16 +216,29 @@ test('task archives plus the scheduler host archives, de-duplicated', async () =
   Object.assign(t, {
     addresses: { ...addresses, a: { ...addresses.a, host: 'h' } },
     hosts: { h: { archives: ['a2', 'a3', 'a1copy'] } },
-    archives: { a1: { archiver: 'x', data: { n: 1 } }, a1copy: { archiver: 'x', data: { n: 1 } }, a2: { archiver: 'y', data: {} }, a3: { archiver: 'z', data: {} } },
+    archives: {
+      a1: { archiver: 'x', data: { n: 1 } },
+      a1copy: { archiver: 'x', data: { n: 1 } },
+      a2: { archiver: 'y', data: {} },
+      a3: { archiver: 'z', data: {} },
+    },
   });
   const r = await expand(t);
-  assert.deepEqual(r.combinations[0].pscheduler?.archives.map((a) => a.archiver), ['x', 'y', 'z']);
+  assert.deepEqual(
+    r.combinations[0].pscheduler?.archives.map((a) => a.archiver),
+    ['x', 'y', 'z'],
+  );
 });
 
 test('limit bounds the combinations built while counts cover all of them', async () => {
   const names = ['a', 'b', 'c', 'd'];
   const r = await expand(
-    { addresses: Object.fromEntries(names.map((n) => [n, { address: n }])), groups: { g: { type: 'mesh', addresses: sel(...names) } }, tests: { t: { type: 'x', spec: {} } }, tasks: { t: { group: 'g', test: 't' } } },
+    {
+      addresses: Object.fromEntries(names.map((n) => [n, { address: n }])),
+      groups: { g: { type: 'mesh', addresses: sel(...names) } },
+      tests: { t: { type: 'x', spec: {} } },
+      tasks: { t: { group: 'g', test: 't' } },
+    },
     { limit: 5 },
   );
   assert.equal(r.combinations.length, 5);
@@ -205,9 +264,18 @@ test('IPv6 URL bracketing agrees with pSConfig 5.x _bracket_ipv6_url (outputs re
 test('without jq, combinations that need it fail with install advice; the others expand; nothing throws', async () => {
   const missing = createJqRunner({ jqPath: '/nonexistent/jq' });
   const t = one({ v: '{% jq .addresses[0].address %}' });
-  Object.assign(t, { tests: { t: { type: 'x', spec: { v: '{% jq .addresses[0].address %}' } }, plain: { type: 'x', spec: { d: '{% address[1] %}' } } }, tasks: { task: { group: 'g', test: 't' }, plain: { group: 'g', test: 'plain' } } });
+  Object.assign(t, {
+    tests: {
+      t: { type: 'x', spec: { v: '{% jq .addresses[0].address %}' } },
+      plain: { type: 'x', spec: { d: '{% address[1] %}' } },
+    },
+    tasks: { task: { group: 'g', test: 't' }, plain: { group: 'g', test: 'plain' } },
+  });
   const r = await expand(t, { jq: missing });
-  assert.match(r.combinations[0].error ?? '', /Error handling jq template variable: jq not found: .*apt-get install jq/);
+  assert.match(
+    r.combinations[0].error ?? '',
+    /Error handling jq template variable: jq not found: .*apt-get install jq/,
+  );
   assert.deepEqual(r.combinations[1].pscheduler?.test.spec, { d: '2001:db8::2' });
   assert.equal(missing.processesStarted, 0);
 });

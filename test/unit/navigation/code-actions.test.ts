@@ -39,7 +39,8 @@ test('a missing section is created', () => {
 });
 
 test('an empty section gets its first entry, indented', () => {
-  const text = '{\n  "addresses": {},\n  "groups": {},\n  "tests": {},\n  "tasks": {\n    "t": { "group": "g", "test": "x" }\n  }\n}\n';
+  const text =
+    '{\n  "addresses": {},\n  "groups": {},\n  "tests": {},\n  "tasks": {\n    "t": { "group": "g", "test": "x" }\n  }\n}\n';
   const fixes = fixesFor(text, 'psconfig/unknown-group');
   const out = applyOffsetEdits(text, fixes.find((f) => f.title.startsWith('Create'))!.edits);
   assert.match(out, /"groups": \{\n {4}"g": \{\n {6}"type": "mesh",/);
@@ -51,7 +52,9 @@ test('a missing label is created on the selected address, with its address', () 
   const fixes = fixesFor(text, 'psconfig/unknown-label');
   const create = fixes.find((f) => f.title.startsWith('Create label'));
   assert.ok(create, fixes.map((f) => f.title).join(' | '));
-  const parsed = JSON.parse(applyOffsetEdits(text, create.edits)) as { addresses: { a2: { labels: Record<string, { address: string }> } } };
+  const parsed = JSON.parse(applyOffsetEdits(text, create.edits)) as {
+    addresses: { a2: { labels: Record<string, { address: string }> } };
+  };
   assert.deepEqual(parsed.addresses.a2.labels.v4, { address: 'a2.example.net' });
 });
 
@@ -70,5 +73,10 @@ test('a missing required property is added to the object the diagnostic names', 
   assert.equal(parsed.addresses.a3.address, '');
   const noTasks = '{ "addresses": {}, "groups": {}, "tests": {} }';
   const top = fixesFor(noTasks, 'psconfig/missing-property');
-  assert.deepEqual(JSON.parse(applyOffsetEdits(noTasks, top[0].edits)), { addresses: {}, groups: {}, tests: {}, tasks: {} });
+  assert.deepEqual(JSON.parse(applyOffsetEdits(noTasks, top[0].edits)), {
+    addresses: {},
+    groups: {},
+    tests: {},
+    tasks: {},
+  });
 });

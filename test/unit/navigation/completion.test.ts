@@ -26,22 +26,46 @@ test('selectors: name, class, label of the selected address, excludes, address-c
   assert.deepEqual(labelsAt('{ "class": "tagged" }', '{ "class": "|tagged" }'), ['tagged', 'nested']);
   // a1 has its own label v6 and a label `circuit` in its remote-addresses entry.
   assert.deepEqual(labelsAt('"label": "v6"', '"label": "|v6"'), ['v6', 'circuit']);
-  assert.deepEqual(labelsAt('"local-address": { "name": "a1" }', '"local-address": { "name": "|a1" }'), ['a1', 'a2', 'a3']);
-  assert.deepEqual(labelsAt('"target-addresses": [ { "name": "a2" } ]', '"target-addresses": [ { "name": "|a2" } ]'), ['a1', 'a2', 'a3']);
-  assert.deepEqual(labelsAt('"type": "address-class", "class": "tagged"', '"type": "address-class", "class": "|tagged"'), ['tagged', 'nested']);
+  assert.deepEqual(labelsAt('"local-address": { "name": "a1" }', '"local-address": { "name": "|a1" }'), [
+    'a1',
+    'a2',
+    'a3',
+  ]);
+  assert.deepEqual(labelsAt('"target-addresses": [ { "name": "a2" } ]', '"target-addresses": [ { "name": "|a2" } ]'), [
+    'a1',
+    'a2',
+    'a3',
+  ]);
+  assert.deepEqual(
+    labelsAt('"type": "address-class", "class": "tagged"', '"type": "address-class", "class": "|tagged"'),
+    ['tagged', 'nested'],
+  );
   assert.deepEqual(labelsAt('"default-address-label": "v6"', '"default-address-label": "|v6"'), ['v6', 'circuit']);
 });
 
 test('bare array items and values not typed yet are completed with quotes', () => {
-  const { model, offset } = atCursor(TEMPLATE.replace('"archives": ["arch"], "subtasks"', '"archives": [|], "subtasks"'));
+  const { model, offset } = atCursor(
+    TEMPLATE.replace('"archives": ["arch"], "subtasks"', '"archives": [|], "subtasks"'),
+  );
   const r = completeAt(model, offset);
   assert.equal(r.context, 'reference');
-  assert.deepEqual(r.items.map((i) => [i.label, i.insertText, i.replaceStart, i.replaceEnd]), [['arch', '"arch"', offset, offset]]);
+  assert.deepEqual(
+    r.items.map((i) => [i.label, i.insertText, i.replaceStart, i.replaceEnd]),
+    [['arch', '"arch"', offset, offset]],
+  );
   const second = atCursor(TEMPLATE.replace('"archives": ["arch"], "subtasks"', '"archives": ["arch", |], "subtasks"'));
-  assert.deepEqual(completeAt(second.model, second.offset).items.map((i) => i.label), ['arch']);
-  const empty = atCursor(TEMPLATE.replace('"archives": ["arch"], "subtasks"', '"archives": [""], "subtasks"').replace('[""]', '["|"]'));
+  assert.deepEqual(
+    completeAt(second.model, second.offset).items.map((i) => i.label),
+    ['arch'],
+  );
+  const empty = atCursor(
+    TEMPLATE.replace('"archives": ["arch"], "subtasks"', '"archives": [""], "subtasks"').replace('[""]', '["|"]'),
+  );
   const e = completeAt(empty.model, empty.offset);
-  assert.deepEqual(e.items.map((i) => [i.insertText, i.replaceStart, i.replaceEnd]), [['arch', empty.offset, empty.offset]]);
+  assert.deepEqual(
+    e.items.map((i) => [i.insertText, i.replaceStart, i.replaceEnd]),
+    [['arch', empty.offset, empty.offset]],
+  );
 });
 
 test('a half-typed name in a broken document still completes (tolerant parse)', () => {

@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completeAt } from '../../../server/src/template/navigation/completion';
-import { completeInEditedText, extendRegion, toCurrent, toParsed, type EditedRegion } from '../../../server/src/template/navigation/edited-text';
+import {
+  completeInEditedText,
+  extendRegion,
+  toCurrent,
+  toParsed,
+  type EditedRegion,
+} from '../../../server/src/template/navigation/edited-text';
 import { navModel } from './nav-fixture';
 
 function applyAll(text: string, edits: [number, number, string][]): { text: string; region: EditedRegion | undefined } {
@@ -17,7 +23,7 @@ function applyAll(text: string, edits: [number, number, string][]): { text: stri
 
 test('the region keeps the text before lo and after hiOld identical, whatever the sequence of edits', () => {
   let seed = 7;
-  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
   for (let round = 0; round < 500; round++) {
     const parsed = 'abcdefghijklmnopqrstuvwxyz0123456789';
     let text = parsed;
@@ -43,7 +49,11 @@ test('the region keeps the text before lo and after hiOld identical, whatever th
 
 const TEMPLATE = JSON.stringify(
   {
-    addresses: { 'host-a': { address: 'a.example' }, 'host-b': { address: 'b.example' }, 'host-c': { address: 'c.example' } },
+    addresses: {
+      'host-a': { address: 'a.example' },
+      'host-b': { address: 'b.example' },
+      'host-c': { address: 'c.example' },
+    },
     groups: { g: { type: 'mesh', addresses: [{ name: 'host-a' }, { name: 'host-b' }] } },
     tests: { t: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
     tasks: { task: { group: 'g', test: 't', archives: ['host-'] } },
@@ -71,7 +81,15 @@ const selector = TEMPLATE.indexOf('"name": "host-b"') + '"name": "host-b'.length
 
 test('typing at the end of a reference string: same items and ranges as a fresh parse', () => {
   check([[selector, selector, 'x']], (t) => t.indexOf('host-bx') + 'host-bx'.length, true);
-  check([[selector, selector, 'x'], [selector + 1, selector + 1, 'y'], [selector + 1, selector + 2, '']], (t) => t.indexOf('host-bx') + 7, true);
+  check(
+    [
+      [selector, selector, 'x'],
+      [selector + 1, selector + 1, 'y'],
+      [selector + 1, selector + 2, ''],
+    ],
+    (t) => t.indexOf('host-bx') + 7,
+    true,
+  );
   check([[selector - 3, selector, '']], (t) => t.indexOf('"hos"') + 4, true);
 });
 

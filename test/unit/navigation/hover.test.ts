@@ -22,7 +22,11 @@ const facts: ExpansionFacts = {
       addressValues: ['2001:db8::1', 'a2.example.net'],
       agent: '2001:db8::1',
       flip: false,
-      pscheduler: { test: { type: 'throughput', spec: { source: '2001:db8::1', dest: 'a2.example.net' } }, archives: [], schedule: {} },
+      pscheduler: {
+        test: { type: 'throughput', spec: { source: '2001:db8::1', dest: 'a2.example.net' } },
+        archives: [],
+        schedule: {},
+      },
     },
   ],
 };
@@ -58,7 +62,10 @@ test('a variable shows its value in the first combination and the expanded strin
 });
 
 test('variables where pSConfig does not expand them, and malformed ones', () => {
-  const text = TEMPLATE.replace('"address": "a3.example.net"', '"address": "{% address[0] %}"').replace('"dest": "{% address[0] %}"', '"dest": "{%address[0]%}"');
+  const text = TEMPLATE.replace('"address": "a3.example.net"', '"address": "{% address[0] %}"').replace(
+    '"dest": "{% address[0] %}"',
+    '"dest": "{%address[0]%}"',
+  );
   const m = navModel(text);
   assert.match(hoverAt(m, text.indexOf('{% address[0] %}') + 4)?.markdown ?? '', /does not expand variables here/);
   assert.match(hoverAt(m, text.indexOf('{%address[0]%}') + 4)?.markdown ?? '', /not\*\* a template variable/);

@@ -13,7 +13,8 @@ const at = (needle: string, delta = 1, occurrence = 0): number => {
 const slice = (r: { start: number; end: number }): string => TEMPLATE.slice(r.start, r.end);
 
 test('definition of references of every kind', () => {
-  const def = (needle: string, delta?: number) => findDefinitions(model, at(needle, delta)).map((d) => `${d.kind}:${d.name}@${d.start}`);
+  const def = (needle: string, delta?: number) =>
+    findDefinitions(model, at(needle, delta)).map((d) => `${d.kind}:${d.name}@${d.start}`);
   assert.deepEqual(def('"mesh-g", "test"', 2), [`groups:mesh-g@${at('"mesh-g": {')}`]);
   assert.deepEqual(def('"arch"]', 2), [`archives:arch@${at('"arch": {')}`]);
   assert.deepEqual(def('"class": "tagged" }', 11), [`address-classes:tagged@${at('"tagged": {')}`]);
@@ -45,7 +46,9 @@ test('rename a group: key and every reference', () => {
 test('rename an address renames remote-addresses keys and selectors too', () => {
   const r = rename(model, at('"a2": { "address"'), 'a2.new');
   assert.ok('edits' in r);
-  const out = JSON.parse(applyOffsetEdits(TEMPLATE, r.edits)) as { addresses: Record<string, { 'remote-addresses'?: Record<string, unknown> }> };
+  const out = JSON.parse(applyOffsetEdits(TEMPLATE, r.edits)) as {
+    addresses: Record<string, { 'remote-addresses'?: Record<string, unknown> }>;
+  };
   assert.ok('a2.new' in out.addresses);
   assert.ok('a2.new' in (out.addresses.a1['remote-addresses'] ?? {}));
 });

@@ -18,7 +18,8 @@ export function atCursor(marked: string): { model: NavModel; offset: number } {
 /** Applies offset edits (non-overlapping) to a text. */
 export function applyOffsetEdits(text: string, edits: { start: number; end: number; newText: string }[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  for (const e of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
   return out;
 }
 

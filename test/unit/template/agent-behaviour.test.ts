@@ -5,24 +5,49 @@ import { check, template, withCode } from './helpers';
 test('notes on what the 5.x agent ignores, drops or overrides', () => {
   const ds = check(
     template({
-      'address-classes': { k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'not', filter: { type: 'netmask', netmask: '10.0.0.0/8' } } } },
+      'address-classes': {
+        k: {
+          'data-source': { type: 'current-config' },
+          'match-filter': { type: 'not', filter: { type: 'netmask', netmask: '10.0.0.0/8' } },
+        },
+      },
       groups: { g: { type: 'mesh', addresses: [{ name: 'a', disabled: true }, { name: 'b' }, { class: 'k' }] } },
       schedules: { s: { repeat: 'PT1H', until: '@P1D' } },
       tasks: { task: { group: 'g', test: 't', schedule: 's', priority: 0, reference: { psconfig: {}, mine: 1 } } },
     }),
   );
-  assert.deepEqual(withCode(ds, 'psconfig/netmask-filter').map((d) => [d.text, d.severity]), [['"netmask"', 'warning']]);
-  assert.deepEqual(withCode(ds, 'psconfig/selector-disabled-ignored').map((d) => d.text), ['"disabled"']);
-  assert.deepEqual(withCode(ds, 'psconfig/schedule-until-overridden').map((d) => d.text), ['"until"']);
-  assert.deepEqual(withCode(ds, 'psconfig/priority-zero').map((d) => d.text), ['0']);
-  assert.deepEqual(withCode(ds, 'psconfig/reserved-reference-key').map((d) => d.text), ['"psconfig"']);
-  assert.deepEqual(ds.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    withCode(ds, 'psconfig/netmask-filter').map((d) => [d.text, d.severity]),
+    [['"netmask"', 'warning']],
+  );
+  assert.deepEqual(
+    withCode(ds, 'psconfig/selector-disabled-ignored').map((d) => d.text),
+    ['"disabled"'],
+  );
+  assert.deepEqual(
+    withCode(ds, 'psconfig/schedule-until-overridden').map((d) => d.text),
+    ['"until"'],
+  );
+  assert.deepEqual(
+    withCode(ds, 'psconfig/priority-zero').map((d) => d.text),
+    ['0'],
+  );
+  assert.deepEqual(
+    withCode(ds, 'psconfig/reserved-reference-key').map((d) => d.text),
+    ['"psconfig"'],
+  );
+  assert.deepEqual(
+    ds.filter((d) => d.severity === 'error'),
+    [],
+  );
 });
 
 test('class selectors in groups: warned at the class name, saying what 5.x and 4.x do', () => {
   const ds = check(
     template({
-      'address-classes': { k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'tag', tag: 'x' } } },
+      'address-classes': {
+        k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'tag', tag: 'x' } },
+      },
       groups: { g: { type: 'disjoint', 'a-addresses': [{ name: 'a' }], 'b-addresses': [{ class: 'k' }] } },
     }),
   );

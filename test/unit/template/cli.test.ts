@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { examplesDir, repoRoot } from './helpers';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -35,10 +38,28 @@ test('json format: 1-based ranges for every file', () => {
   const f2 = ex('perl-shared--client-psconfig-mesh.json');
   const r = cli(f1, f2, '--format', 'json');
   assert.equal(r.code, 1);
-  const rows = JSON.parse(r.stdout) as { file: string; line: number; column: number; endLine: number; endColumn: number; severity: string; code: string; message: string }[];
+  const rows = JSON.parse(r.stdout) as {
+    file: string;
+    line: number;
+    column: number;
+    endLine: number;
+    endColumn: number;
+    severity: string;
+    code: string;
+    message: string;
+  }[];
   const err = rows.filter((d) => d.severity === 'error');
   assert.equal(err.length, 1);
-  assert.deepEqual(Object.keys(err[0]), ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'message']);
+  assert.deepEqual(Object.keys(err[0]), [
+    'file',
+    'line',
+    'column',
+    'endLine',
+    'endColumn',
+    'severity',
+    'code',
+    'message',
+  ]);
   assert.equal(err[0].file, f1);
   assert.equal(err[0].code, 'psconfig/unknown-address');
   assert.equal(err[0].line, 1);

@@ -39,16 +39,39 @@ test('syntax errors fall back to the tolerant parser and keep a partial tree', (
 });
 
 test('symbol index: definitions, references and lookups', () => {
-  const text = JSON.stringify({
-    addresses: { a: { address: 'a.net', host: 'h', labels: { v4: { address: '1.2.3.4', contexts: ['c'] } }, 'remote-addresses': { b: { address: 'x' } } }, b: { address: 'b.net' } },
-    hosts: { h: { archives: ['ar'] } },
-    archives: { ar: { archiver: 'http', data: {} } },
-    contexts: { c: { context: 'x', data: {} } },
-    'address-classes': { k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'not', filter: { type: 'address-class', class: 'k2' } } } },
-    groups: { g: { type: 'mesh', addresses: [{ name: 'a', label: 'v4' }, { class: 'k' }], excludes: [{ 'local-address': { name: 'a' }, 'target-addresses': [{ name: 'b' }] }] } },
-    tests: { t: { type: 'rtt', spec: {} } },
-    tasks: { task: { group: 'g', test: 't', archives: ['ar', 'nope'], '#x': 'y' } },
-  }, null, 2);
+  const text = JSON.stringify(
+    {
+      addresses: {
+        a: {
+          address: 'a.net',
+          host: 'h',
+          labels: { v4: { address: '1.2.3.4', contexts: ['c'] } },
+          'remote-addresses': { b: { address: 'x' } },
+        },
+        b: { address: 'b.net' },
+      },
+      hosts: { h: { archives: ['ar'] } },
+      archives: { ar: { archiver: 'http', data: {} } },
+      contexts: { c: { context: 'x', data: {} } },
+      'address-classes': {
+        k: {
+          'data-source': { type: 'current-config' },
+          'match-filter': { type: 'not', filter: { type: 'address-class', class: 'k2' } },
+        },
+      },
+      groups: {
+        g: {
+          type: 'mesh',
+          addresses: [{ name: 'a', label: 'v4' }, { class: 'k' }],
+          excludes: [{ 'local-address': { name: 'a' }, 'target-addresses': [{ name: 'b' }] }],
+        },
+      },
+      tests: { t: { type: 'rtt', spec: {} } },
+      tasks: { task: { group: 'g', test: 't', archives: ['ar', 'nope'], '#x': 'y' } },
+    },
+    null,
+    2,
+  );
   const p = parseTemplate(text);
   const idx = buildSymbolIndex(p.root);
   assert.equal(idx.definitionsOf('groups', 'g').length, 1);
@@ -72,7 +95,15 @@ test('symbol index: definitions, references and lookups', () => {
 test('variables: kinds, ranges, malformed, standalone, escaped jq', () => {
   const raw = '{% address[1] %} x {%flip%} {% jq .addresses[0]._meta.\\"display-name\\" %} {% bogus %}';
   const vs = scanVariables(raw, 10);
-  assert.deepEqual(vs.map((v) => [v.kind, v.malformed]), [['address', false], ['flip', true], ['jq', false], ['unknown', false]]);
+  assert.deepEqual(
+    vs.map((v) => [v.kind, v.malformed]),
+    [
+      ['address', false],
+      ['flip', true],
+      ['jq', false],
+      ['unknown', false],
+    ],
+  );
   const [a, f, j] = vs;
   assert.equal(a.index, 1);
   assert.equal(raw.slice(a.indexStart! - 10, a.indexEnd! - 10), '1');

@@ -21,7 +21,13 @@ function run(file: string): Row[] {
   const lines = new LineIndex(text);
   return validateTemplate(text).diagnostics.map((d) => {
     const p = lines.positionAt(d.start);
-    return { code: d.code, severity: d.severity, line: p.line + 1, col: p.character + 1, text: text.slice(d.start, d.end) };
+    return {
+      code: d.code,
+      severity: d.severity,
+      line: p.line + 1,
+      col: p.character + 1,
+      text: text.slice(d.start, d.end),
+    };
   });
 }
 
@@ -34,7 +40,12 @@ const SPECIAL = new Set([
 ]);
 /** Warnings a valid example may legitimately get. */
 // Valid for psconfig validate, but 5.x agents stumble on them: class selectors (KeyError), esmond, netmask filters.
-const EXPECTED_WARNINGS = new Set(['psconfig/name-not-validated', 'psconfig/esmond-archiver', 'psconfig/netmask-filter', 'psconfig/class-selector-python']);
+const EXPECTED_WARNINGS = new Set([
+  'psconfig/name-not-validated',
+  'psconfig/esmond-archiver',
+  'psconfig/netmask-filter',
+  'psconfig/class-selector-python',
+]);
 
 const files = exampleFiles();
 
@@ -45,8 +56,14 @@ test('all 26 example templates are present', () => {
 for (const file of files.filter((f) => !SPECIAL.has(f))) {
   test(`${file}: valid with references ok gives no errors, only expected warnings`, () => {
     const ds = run(file);
-    assert.deepEqual(ds.filter((d) => d.severity === 'error'), []);
-    assert.deepEqual(ds.filter((d) => d.severity === 'warning' && !EXPECTED_WARNINGS.has(d.code)), []);
+    assert.deepEqual(
+      ds.filter((d) => d.severity === 'error'),
+      [],
+    );
+    assert.deepEqual(
+      ds.filter((d) => d.severity === 'warning' && !EXPECTED_WARNINGS.has(d.code)),
+      [],
+    );
   });
 }
 
@@ -71,12 +88,18 @@ test('pwa--import3-i2-ap-rex-expected.json: exactly its 4 missing archive refere
 
 test('qa--psconfig-netsage-mesh.json: exactly its 1 missing address', () => {
   const errs = run('qa--psconfig-netsage-mesh.json').filter((d) => d.severity === 'error');
-  assert.deepEqual(errs.map((d) => [d.code, d.text]), [['psconfig/unknown-address', '62.40.106.8']]);
+  assert.deepEqual(
+    errs.map((d) => [d.code, d.text]),
+    [['psconfig/unknown-address', '62.40.106.8']],
+  );
 });
 
 test('testbed-pve--02 partial: missing addresses/groups and 6 references to group perfsonar', () => {
   const errs = run('testbed-pve--02-testbed-hosts-partial.json').filter((d) => d.severity === 'error');
-  assert.deepEqual(errs.filter((d) => d.code === 'psconfig/missing-property').map((d) => d.line), [1, 1]);
+  assert.deepEqual(
+    errs.filter((d) => d.code === 'psconfig/missing-property').map((d) => d.line),
+    [1, 1],
+  );
   const refs = errs.filter((d) => d.code !== 'psconfig/missing-property');
   assert.equal(refs.length, 6);
   assert.ok(refs.every((d) => d.code === 'psconfig/unknown-group' && d.text === 'perfsonar'));

@@ -24,7 +24,9 @@ const grammar = load('psconfig.tmLanguage.json');
 const injection = load('psconfig-variables.injection.json');
 
 test('package.json declares both grammars with their scope names', () => {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: { grammars: { scopeName: string; path: string }[] } };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { grammars: { scopeName: string; path: string }[] };
+  };
   const declared = new Map(pkg.contributes.grammars.map((g) => [g.path.replace(/^\.\//, ''), g.scopeName]));
   assert.equal(declared.get('syntaxes/psconfig.tmLanguage.json'), grammar.scopeName);
   assert.equal(declared.get('syntaxes/psconfig-variables.injection.json'), injection.scopeName);
@@ -54,7 +56,8 @@ function firstMatch(s: string): { rule: string; captures: Record<string, string>
     const m = new RegExp(r.match!, 'y').exec(s);
     if (!m) continue;
     const captures: Record<string, string> = {};
-    for (const [i, c] of Object.entries(r.captures ?? {})) if (m[Number(i)] !== undefined) captures[c.name] = m[Number(i)];
+    for (const [i, c] of Object.entries(r.captures ?? {}))
+      if (m[Number(i)] !== undefined) captures[c.name] = m[Number(i)];
     return { rule: name, captures };
   }
   return undefined;

@@ -24,7 +24,10 @@ test('strict parse: every node has its children in order, with parents, and prop
   });
   assert.equal(commentKeys.length, 1);
   assert.equal(commentKeys[0].comment, true);
-  assert.deepEqual(root.children!.map((p) => p.children![0].value), ['a', '#c', 'b']);
+  assert.deepEqual(
+    root.children!.map((p) => p.children![0].value),
+    ['a', '#c', 'b'],
+  );
   assert.deepEqual(root.children![2].children![1].children, []);
 });
 
@@ -49,6 +52,8 @@ test('schema: errors in sibling values after a nested $ref name their own field 
   assert.ok(e.some((d) => d.code === 'psconfig/invalid-duration' && d.text === '"soon"'));
   assert.ok(e.some((d) => d.code === 'psconfig/wrong-type' && d.text === '"yes"' && /`sliprand`/.test(d.message)));
   assert.ok(e.some((d) => d.code === 'psconfig/wrong-type' && d.text === '5' && /`label`/.test(d.message)));
-  assert.ok(e.some((d) => d.code === 'psconfig/invalid-enum' && d.text === '"maybe"' && /`excludes-self`/.test(d.message)));
+  assert.ok(
+    e.some((d) => d.code === 'psconfig/invalid-enum' && d.text === '"maybe"' && /`excludes-self`/.test(d.message)),
+  );
   assert.equal(withCode(ds, 'psconfig/unknown-property').length, 0);
 });

@@ -16,7 +16,12 @@ test('every kind of reference is checked, at the name, with pSConfig wording', (
         b: { address: 'b' },
       },
       hosts: { h: { archives: ['noarch-host'] } },
-      'address-classes': { k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'address-class', class: 'noclass-filter' } } },
+      'address-classes': {
+        k: {
+          'data-source': { type: 'current-config' },
+          'match-filter': { type: 'address-class', class: 'noclass-filter' },
+        },
+      },
       groups: {
         g: {
           type: 'mesh',
@@ -25,43 +30,59 @@ test('every kind of reference is checked, at the name, with pSConfig wording', (
         },
       },
       subtasks: { st: { test: 'notest-sub', archives: ['noarch-sub'] } },
-      tasks: { task: { group: 'nogroup', test: 'notest', schedule: 'nosched', archives: ['noarch'], subtasks: ['nosub'] } },
+      tasks: {
+        task: { group: 'nogroup', test: 'notest', schedule: 'nosched', archives: ['noarch'], subtasks: ['nosub'] },
+      },
     }),
   );
   const found = errors(ds).map((d) => [d.code, d.text]);
-  assert.deepEqual(found, [
-    ['psconfig/unknown-host', 'nohost'],
-    ['psconfig/unknown-context', 'noctx'],
-    ['psconfig/unknown-context', 'noctx2'],
-    ['psconfig/unknown-context', 'noctx3'],
-    ['psconfig/unknown-address', 'nogroup'.replace('nogroup', 'noaddr')],
-    ['psconfig/unknown-label', 'v6'],
-    ['psconfig/unknown-address-class', 'noclass'],
-    ['psconfig/unknown-address', 'noexcl'],
-    ['psconfig/unknown-group', 'nogroup'],
-    ['psconfig/unknown-test', 'notest'],
-    ['psconfig/unknown-schedule', 'nosched'],
-    ['psconfig/unknown-archive', 'noarch'],
-    ['psconfig/unknown-subtask', 'nosub'],
-    ['psconfig/unknown-archive', 'noarch-host'],
-    ['psconfig/unknown-address-class', 'noclass-filter'],
-    ['psconfig/unknown-test', 'notest-sub'],
-    ['psconfig/unknown-archive', 'noarch-sub'],
-  ].sort((x, y) => ds.findIndex((d) => d.text === x[1]) - ds.findIndex((d) => d.text === y[1])));
+  assert.deepEqual(
+    found,
+    [
+      ['psconfig/unknown-host', 'nohost'],
+      ['psconfig/unknown-context', 'noctx'],
+      ['psconfig/unknown-context', 'noctx2'],
+      ['psconfig/unknown-context', 'noctx3'],
+      ['psconfig/unknown-address', 'nogroup'.replace('nogroup', 'noaddr')],
+      ['psconfig/unknown-label', 'v6'],
+      ['psconfig/unknown-address-class', 'noclass'],
+      ['psconfig/unknown-address', 'noexcl'],
+      ['psconfig/unknown-group', 'nogroup'],
+      ['psconfig/unknown-test', 'notest'],
+      ['psconfig/unknown-schedule', 'nosched'],
+      ['psconfig/unknown-archive', 'noarch'],
+      ['psconfig/unknown-subtask', 'nosub'],
+      ['psconfig/unknown-archive', 'noarch-host'],
+      ['psconfig/unknown-address-class', 'noclass-filter'],
+      ['psconfig/unknown-test', 'notest-sub'],
+      ['psconfig/unknown-archive', 'noarch-sub'],
+    ].sort((x, y) => ds.findIndex((d) => d.text === x[1]) - ds.findIndex((d) => d.text === y[1])),
+  );
   const msg = (name: string): string => ds.find((d) => d.text === name)!.message;
   assert.match(msg('nohost'), /^Address a references a host object nohost that does not exist\./);
   assert.match(msg('noctx2'), /^Address a has a label v4 using a context object noctx2 that does not exist\./);
-  assert.match(msg('noctx3'), /^Address a has a remote definition for b using a context object noctx3 that does not exist\./);
+  assert.match(
+    msg('noctx3'),
+    /^Address a has a remote definition for b using a context object noctx3 that does not exist\./,
+  );
   assert.match(msg('v6'), /^Group g references a label v6 for address object a that does not exist\./);
   assert.match(msg('noarch-host'), /^Host h references an archive object noarch-host that does not exist\./);
   assert.match(msg('nogroup'), /^Task task references a group nogroup that does not exist\./);
-  assert.deepEqual(ds.find((d) => d.text === 'nogroup')!.data, { kind: 'missing-ref', section: 'groups', name: 'nogroup', closest: undefined });
+  assert.deepEqual(ds.find((d) => d.text === 'nogroup')!.data, {
+    kind: 'missing-ref',
+    section: 'groups',
+    name: 'nogroup',
+    closest: undefined,
+  });
 });
 
 test('a label may come from a remote-addresses entry', () => {
   const ds = check(
     template({
-      addresses: { a: { address: 'a', 'remote-addresses': { b: { labels: { circuit: { address: '10.0.0.1' } } } } }, b: { address: 'b' } },
+      addresses: {
+        a: { address: 'a', 'remote-addresses': { b: { labels: { circuit: { address: '10.0.0.1' } } } } },
+        b: { address: 'b' },
+      },
       groups: { g: { type: 'mesh', addresses: [{ name: 'a', label: 'circuit' }, { name: 'b' }] } },
     }),
   );
@@ -76,14 +97,21 @@ test('near-miss names get a suggestion and quick-fix data', () => {
 });
 
 test('remote-addresses keys naming no address warn', () => {
-  const ds = check(template({ addresses: { a: { address: 'a', 'remote-addresses': { zz: { address: 'x' } } }, b: { address: 'b' } } }));
+  const ds = check(
+    template({ addresses: { a: { address: 'a', 'remote-addresses': { zz: { address: 'x' } } }, b: { address: 'b' } } }),
+  );
   const [d] = withCode(ds, 'psconfig/unknown-remote-address');
   assert.equal(d.severity, 'warning');
   assert.equal(d.text, 'zz');
 });
 
 test('with includes, missing references are warnings', () => {
-  const ds = check(template({ includes: ['https://example.net/more.json'], tasks: { task: { group: 'g', test: 't', archives: ['remote-archive'] } } }));
+  const ds = check(
+    template({
+      includes: ['https://example.net/more.json'],
+      tasks: { task: { group: 'g', test: 't', archives: ['remote-archive'] } },
+    }),
+  );
   const [d] = withCode(ds, 'psconfig/unknown-archive');
   assert.equal(d.severity, 'warning');
   assert.match(d.message, /included file/);

@@ -13,19 +13,28 @@ const example = readFileSync(join(examplesDir, 'psconfig--example-2-testbed.json
 test('every truncation of a real template validates without throwing', () => {
   for (let n = 0; n < example.length; n += 331) {
     const r = validateTemplate(example.slice(0, n));
-    if (n > 0) assert.ok(r.diagnostics.some((d) => d.code === 'psconfig/syntax'), `truncated at ${n}`);
-    for (const d of r.diagnostics) assert.ok(d.start >= 0 && d.end >= d.start && d.start <= n, `range inside the text at ${n}`);
+    if (n > 0)
+      assert.ok(
+        r.diagnostics.some((d) => d.code === 'psconfig/syntax'),
+        `truncated at ${n}`,
+      );
+    for (const d of r.diagnostics)
+      assert.ok(d.start >= 0 && d.end >= d.start && d.start <= n, `range inside the text at ${n}`);
   }
 });
 
 test('random bytes and random JSON-ish tokens never throw', () => {
   let seed = 42;
-  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const alphabet = '{}[]:,"\\ \n\t0123456789-.eEtruefalsn#{%}ab/*';
   for (let i = 0; i < 300; i++) {
     const len = Math.floor(rand() * 400);
     let s = '';
-    for (let k = 0; k < len; k++) s += rand() < 0.5 ? alphabet[Math.floor(rand() * alphabet.length)] : String.fromCharCode(Math.floor(rand() * 0xffff));
+    for (let k = 0; k < len; k++)
+      s +=
+        rand() < 0.5
+          ? alphabet[Math.floor(rand() * alphabet.length)]
+          : String.fromCharCode(Math.floor(rand() * 0xffff));
     validateTemplate(s);
   }
 });
@@ -42,7 +51,8 @@ test('a 10 MB template of random bytes and a deeply nested one finish', () => {
 });
 
 test('recovery keeps the tree around errors (missing comma, trailing comma, comments, bare words)', () => {
-  const text = '{\n // note\n "addresses": {"a": {"address": "x"} "b": {"address": y}},\n "tasks": {"t": {"group": "g",},},\n}';
+  const text =
+    '{\n // note\n "addresses": {"a": {"address": "x"} "b": {"address": y}},\n "tasks": {"t": {"group": "g",},},\n}';
   const p = parseTemplate(text);
   const msgs = p.syntaxErrors.map((e) => e.message);
   assert.ok(msgs.some((m) => /Comments are not allowed/.test(m)));
@@ -54,7 +64,7 @@ test('recovery keeps the tree around errors (missing comma, trailing comma, comm
   assert.equal(propertyValue(propertyValue(propertyValue(p.root, 'tasks'), 't'), 'group')?.value, 'g');
 });
 
-test('the {% %} scanner agrees with pSConfig\'s regex and stays linear on hostile strings', () => {
+test("the {% %} scanner agrees with pSConfig's regex and stays linear on hostile strings", () => {
   let seed = 7;
   const rand = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
   const alphabet = ['{%', '%}', ' ', 'a', '[0]', '{', '%', '}', 'jq .x'];
@@ -64,7 +74,9 @@ test('the {% %} scanner agrees with pSConfig\'s regex and stays linear on hostil
     for (let k = rand(12); k > 0; k--) s += alphabet[rand(alphabet.length)];
     const expected = [...s.matchAll(/\{%\s+(.+?)\s+%\}/g)].map((m) => [m.index, m.index + m[0].length, m[1].trim()]);
     if (expected.some((e) => e[2] === '')) continue; // whitespace-only groups: a regex backtracking corner pSConfig never meets
-    const got = scanVariables(s).filter((v) => !v.malformed).map((v) => [v.start, v.end, v.text]);
+    const got = scanVariables(s)
+      .filter((v) => !v.malformed)
+      .map((v) => [v.start, v.end, v.text]);
     assert.deepEqual(got, expected, JSON.stringify(s));
     compared++;
   }
@@ -72,7 +84,12 @@ test('the {% %} scanner agrees with pSConfig\'s regex and stays linear on hostil
   for (const piece of ['{% ', '{%', '{% a%}', '%} ', '{% {% x']) {
     const hostile = piece.repeat(200_000);
     assert.ok(Array.isArray(scanVariables(hostile)));
-    const doc = JSON.stringify({ addresses: {}, groups: {}, tasks: {}, tests: { t: { type: 'x', spec: { s: hostile } } } });
+    const doc = JSON.stringify({
+      addresses: {},
+      groups: {},
+      tasks: {},
+      tests: { t: { type: 'x', spec: { s: hostile } } },
+    });
     assert.ok(Array.isArray(validateTemplate(doc).diagnostics));
   }
 });

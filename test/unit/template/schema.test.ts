@@ -32,10 +32,15 @@ test('group type: missing and unknown', () => {
 test('list groups reject excludes; disjoint reject addresses', () => {
   let ds = check(template({ groups: { g: { type: 'list', addresses: [{ name: 'a' }], excludes: [] } } }));
   assert.match(withCode(ds, 'psconfig/unknown-property')[0].message, /list groups have no `excludes`/);
-  ds = check(template({ groups: { g: { type: 'disjoint', addresses: [{ name: 'a' }], 'b-addresses': [{ name: 'b' }] } } }));
+  ds = check(
+    template({ groups: { g: { type: 'disjoint', addresses: [{ name: 'a' }], 'b-addresses': [{ name: 'b' }] } } }),
+  );
   const e = errors(ds);
   assert.deepEqual(e.map((d) => d.code).sort(), ['psconfig/missing-property', 'psconfig/unknown-property']);
-  assert.match(e.find((d) => d.code === 'psconfig/unknown-property')!.message, /disjoint groups take `a-addresses` and `b-addresses`/);
+  assert.match(
+    e.find((d) => d.code === 'psconfig/unknown-property')!.message,
+    /disjoint groups take `a-addresses` and `b-addresses`/,
+  );
 });
 
 test('address selectors: name and class together, label alone, bad name', () => {
@@ -55,7 +60,14 @@ test('address selectors: name and class together, label alone, bad name', () => 
 });
 
 test('pscheduler-address: bare IPv6 is explained; bracketed with port passes', () => {
-  const ds = check(template({ addresses: { a: { address: '::1', 'pscheduler-address': '::1' }, b: { address: 'b', 'pscheduler-address': '[::1]:443' } } }));
+  const ds = check(
+    template({
+      addresses: {
+        a: { address: '::1', 'pscheduler-address': '::1' },
+        b: { address: 'b', 'pscheduler-address': '[::1]:443' },
+      },
+    }),
+  );
   const e = errors(ds);
   assert.equal(e.length, 1);
   assert.equal(e[0].code, 'psconfig/invalid-host-port');
@@ -79,7 +91,12 @@ test('durations, timestamps, integers and minimums', () => {
 });
 
 test('timestamp pattern with \\: compiles (non-unicode regexps) and accepts 24:00', () => {
-  const ds = check(template({ schedules: { s: { start: '2025-01-31T24:00Z' } }, tasks: { task: { group: 'g', test: 't', schedule: 's' } } }));
+  const ds = check(
+    template({
+      schedules: { s: { start: '2025-01-31T24:00Z' } },
+      tasks: { task: { group: 'g', test: 't', schedule: 's' } },
+    }),
+  );
   assert.deepEqual(errors(ds), []);
 });
 
@@ -104,7 +121,10 @@ test('every error is reported, not just the best match', () => {
 });
 
 test('# keys are comments anywhere, even in closed objects', () => {
-  const doc = template({ '#top': 'x', addresses: { '#c': 1, a: { address: 'a', '#why': 'note' }, b: { address: 'b' } } });
+  const doc = template({
+    '#top': 'x',
+    addresses: { '#c': 1, a: { address: 'a', '#why': 'note' }, b: { address: 'b' } },
+  });
   assert.deepEqual(check(doc), []);
 });
 
@@ -116,19 +136,37 @@ test('names outside the name pattern: warned, then validated leniently', () => {
     }),
   );
   const names = withCode(ds, 'psconfig/name-not-validated');
-  assert.deepEqual(names.map((d) => d.text), ['"my test"', '"other task"']);
+  assert.deepEqual(
+    names.map((d) => d.text),
+    ['"my test"', '"other task"'],
+  );
   assert.ok(names.every((d) => d.severity === 'warning'));
   const missing = withCode(ds, 'psconfig/missing-property');
   assert.equal(missing.length, 1);
   assert.equal(missing[0].severity, 'warning', 'inside an unvalidated object problems are warnings');
-  assert.equal(withCode(ds, 'psconfig/invalid-name').length, 0, 'a space name referenced from an unvalidated task is not an error');
+  assert.equal(
+    withCode(ds, 'psconfig/invalid-name').length,
+    0,
+    'a space name referenced from an unvalidated task is not an error',
+  );
 });
 
 test('address-class filters dispatch on type and recurse', () => {
   const ds = check(
     template({
       'address-classes': {
-        k: { 'data-source': { type: 'current-config' }, 'match-filter': { type: 'and', filters: [{ type: 'tag' }, { type: 'ip-version', 'ip-version': 5 }, { type: 'netmask', netmask: '10.0.0.0/33' }, { type: 'nope' }] } },
+        k: {
+          'data-source': { type: 'current-config' },
+          'match-filter': {
+            type: 'and',
+            filters: [
+              { type: 'tag' },
+              { type: 'ip-version', 'ip-version': 5 },
+              { type: 'netmask', netmask: '10.0.0.0/33' },
+              { type: 'nope' },
+            ],
+          },
+        },
       },
       groups: { g: { type: 'mesh', addresses: [{ class: 'k' }] } },
     }),
@@ -150,5 +188,8 @@ test('the root must be an object with the four sections', () => {
   assert.equal(ds.length, 1);
   assert.equal(ds[0].code, 'psconfig/wrong-type');
   const missing = check('{}');
-  assert.deepEqual(missing.map((d) => d.message.match(/`(\w+)`/)![1]), ['addresses', 'groups', 'tests', 'tasks']);
+  assert.deepEqual(
+    missing.map((d) => d.message.match(/`(\w+)`/)![1]),
+    ['addresses', 'groups', 'tests', 'tasks'],
+  );
 });

@@ -3,16 +3,33 @@ import assert from 'node:assert/strict';
 import { check, errors, template, withCode } from './helpers';
 
 test('scheduled-by beyond the group size', () => {
-  const ds = check(template({ groups: { l: { type: 'list', addresses: [{ name: 'a' }, { name: 'b' }] } }, tests: { t: { type: 'rtt', spec: {} } }, tasks: { task: { group: 'l', test: 't', 'scheduled-by': 1 } } }));
+  const ds = check(
+    template({
+      groups: { l: { type: 'list', addresses: [{ name: 'a' }, { name: 'b' }] } },
+      tests: { t: { type: 'rtt', spec: {} } },
+      tasks: { task: { group: 'l', test: 't', 'scheduled-by': 1 } },
+    }),
+  );
   const [d] = withCode(ds, 'psconfig/scheduled-by-range');
   assert.equal(d.severity, 'error');
   assert.equal(d.text, '1');
   assert.match(d.message, /list group/);
-  assert.equal(withCode(check(template({ tasks: { task: { group: 'g', test: 't', 'scheduled-by': 1 } } })), 'psconfig/scheduled-by-range').length, 0);
+  assert.equal(
+    withCode(
+      check(template({ tasks: { task: { group: 'g', test: 't', 'scheduled-by': 1 } } })),
+      'psconfig/scheduled-by-range',
+    ).length,
+    0,
+  );
 });
 
 test('esmond archiver warns at the archiver value', () => {
-  const ds = check(template({ archives: { e: { archiver: 'esmond', data: {} } }, tasks: { task: { group: 'g', test: 't', archives: ['e'] } } }));
+  const ds = check(
+    template({
+      archives: { e: { archiver: 'esmond', data: {} } },
+      tasks: { task: { group: 'g', test: 't', archives: ['e'] } },
+    }),
+  );
   const [d] = withCode(ds, 'psconfig/esmond-archiver');
   assert.equal(d.severity, 'warning');
   assert.equal(d.text, '"esmond"');
@@ -28,7 +45,10 @@ test('unused definitions are hints tagged unnecessary; host archives and class s
     }),
   );
   const unused = withCode(ds, 'psconfig/unused-definition');
-  assert.deepEqual(unused.map((d) => d.text), ['c', 'lonely', 'spare', 'never']);
+  assert.deepEqual(
+    unused.map((d) => d.text),
+    ['c', 'lonely', 'spare', 'never'],
+  );
   assert.ok(unused.every((d) => d.severity === 'hint' && d.tags?.includes('unnecessary')));
   const classes = check(
     template({
@@ -41,12 +61,20 @@ test('unused definitions are hints tagged unnecessary; host archives and class s
 });
 
 test('default-address-label that no member has', () => {
-  const ds = check(template({ groups: { g: { type: 'mesh', 'default-address-label': 'ipv6', addresses: [{ name: 'a' }, { name: 'b' }] } } }));
-  assert.deepEqual(withCode(ds, 'psconfig/default-label-unused').map((d) => d.text), ['ipv6']);
+  const ds = check(
+    template({
+      groups: { g: { type: 'mesh', 'default-address-label': 'ipv6', addresses: [{ name: 'a' }, { name: 'b' }] } },
+    }),
+  );
+  assert.deepEqual(
+    withCode(ds, 'psconfig/default-label-unused').map((d) => d.text),
+    ['ipv6'],
+  );
 });
 
 test('duplicate keys are warnings at the later key, naming the line that wins and the one ignored', () => {
-  const text = '{"addresses": {"a": {"address": "x"},\n "a": {"address": "y"}}, "groups": {}, "tests": {}, "tasks": {}}';
+  const text =
+    '{"addresses": {"a": {"address": "x"},\n "a": {"address": "y"}}, "groups": {}, "tests": {}, "tasks": {}}';
   const ds = check(text);
   const [d] = withCode(ds, 'psconfig/duplicate-key');
   assert.equal(d.severity, 'warning');
@@ -61,11 +89,17 @@ test('duplicate keys: references resolve to the value that wins', () => {
   assert.ok(text.includes('"group":"nope"'));
   const ds = check(text);
   assert.equal(withCode(ds, 'psconfig/duplicate-key').length, 1);
-  assert.equal(withCode(ds, 'psconfig/unknown-group').length, 0, 'the earlier, ignored `group` is not checked as a reference');
+  assert.equal(
+    withCode(ds, 'psconfig/unknown-group').length,
+    0,
+    'the earlier, ignored `group` is not checked as a reference',
+  );
 });
 
 test('subtasks and includes get notes', () => {
-  const ds = check(template({ includes: ['relative.json'], tests: { t: { type: 'rtt', spec: {} } }, subtasks: { s: { test: 't' } } }));
+  const ds = check(
+    template({ includes: ['relative.json'], tests: { t: { type: 'rtt', spec: {} } }, subtasks: { s: { test: 't' } } }),
+  );
   assert.equal(withCode(ds, 'psconfig/subtasks-no-effect').length, 1);
   const [inc] = withCode(ds, 'psconfig/include');
   assert.equal(inc.severity, 'warning');

@@ -5,7 +5,12 @@ import { check, errors, template, withCode } from './helpers';
 const listGroup = { l: { type: 'list', addresses: [{ name: 'a' }] } };
 
 test('address[1] in a test used by a list-group task is an error at the variable naming task and group', () => {
-  const ds = check(template({ groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] }, ...listGroup }, tasks: { task: { group: 'g', test: 't' }, 'list-task': { group: 'l', test: 't' } } }));
+  const ds = check(
+    template({
+      groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] }, ...listGroup },
+      tasks: { task: { group: 'g', test: 't' }, 'list-task': { group: 'l', test: 't' } },
+    }),
+  );
   const [d] = withCode(ds, 'psconfig/variable-index');
   assert.equal(d.severity, 'error');
   assert.equal(d.text, '{% address[1] %}');
@@ -20,10 +25,15 @@ test('index checks reach archives (task and host), contexts and task references'
       addresses: { a: { address: 'a', host: 'h', contexts: ['c'] }, b: { address: 'b' } },
       hosts: { h: { archives: ['ha'] } },
       contexts: { c: { context: 'linux-namespace', data: { ns: '{% lead_bind_address[1] %}' } } },
-      archives: { ta: { archiver: 'http', data: { u: '{% pscheduler_address[1] %}' } }, ha: { archiver: 'http', data: { u: '{% address[1] %}' } } },
+      archives: {
+        ta: { archiver: 'http', data: { u: '{% pscheduler_address[1] %}' } },
+        ha: { archiver: 'http', data: { u: '{% address[1] %}' } },
+      },
       groups: listGroup,
       tests: { t: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
-      tasks: { task: { group: 'l', test: 't', archives: ['ta'], reference: { x: '{% address[1] %}', y: '{% address[0] %}' } } },
+      tasks: {
+        task: { group: 'l', test: 't', archives: ['ta'], reference: { x: '{% address[1] %}', y: '{% address[0] %}' } },
+      },
     }),
   );
   assert.deepEqual(
@@ -43,23 +53,52 @@ test('unknown, malformed, standalone localhost, not expanded', () => {
   const ds = check(
     template({
       addresses: { a: { address: '{% address[0] %}' }, b: { address: 'b' } },
-      tests: { t: { type: 'rtt', spec: { a: '{% adress[0] %}', b: '{%address[0]%}', c: '{% localhost %}', d: 'https://{% localhost %}/x', e: '{% address %}' } } },
+      tests: {
+        t: {
+          type: 'rtt',
+          spec: {
+            a: '{% adress[0] %}',
+            b: '{%address[0]%}',
+            c: '{% localhost %}',
+            d: 'https://{% localhost %}/x',
+            e: '{% address %}',
+          },
+        },
+      },
     }),
   );
   const unknown = withCode(ds, 'psconfig/unknown-variable');
-  assert.deepEqual(unknown.map((d) => d.text), ['adress[0]', 'address']);
+  assert.deepEqual(
+    unknown.map((d) => d.text),
+    ['adress[0]', 'address'],
+  );
   assert.match(unknown[0].message, /did you mean `address\[0\]`/);
   assert.match(unknown[1].message, /needs an index/);
   const spacing = withCode(ds, 'psconfig/variable-missing-space');
-  assert.deepEqual(spacing.map((d) => [d.text, d.severity]), [['{%address[0]%}', 'warning']]);
+  assert.deepEqual(
+    spacing.map((d) => [d.text, d.severity]),
+    [['{%address[0]%}', 'warning']],
+  );
   assert.match(spacing[0].message, /Write `\{% address\[0\] %\}`/);
-  assert.deepEqual(withCode(ds, 'psconfig/standalone-localhost').map((d) => d.text), ['{% localhost %}']);
+  assert.deepEqual(
+    withCode(ds, 'psconfig/standalone-localhost').map((d) => d.text),
+    ['{% localhost %}'],
+  );
   const lit = withCode(ds, 'psconfig/variable-not-expanded');
-  assert.deepEqual(lit.map((d) => [d.text, d.severity]), [['{% address[0] %}', 'warning']]);
+  assert.deepEqual(
+    lit.map((d) => [d.text, d.severity]),
+    [['{% address[0] %}', 'warning']],
+  );
 });
 
 test('escaped quotes inside a jq variable keep document offsets', () => {
-  const text = JSON.stringify(template({ tasks: { task: { group: 'g', test: 't', reference: { n: '{% jq .addresses[0]._meta."display-name" %}' } } } }), null, 2);
+  const text = JSON.stringify(
+    template({
+      tasks: { task: { group: 'g', test: 't', reference: { n: '{% jq .addresses[0]._meta."display-name" %}' } } },
+    }),
+    null,
+    2,
+  );
   const ds = check(text);
   assert.deepEqual(errors(ds), []);
 });

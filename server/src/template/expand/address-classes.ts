@@ -60,10 +60,20 @@ export async function prefetchClassJq(
   const compiles = await checkJqCompiles([...addrScripts, ...hostScripts], jq);
   const failed = (s: string): string | null => compiles.get(s) ?? null;
   const sets = [[...addrScripts].filter((s) => !failed(s)), [...hostScripts].filter((s) => !failed(s))];
-  const items: [number, JsonObject][] = [...addrDocs.map((d): [number, JsonObject] => [0, d]), ...hostDocs.map((d): [number, JsonObject] => [1, d])];
-  const batch = sets[0].length || sets[1].length ? await runJqBatch(jq, { expressionSets: sets, input: JSON.stringify(items) }) : { ok: true as const, items: [] };
+  const items: [number, JsonObject][] = [
+    ...addrDocs.map((d): [number, JsonObject] => [0, d]),
+    ...hostDocs.map((d): [number, JsonObject] => [1, d]),
+  ];
+  const batch =
+    sets[0].length || sets[1].length
+      ? await runJqBatch(jq, { expressionSets: sets, input: JSON.stringify(items) })
+      : { ok: true as const, items: [] };
   if (!batch.ok) note(`Address-class jq filters could not be evaluated (they match nothing): ${batch.error}`);
-  const put = (script: string, doc: JsonObject, r: { ok: true; value: Json | undefined } | { ok: false; error: string }): void => {
+  const put = (
+    script: string,
+    doc: JsonObject,
+    r: { ok: true; value: Json | undefined } | { ok: false; error: string },
+  ): void => {
     let m = results.get(script);
     if (!m) results.set(script, (m = new Map()));
     m.set(doc, r);
@@ -96,7 +106,8 @@ function ipInCidr(ip: string, cidr: string): boolean | undefined {
   const width = version === 4 ? 32 : 128;
   const bits = bitsText === undefined ? width : Number(bitsText);
   if (!Number.isInteger(bits) || bits < 0 || bits > width) return undefined;
-  const toBig = (a: string): bigint => (version === 4 ? a.split('.').reduce((acc, o) => (acc << 8n) + BigInt(Number(o)), 0n) : v6ToBig(a));
+  const toBig = (a: string): bigint =>
+    version === 4 ? a.split('.').reduce((acc, o) => (acc << 8n) + BigInt(Number(o)), 0n) : v6ToBig(a);
   const mask = bits === 0 ? 0n : ((1n << BigInt(bits)) - 1n) << BigInt(width - bits);
   return (toBig(ip) & mask) === (toBig(net) & mask);
 }
@@ -121,7 +132,13 @@ function tagMatch(tags: string[], tag: string): boolean {
 }
 
 /** One filter on one address (perl-shared .../AddressClasses/Filters/*.pm `matches`). */
-export function filterMatches(ctx: ClassContext, f: Json | undefined, addr: JsonObject, name: string, seen: Set<string>): boolean {
+export function filterMatches(
+  ctx: ClassContext,
+  f: Json | undefined,
+  addr: JsonObject,
+  name: string,
+  seen: Set<string>,
+): boolean {
   if (!isObject(f)) return true;
   const host = str(addr.host) ? ctx.view.hosts.get(addr.host as string) : undefined;
   switch (f.type) {
@@ -147,13 +164,18 @@ export function filterMatches(ctx: ClassContext, f: Json | undefined, addr: Json
       const a = str(addr.address);
       if (!a) return false;
       if (!isIP(a)) {
-        ctx.note(`Address ${name} (${a}) is a host name: whether it passes the ${f.type} filter depends on DNS, which cannot be decided offline; the preview treats it as not matching (the agent resolves it).`);
+        ctx.note(
+          `Address ${name} (${a}) is a host name: whether it passes the ${f.type} filter depends on DNS, which cannot be decided offline; the preview treats it as not matching (the agent resolves it).`,
+        );
         return false;
       }
       if (f.type === 'ip-version') return isIP(a) === Number(f['ip-version']);
-      ctx.note('A netmask filter is evaluated here (IP addresses against the CIDR, as Perl 4.x does); pSConfig 5.x\'s netmask filter always returns false, so a 5.x agent selects none of these addresses.');
+      ctx.note(
+        "A netmask filter is evaluated here (IP addresses against the CIDR, as Perl 4.x does); pSConfig 5.x's netmask filter always returns false, so a 5.x agent selects none of these addresses.",
+      );
       const r = ipInCidr(a, typeof f.netmask === 'string' ? f.netmask : '');
-      if (r === undefined) ctx.note(`Netmask ${String(f.netmask)} is not a valid CIDR for ${a}; the filter does not match.`);
+      if (r === undefined)
+        ctx.note(`Netmask ${String(f.netmask)} is not a valid CIDR for ${a}; the filter does not match.`);
       return r === true;
     }
     case 'address-class': {
@@ -162,7 +184,9 @@ export function filterMatches(ctx: ClassContext, f: Json | undefined, addr: Json
       const def = ctx.view.addressClasses.get(cls);
       if (!def) return false;
       if (seen.has(cls)) {
-        ctx.note(`Address class ${cls} refers to itself through address-class filters; pSConfig would recurse forever. The preview treats the loop as not matching.`);
+        ctx.note(
+          `Address class ${cls} refers to itself through address-class filters; pSConfig would recurse forever. The preview treats the loop as not matching.`,
+        );
         return false;
       }
       return classMatches(ctx, def, addr, name, new Set([...seen, cls]));
@@ -190,7 +214,13 @@ function jqTruthy(ctx: ClassContext, script: string, doc: JsonObject, what: stri
   return v !== undefined && v !== null && v !== false && v !== 0 && v !== '' && v !== '0';
 }
 
-export function classMatches(ctx: ClassContext, cls: JsonObject, addr: JsonObject, name: string, seen: Set<string>): boolean {
+export function classMatches(
+  ctx: ClassContext,
+  cls: JsonObject,
+  addr: JsonObject,
+  name: string,
+  seen: Set<string>,
+): boolean {
   if (cls['match-filter'] !== undefined && !filterMatches(ctx, cls['match-filter'], addr, name, seen)) return false;
   if (cls['exclude-filter'] !== undefined && filterMatches(ctx, cls['exclude-filter'], addr, name, seen)) return false;
   return true;
@@ -201,9 +231,11 @@ export function selectClass(ctx: ClassContext, className: string): NameLabelAddr
   const cls = ctx.view.addressClasses.get(className);
   if (!cls) return undefined;
   const ds = isObject(cls['data-source']) ? cls['data-source'].type : undefined;
-  const source = ds === 'current-config' ? ctx.view.addresses : ds === 'requesting-agent' ? ctx.requestingAgent : undefined;
+  const source =
+    ds === 'current-config' ? ctx.view.addresses : ds === 'requesting-agent' ? ctx.requestingAgent : undefined;
   if (!source) return [];
   const out: NameLabelAddress[] = [];
-  for (const [name, data] of source) if (classMatches(ctx, cls, data, name, new Set([className]))) out.push({ name, data });
+  for (const [name, data] of source)
+    if (classMatches(ctx, cls, data, name, new Set([className]))) out.push({ name, data });
   return out;
 }

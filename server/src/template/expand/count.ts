@@ -26,14 +26,27 @@ export function countCombinations(template: unknown, agentAddresses?: string[]):
   if (!isObject(raw)) return { tasks: [], approximate: false };
   const view = viewOf(raw);
   const approximate = [...view.addressClasses.values()].some((c) => /"jq"/.test(JSON.stringify(c)));
-  const classes: ClassContext = { view, requestingAgent: requestingAgentFrom(agentAddresses), jqResults: new Map(), note: () => undefined };
+  const classes: ClassContext = {
+    view,
+    requestingAgent: requestingAgentFrom(agentAddresses),
+    jqResults: new Map(),
+    note: () => undefined,
+  };
   const nodes = new NodeTable();
   const matches = agentMatcher(agentAddresses);
   const tasks: TaskCount[] = [];
   for (const [name, task] of view.tasks) {
     const plan = planTask(view, classes, nodes, name, task, matches);
-    const agents = new Set(plan.combos.map((c) => (c.scheduler.parentAddress ?? c.scheduler.address ?? '').toLowerCase()));
-    tasks.push({ task: name, count: plan.disabled ? 0 : plan.combos.length, agents: plan.disabled ? 0 : agents.size, disabled: plan.disabled, ...(plan.error ? { error: plan.error } : {}) });
+    const agents = new Set(
+      plan.combos.map((c) => (c.scheduler.parentAddress ?? c.scheduler.address ?? '').toLowerCase()),
+    );
+    tasks.push({
+      task: name,
+      count: plan.disabled ? 0 : plan.combos.length,
+      agents: plan.disabled ? 0 : agents.size,
+      disabled: plan.disabled,
+      ...(plan.error ? { error: plan.error } : {}),
+    });
   }
   return { tasks, approximate };
 }

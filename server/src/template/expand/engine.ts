@@ -1,7 +1,12 @@
 // expandTemplate: template JSON → the pScheduler tasks each agent would create, in pSConfig order.
 // Phase 1 (sync) plans every task's combinations; phase 2 runs ONE batched jq process for every `{% jq %}`
 // of every combination; phase 3 fills the compiled templates and assembles the task JSON.
-import { ExpandedCombination, ExpandedTaskSummary, ExpandTasksResult, ExpansionNote } from '../../../../common/protocol';
+import {
+  ExpandedCombination,
+  ExpandedTaskSummary,
+  ExpandTasksResult,
+  ExpansionNote,
+} from '../../../../common/protocol';
 import { JqRunner } from '../jq';
 import { runTemplateJq } from './template-jq';
 import type { JqValueResult } from '../jq/batch';
@@ -56,7 +61,10 @@ export function requestingAgentFrom(agentAddresses: string[] | undefined): Map<s
 }
 
 /** The template after `#` keys are stripped and includes merged, or why it cannot be expanded at all. */
-export async function prepareTemplate(template: unknown, options: IncludeOptions): Promise<{ view?: TemplateView; error?: string; includeErrors: string[] }> {
+export async function prepareTemplate(
+  template: unknown,
+  options: IncludeOptions,
+): Promise<{ view?: TemplateView; error?: string; includeErrors: string[] }> {
   const raw = stripHashKeys(template);
   if (!isObject(raw)) return { error: 'The template is not a JSON object.', includeErrors: [] };
   const inc = await mergeIncludes(raw, options);
@@ -86,10 +94,17 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   const view = prepared.view;
   if (!view) return done({ error: prepared.error, tasks: [], combinations: [], truncated: false, agents: [] });
 
-  const requestingAgent = options.requestingAgent ? new Map(Object.entries(options.requestingAgent)) : requestingAgentFrom(options.agentAddresses);
-  const usesRequestingAgent = [...view.addressClasses.values()].some((c) => isObject(c['data-source']) && c['data-source'].type === 'requesting-agent');
+  const requestingAgent = options.requestingAgent
+    ? new Map(Object.entries(options.requestingAgent))
+    : requestingAgentFrom(options.agentAddresses);
+  const usesRequestingAgent = [...view.addressClasses.values()].some(
+    (c) => isObject(c['data-source']) && c['data-source'].type === 'requesting-agent',
+  );
   if (usesRequestingAgent && !requestingAgent.size) {
-    addNote(undefined, 'An address class uses the requesting-agent data source: with no agent addresses set it selects nothing (set psconfig.preview.agentAddresses or pass --agent).');
+    addNote(
+      undefined,
+      'An address class uses the requesting-agent data source: with no agent addresses set it selects nothing (set psconfig.preview.agentAddresses or pass --agent).',
+    );
   }
   let currentTask: string | undefined;
   const classes: ClassContext = {
@@ -108,7 +123,11 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     currentTask = name;
     const plan = planTask(view, classes, nodes, name, task, matches);
     plan.notes.forEach((m) => addNote(name, m));
-    if (task.priority === 0) addNote(name, 'priority is 0: pSConfig 5.x skips a falsy priority, so the agent sends no priority (shown that way); Perl 4.x sent 0.');
+    if (task.priority === 0)
+      addNote(
+        name,
+        'priority is 0: pSConfig 5.x skips a falsy priority, so the agent sends no priority (shown that way); Perl 4.x sent 0.',
+      );
     plans.push(plan);
   }
   currentTask = undefined;
@@ -129,10 +148,18 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     // `if task.reference()`: an empty or missing reference is not expanded (the psconfig block is still added).
     const reference = isObject(ref) && Object.keys(ref).length ? compileTemplate(ref) : undefined;
     const scripts = new Set<string>([...test.jqScripts.values(), ...(reference?.jqScripts.values() ?? [])]);
-    const shared = taskShared.push({ task: plan.task, test: plan.test, ...(plan.schedule ? { schedule: plan.schedule } : {}) }) - 1;
+    const shared =
+      taskShared.push({ task: plan.task, test: plan.test, ...(plan.schedule ? { schedule: plan.schedule } : {}) }) - 1;
     // Shared by every combination of the task (read-only): the schedule goes out as written, minus _meta.
     const schedule = plan.schedule ? (withoutMeta(plan.schedule) as JsonObject) : undefined;
-    const entry: TaskEntry = { test, reference, shared, schedule, tools: strList(plan.task.tools), note: (m) => addNote(plan.name, m) };
+    const entry: TaskEntry = {
+      test,
+      reference,
+      shared,
+      schedule,
+      tools: strList(plan.task.tools),
+      note: (m) => addNote(plan.name, m),
+    };
     compiledByTask.set(plan, entry);
     const mine: Built[] = [];
     const archiveCache = new Map<string, Built['archives']>(); // by the scheduler's host
@@ -143,7 +170,12 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       let archives = archiveCache.get(hostKey);
       if (!archives) {
         const a = archivesFor(view, plan.task, combo.scheduler);
-        archives = a.ok ? { ok: true, value: { raw: a.value, compiled: a.value.map(compileTemplate), key: archiveTables.push(a.value) - 1 } } : a;
+        archives = a.ok
+          ? {
+              ok: true,
+              value: { raw: a.value, compiled: a.value.map(compileTemplate), key: archiveTables.push(a.value) - 1 },
+            }
+          : a;
         archiveCache.set(hostKey, archives);
         if (archives.ok) archives.value.compiled.forEach((c) => c.jqScripts.forEach((s) => scripts.add(s)));
       }
@@ -152,7 +184,9 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
         let c = contextCache[m.id];
         if (!c) {
           const r = contextsFor(view, m);
-          c = r.ok ? { ok: true, value: r.value.length ? { raw: r.value, compiled: compileTemplate(r.value) } : NO_CONTEXTS } : r;
+          c = r.ok
+            ? { ok: true, value: r.value.length ? { raw: r.value, compiled: compileTemplate(r.value) } : NO_CONTEXTS }
+            : r;
           contextCache[m.id] = c;
         }
         if (!c.ok) {
@@ -164,9 +198,13 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       if (!contexts) {
         // Most meshes have no contexts: share one list of empty entries instead of building one per combination.
         let any = false;
-        for (const m of combo.members) if ((contextCache[m.id] as { ok: true; value: ContextEntry }).value !== NO_CONTEXTS) any = true;
+        for (const m of combo.members)
+          if ((contextCache[m.id] as { ok: true; value: ContextEntry }).value !== NO_CONTEXTS) any = true;
         contexts = any
-          ? { ok: true, value: combo.members.map((m) => (contextCache[m.id] as { ok: true; value: ContextEntry }).value) }
+          ? {
+              ok: true,
+              value: combo.members.map((m) => (contextCache[m.id] as { ok: true; value: ContextEntry }).value),
+            }
           : noContexts(combo.members.length);
       }
       mine.push({ plan, combo, archives, contexts });
@@ -174,13 +212,20 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     if (scripts.size && mine.length) {
       entry.set = jqSets.push([...scripts]) - 1;
       for (const b of mine) {
-        b.jqItem = jqItems.push([entry.set, shared, b.archives.ok ? b.archives.value.key : -1, ...b.combo.members.map((m) => m.id)]) - 1;
+        b.jqItem =
+          jqItems.push([
+            entry.set,
+            shared,
+            b.archives.ok ? b.archives.value.key : -1,
+            ...b.combo.members.map((m) => m.id),
+          ]) - 1;
       }
     }
     for (const b of mine) built.push(b); // (not push(...mine): a big mesh exceeds the argument limit)
   }
   const truncated = plans.reduce((n, p) => n + p.combos.length, 0) > total;
-  if (options.isCancelled?.()) return done({ error: 'cancelled', tasks: [], combinations: [], truncated: false, agents: [] });
+  if (options.isCancelled?.())
+    return done({ error: 'cancelled', tasks: [], combinations: [], truncated: false, agents: [] });
 
   const jqCell = await runTemplateJq(options.jq, jqSets, jqItems, nodes.list, view, archiveTables, taskShared);
 
@@ -273,18 +318,21 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
       reference = r.value;
     }
     if (!none && contexts.some((c) => Array.isArray(c) && c.length)) {
-      addNote(plan.name, 'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.');
+      addNote(
+        plan.name,
+        'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.',
+      );
     }
     base.pscheduler = assembleTask({
-        test: test.value,
-        archives,
-        contexts,
-        schedule: entry.schedule,
-        reference,
-        referenceShared: reference !== undefined && reference === entry.reference?.constant,
-        tools: entry.tools,
-        priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
-        schedulerAddress: combo.scheduler.address ?? '',
+      test: test.value,
+      archives,
+      contexts,
+      schedule: entry.schedule,
+      reference,
+      referenceShared: reference !== undefined && reference === entry.reference?.constant,
+      tools: entry.tools,
+      priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
+      schedulerAddress: combo.scheduler.address ?? '',
     });
     combinations.push(base);
   }

@@ -74,7 +74,10 @@ export async function expandText(input: ExpandTextInput): Promise<ExpandTasksRes
   const read = input.readFile ?? ((p: string) => readFile(p, 'utf8'));
   const readInclude = async (path: string): Promise<string> => {
     if (isAbsolute(path)) return read(path);
-    if (!input.baseDir) throw new Error('a relative include path needs a template saved on disk (pSConfig itself expects an absolute path or URL)');
+    if (!input.baseDir)
+      throw new Error(
+        'a relative include path needs a template saved on disk (pSConfig itself expects an absolute path or URL)',
+      );
     return read(resolve(input.baseDir, path));
   };
   try {

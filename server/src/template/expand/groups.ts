@@ -2,7 +2,17 @@
 // selector lists), with excludes, excludes-self, labels, remote-addresses and parent inheritance.
 // Sources: psconfig P/psconfig/client/psconfig/groups/*.py, perl-shared .../PSConfig/Groups/*.pm.
 import { ClassContext, selectClass } from './address-classes';
-import { AddressNode, canonicalJson, effectiveAddress, isObject, Json, JsonObject, NameLabelAddress, str, truthy } from './model';
+import {
+  AddressNode,
+  canonicalJson,
+  effectiveAddress,
+  isObject,
+  Json,
+  JsonObject,
+  NameLabelAddress,
+  str,
+  truthy,
+} from './model';
 
 /** Hands out AddressNodes, reusing one per (address, label, remote key) so a 300-address mesh stays cheap. */
 export class NodeTable {
@@ -30,7 +40,13 @@ export class NodeTable {
   }
 
   /** A label or remote entry with its parents merged in (merge_parents: disabled/no-agent ORed, address, host). */
-  derivedNode(parent: AddressNode, kind: 'label' | 'remote', data: JsonObject, key: string, parents: JsonObject[]): AddressNode {
+  derivedNode(
+    parent: AddressNode,
+    kind: 'label' | 'remote',
+    data: JsonObject,
+    key: string,
+    parents: JsonObject[],
+  ): AddressNode {
     const k = `${parent.id}\u0000${kind}\u0000${key}`;
     let n = this.derived.get(k);
     if (!n) {
@@ -76,7 +92,12 @@ function selectors(v: Json | undefined): JsonObject[] {
 }
 
 /** BaseGroup.select_address as the 5.x code does it (which §3.3 of the reference describes). */
-function selectAddress(ctx: GroupContext, group: JsonObject, nla: NameLabelAddress, remoteKey: string): AddressNode | undefined {
+function selectAddress(
+  ctx: GroupContext,
+  group: JsonObject,
+  nla: NameLabelAddress,
+  remoteKey: string,
+): AddressNode | undefined {
   const local = ctx.nodes.baseNode(nla.name, nla.data);
   const label = nla.label || str(group['default-address-label']);
   const remotes = nla.data['remote-addresses'];
@@ -105,19 +126,30 @@ function select(ctx: GroupContext, groupName: string, sel: JsonObject): NameLabe
   if (sel.class !== undefined) {
     const cls = str(sel.class);
     const r = cls ? selectClass(ctx.classes, cls) : undefined;
-    if (!r) ctx.note(`Group ${groupName} selects address class ${String(sel.class)}, which does not exist; those combinations are skipped.`);
+    if (!r)
+      ctx.note(
+        `Group ${groupName} selects address class ${String(sel.class)}, which does not exist; those combinations are skipped.`,
+      );
     return r;
   }
   const name = str(sel.name);
   const data = name ? ctx.classes.view.addresses.get(name) : undefined;
   if (!name || !data) {
-    ctx.note(`Group ${groupName} references an address object ${String(sel.name)} that does not exist; pSConfig 4.x skips those combinations (5.x would stop with an exception).`);
+    ctx.note(
+      `Group ${groupName} references an address object ${String(sel.name)} that does not exist; pSConfig 4.x skips those combinations (5.x would stop with an exception).`,
+    );
     return undefined;
   }
   return [{ name, label: str(sel.label), data }];
 }
 
-function excludedSelf(group: JsonObject, a: AddressNode, b: AddressNode, aHost: string | undefined, bHost: string | undefined): boolean {
+function excludedSelf(
+  group: JsonObject,
+  a: AddressNode,
+  b: AddressNode,
+  aHost: string | undefined,
+  bHost: string | undefined,
+): boolean {
   const scope = group['excludes-self'] ?? 'host';
   if (scope === 'host' && aHost && bHost && aHost.toLowerCase() === bHost.toLowerCase()) return true;
   if (scope === 'host' || scope === 'address') {

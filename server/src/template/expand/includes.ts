@@ -2,7 +2,18 @@
 // in order, per section, keys already present win; an included file's own `includes` and `_meta` are ignored.
 import { isObject, JsonObject, stripHashKeys } from './model';
 
-export const MERGED_SECTIONS = ['addresses', 'address-classes', 'archives', 'contexts', 'groups', 'hosts', 'schedules', 'subtasks', 'tasks', 'tests'];
+export const MERGED_SECTIONS = [
+  'addresses',
+  'address-classes',
+  'archives',
+  'contexts',
+  'groups',
+  'hosts',
+  'schedules',
+  'subtasks',
+  'tasks',
+  'tests',
+];
 
 /** Reads a local include (an absolute path; `file://` already removed). Injected so tests and the editor decide. */
 export type IncludeReader = (path: string) => Promise<string>;
@@ -39,7 +50,8 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
     let text: string;
     try {
       if (/^https?:\/\//i.test(ref)) {
-        if (!options.allowRemoteIncludes) throw new Error('remote includes are not fetched (enable the setting psconfig.includes.allowRemote)');
+        if (!options.allowRemoteIncludes)
+          throw new Error('remote includes are not fetched (enable the setting psconfig.includes.allowRemote)');
         text = await (options.fetchText ?? defaultFetch)(ref);
       } else {
         if (!options.readInclude) throw new Error('reading local include files is not available here');

@@ -26,7 +26,8 @@ export function contextsFor(view: TemplateView, n: AddressNode): Sourced<JsonObj
   const out: JsonObject[] = [];
   for (const ref of strList(n.data.contexts)) {
     const c = view.contexts.get(ref);
-    if (!c) return { ok: false, error: `Unable to find context '${ref}' defined for address ${n.address ?? 'undefined'}` };
+    if (!c)
+      return { ok: false, error: `Unable to find context '${ref}' defined for address ${n.address ?? 'undefined'}` };
     out.push(c);
   }
   return { ok: true, value: out };

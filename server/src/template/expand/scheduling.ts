@@ -51,7 +51,10 @@ export function planTask(
   plan.test = str(task.test) ? view.tests.get(task.test as string) : undefined;
   if (task.schedule !== undefined) {
     plan.schedule = str(task.schedule) ? view.schedules.get(task.schedule as string) : undefined;
-    if (!plan.schedule) note(`Task ${name} references a schedule ${String(task.schedule)} that does not exist; the agent creates the task without a schedule.`);
+    if (!plan.schedule)
+      note(
+        `Task ${name} references a schedule ${String(task.schedule)} that does not exist; the agent creates the task without a schedule.`,
+      );
   }
   if (plan.disabled) return plan;
   if (!plan.group) {
@@ -67,11 +70,22 @@ export function planTask(
     return plan;
   }
   const selectorLists = [plan.group.addresses, plan.group['a-addresses'], plan.group['b-addresses']];
-  if (selectorLists.some((l) => Array.isArray(l) && l.some((s) => typeof s === 'object' && s !== null && (s as JsonObject).disabled === true))) {
-    note(`Group ${groupName} has selectors with "disabled": true. The docs say they are skipped, and the preview skips them; neither pSConfig implementation reads that field, so a real agent still creates their tasks.`);
+  if (
+    selectorLists.some(
+      (l) =>
+        Array.isArray(l) && l.some((s) => typeof s === 'object' && s !== null && (s as JsonObject).disabled === true),
+    )
+  ) {
+    note(
+      `Group ${groupName} has selectors with "disabled": true. The docs say they are skipped, and the preview skips them; neither pSConfig implementation reads that field, so a real agent still creates their tasks.`,
+    );
   }
-  if (selectorLists.some((l) => Array.isArray(l) && l.some((s) => typeof s === 'object' && s !== null && 'class' in s))) {
-    note(`Group ${groupName} uses address-class selectors: shown with Perl 4.x semantics (one combination per address pair, in template order). pSConfig 5.x (Python) fails on them (KeyError 'label' in select_addresses) and flattens their combinations.`);
+  if (
+    selectorLists.some((l) => Array.isArray(l) && l.some((s) => typeof s === 'object' && s !== null && 'class' in s))
+  ) {
+    note(
+      `Group ${groupName} uses address-class selectors: shown with Perl 4.x semantics (one combination per address pair, in template order). pSConfig 5.x (Python) fails on them (KeyError 'label' in select_addresses) and flattens their combinations.`,
+    );
   }
   const scheduledBy = typeof task['scheduled-by'] === 'number' && task['scheduled-by'] > 0 ? task['scheduled-by'] : 0;
   const gctx: GroupContext = { classes, nodes, note };

@@ -15,7 +15,8 @@ type DocField = (typeof DOC_FIELDS)[number];
 
 // A pure path from the root (`.addresses[0]._meta."display-name"`, `.task.tools[]?`), possibly followed by
 // `| ...`: the rest only sees that path's output, so no other field of the document is observable.
-const PATH_HEAD = /^\s*\.([A-Za-z_]\w*)((?:\s*(?:\.[A-Za-z_]\w*|\.?"(?:[^"\\]|\\.)*"|\[\s*-?\d*\s*\]|\[\s*"(?:[^"\\]|\\.)*"\s*\]|\?))*)\s*(\||$)/;
+const PATH_HEAD =
+  /^\s*\.([A-Za-z_]\w*)((?:\s*(?:\.[A-Za-z_]\w*|\.?"(?:[^"\\]|\\.)*"|\[\s*-?\d*\s*\]|\[\s*"(?:[^"\\]|\\.)*"\s*\]|\?))*)\s*(\||$)/;
 
 /**
  * Document fields the expressions can observe. Building fewer fields per combination is most of jq's work on a
@@ -42,7 +43,9 @@ function docProgram(fields: Set<DocField>, withSet: boolean): string {
     test: 'test: $t[.[1]].test',
     schedule: 'schedule: $t[.[1]].schedule',
   };
-  const own = (['addresses', 'archives', 'contexts', 'hosts'] as DocField[]).filter((f) => fields.has(f)).map((f) => parts[f]);
+  const own = (['addresses', 'archives', 'contexts', 'hosts'] as DocField[])
+    .filter((f) => fields.has(f))
+    .map((f) => parts[f]);
   const object = `{${own.join(', ')}}`;
   // task/test/schedule come whole from the shared table (schedule only when the task has one, as pSConfig does).
   const shared = fields.has('task') || fields.has('test') || fields.has('schedule') ? ' + $t[.[1]]' : '';
@@ -67,7 +70,9 @@ export async function runTemplateJq(
   const a = nodeList.map((n) => n.data);
   const h = fields.has('hosts') ? nodeList.map((n) => (n.hostRef && view.hosts.get(n.hostRef)) || {}) : [];
   const cx = fields.has('contexts')
-    ? nodeList.map((n) => strList(n.data.contexts).flatMap((r) => (view.contexts.has(r) ? [view.contexts.get(r) as JsonObject] : [])))
+    ? nodeList.map((n) =>
+        strList(n.data.contexts).flatMap((r) => (view.contexts.has(r) ? [view.contexts.get(r) as JsonObject] : [])),
+      )
     : [];
   const ar = fields.has('archives') ? archiveTables : [];
   const itemsProgram = docProgram(fields, true);

@@ -44,7 +44,9 @@ export function compileTree(value: Json, index: Map<string, number>, wholeMatche
     }
     if (Array.isArray(v)) {
       const items = v.map(build);
-      return items.every((n) => n.k === 0) ? { k: 0, v: items.map((n) => (n as { k: 0; v: Json }).v) } : { k: 3, items };
+      return items.every((n) => n.k === 0)
+        ? { k: 0, v: items.map((n) => (n as { k: 0; v: Json }).v) }
+        : { k: 3, items };
     }
     if (isObject(v)) {
       const keys = Object.keys(v);

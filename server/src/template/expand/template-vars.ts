@@ -69,7 +69,9 @@ export function compileTemplate(value: Json): CompiledTemplate {
   parts.push(text.slice(last));
   const literal = parts.filter((p): p is string => typeof p === 'string');
   const staticBracket = literal.some((p) => bracketIpv6Urls(p) !== p);
-  const slotAfterScheme = parts.some((p, i) => typeof p !== 'string' && i > 0 && /https?:\/\/$/.test(parts[i - 1] as string));
+  const slotAfterScheme = parts.some(
+    (p, i) => typeof p !== 'string' && i > 0 && /https?:\/\/$/.test(parts[i - 1] as string),
+  );
   const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme };
   if (!vars.length) compiled.constant = JSON.parse(bracketIpv6Urls(text)) as Json;
   else compiled.tree = compileTree(value, index, parts.length >> 1);
@@ -90,7 +92,15 @@ export type VarValue = { ok: true; raw: string } | { ok: false; error: string };
 
 const quote = (s: string): string => `"${s}"`; // pSConfig does not escape: a `"` in an address breaks the JSON.
 
-type VarKind = 'address' | 'pscheduler_address' | 'lead_bind_address' | 'scheduled_by_address' | 'flip' | 'localhost' | 'jq' | 'unknown';
+type VarKind =
+  | 'address'
+  | 'pscheduler_address'
+  | 'lead_bind_address'
+  | 'scheduled_by_address'
+  | 'flip'
+  | 'localhost'
+  | 'jq'
+  | 'unknown';
 interface VarDesc {
   kind: VarKind;
   index: number;
@@ -108,7 +118,8 @@ function describe(name: string): VarDesc {
   const m = INDEXED_RE.exec(name);
   const jq = JQ_VAR_RE.exec(name);
   if (m) d = { kind: m[1] as VarKind, index: Number(m[2]), indexText: m[2], script: '' };
-  else if (name === 'scheduled_by_address' || name === 'flip' || name === 'localhost') d = { kind: name, index: 0, indexText: '', script: '' };
+  else if (name === 'scheduled_by_address' || name === 'flip' || name === 'localhost')
+    d = { kind: name, index: 0, indexText: '', script: '' };
   else if (jq) d = { kind: 'jq', index: 0, indexText: '', script: jq[1].replace(/\\"/g, '"') };
   else d = { kind: 'unknown', index: 0, indexText: '', script: '' };
   if (descs.size > 10_000) descs.clear();
@@ -118,7 +129,9 @@ function describe(name: string): VarDesc {
 
 function scheduledBy(scope: VarScope): VarValue {
   const a = scope.scheduler.address;
-  return a ? { ok: true, raw: quote(a) } : { ok: false, error: 'scheduled_by_address cannot be determined. This is likely a bug in the software.' };
+  return a
+    ? { ok: true, raw: quote(a) }
+    : { ok: false, error: 'scheduled_by_address cannot be determined. This is likely a bug in the software.' };
 }
 
 export function expandVar(name: string, scope: VarScope): VarValue {
@@ -127,18 +140,27 @@ export function expandVar(name: string, scope: VarScope): VarValue {
     case 'address':
     case 'pscheduler_address':
     case 'lead_bind_address': {
-      if (d.index >= scope.members.length) return { ok: false, error: `Index is too big in group[${d.indexText}] template variable` };
+      if (d.index >= scope.members.length)
+        return { ok: false, error: `Index is too big in group[${d.indexText}] template variable` };
       const n = scope.members[d.index];
       if (d.kind === 'address') {
-        return n.address ? { ok: true, raw: quote(n.address) } : { ok: false, error: `Template variable group[${d.indexText}] does not have an address` };
+        return n.address
+          ? { ok: true, raw: quote(n.address) }
+          : { ok: false, error: `Template variable group[${d.indexText}] does not have an address` };
       }
       if (d.kind === 'pscheduler_address') {
         const a = (typeof n.data['pscheduler-address'] === 'string' && n.data['pscheduler-address']) || n.address;
-        if (!a) return { ok: false, error: `Template variable group[${d.indexText}] does not have a pscheduler-address nor address` };
+        if (!a)
+          return {
+            ok: false,
+            error: `Template variable group[${d.indexText}] does not have a pscheduler-address nor address`,
+          };
         return { ok: true, raw: quote(isIPv6(a) ? `[${a}]` : a) };
       }
       const a = (typeof n.data['lead-bind-address'] === 'string' && n.data['lead-bind-address']) || n.address;
-      return a ? { ok: true, raw: quote(a) } : { ok: false, error: `Template variable group[${d.indexText}] does not have a lead-bind-address or address` };
+      return a
+        ? { ok: true, raw: quote(a) }
+        : { ok: false, error: `Template variable group[${d.indexText}] does not have a lead-bind-address or address` };
     }
     case 'scheduled_by_address':
       return scheduledBy(scope);
@@ -149,7 +171,8 @@ export function expandVar(name: string, scope: VarScope): VarValue {
     case 'jq': {
       const r = scope.jq(d.script);
       if (!r.ok) return { ok: false, error: `Error handling jq template variable: ${r.error}` };
-      if (r.values.length === 0) return { ok: false, error: 'Error handling jq template variable: jq returned no output' };
+      if (r.values.length === 0)
+        return { ok: false, error: 'Error handling jq template variable: jq returned no output' };
       return { ok: true, raw: JSON.stringify(r.values[0]) ?? 'null' };
     }
     default:

@@ -32,7 +32,8 @@ function wrap(expr: string): string {
 /** One program for the whole batch. Expressions must already be known to compile (see checkJqCompiles). */
 export function buildBatchProgram(expressionSets: string[][], itemsProgram = '.[]', docsProgram?: string): string {
   // One set: no per-item dispatch (about 15% less jq time on a large mesh).
-  if (docsProgram !== undefined && expressionSets.length === 1) return `[ ${docsProgram} |\n[${expressionSets[0].map(wrap).join(',\n')}] ]`;
+  if (docsProgram !== undefined && expressionSets.length === 1)
+    return `[ ${docsProgram} |\n[${expressionSets[0].map(wrap).join(',\n')}] ]`;
   const branches = expressionSets.map((set, k) => `if $__psc_set == ${k} then [${set.map(wrap).join(',\n')}]`);
   const dispatch = branches.length ? `${branches.join('\nel')}\nelse [] end` : '[]';
   return `[ ${itemsProgram} | .[0] as $__psc_set | .[1] |\n${dispatch} ]`;
@@ -56,7 +57,9 @@ export async function runJqBatch(runner: JqRunner, request: JqBatchRequest): Pro
   const items = parsed.map((row: unknown): JqValueResult[] =>
     Array.isArray(row)
       ? row.map((cell: unknown): JqValueResult =>
-          Array.isArray(cell) ? { ok: true, values: cell } : { ok: false, error: errorText((cell as { e?: unknown } | null)?.e) },
+          Array.isArray(cell)
+            ? { ok: true, values: cell }
+            : { ok: false, error: errorText((cell as { e?: unknown } | null)?.e) },
         )
       : [],
   );
@@ -93,7 +96,10 @@ export function getDefaultJqRunner(): JqRunner {
  * Compile errors per expression (null = compiles), cached per jq binary. When jq itself is unavailable every
  * value is null (nothing can be said about the expression) and nothing is cached; `runner.unavailable` says why.
  */
-export async function checkJqCompiles(expressions: string[], runner: JqRunner = getDefaultJqRunner()): Promise<Map<string, string | null>> {
+export async function checkJqCompiles(
+  expressions: string[],
+  runner: JqRunner = getDefaultJqRunner(),
+): Promise<Map<string, string | null>> {
   const result = new Map<string, string | null>();
   const distinct = [...new Set(expressions)];
   if (runner.unavailable || !runner.binary) {
@@ -113,7 +119,8 @@ export async function checkJqCompiles(expressions: string[], runner: JqRunner = 
         for (let e = queue.shift(); e !== undefined; e = queue.shift()) {
           const r = await runner.run(compileProgram([e]), '', { flags: ['-n'] });
           if (r.ok) compileCache.set(keyOf(e), null);
-          else if (/^Timeout|^Unable to start jq/.test(r.error)) result.set(e, null); // not the expression's fault
+          else if (/^Timeout|^Unable to start jq/.test(r.error))
+            result.set(e, null); // not the expression's fault
           else compileCache.set(keyOf(e), cleanCompileError(r.error) || 'jq compile error');
         }
       };

@@ -57,17 +57,27 @@ export function resolveJqBinary(explicitPath?: string, env: NodeJS.ProcessEnv = 
   if (explicit) {
     return isExecutableFile(explicit)
       ? { ok: true, binary: { path: explicit, source: 'setting psconfig.jq.path' } }
-      : { ok: false, error: `jq not found: the setting psconfig.jq.path points at ${explicit}, which is not an executable file. ${JQ_INSTALL_HINT}` };
+      : {
+          ok: false,
+          error: `jq not found: the setting psconfig.jq.path points at ${explicit}, which is not an executable file. ${JQ_INSTALL_HINT}`,
+        };
   }
   const fromEnv = env.JQ_PATH?.trim();
   if (fromEnv) {
     return isExecutableFile(fromEnv)
       ? { ok: true, binary: { path: fromEnv, source: 'JQ_PATH' } }
-      : { ok: false, error: `jq not found: JQ_PATH is ${fromEnv}, which is not an executable file. ${JQ_INSTALL_HINT}` };
+      : {
+          ok: false,
+          error: `jq not found: JQ_PATH is ${fromEnv}, which is not an executable file. ${JQ_INSTALL_HINT}`,
+        };
   }
   const bundled = nodeJqBundledBinary();
-  if (bundled && isExecutableFile(bundled)) return { ok: true, binary: { path: bundled, source: "node-jq's bundled jq" } };
+  if (bundled && isExecutableFile(bundled))
+    return { ok: true, binary: { path: bundled, source: "node-jq's bundled jq" } };
   const found = onPath('jq', env.PATH);
   if (found) return { ok: true, binary: { path: found, source: 'PATH' } };
-  return { ok: false, error: `jq not found (looked at psconfig.jq.path, JQ_PATH, node-jq's bundled binary and PATH). ${JQ_INSTALL_HINT}` };
+  return {
+    ok: false,
+    error: `jq not found (looked at psconfig.jq.path, JQ_PATH, node-jq's bundled binary and PATH). ${JQ_INSTALL_HINT}`,
+  };
 }

@@ -45,7 +45,9 @@ class SpawnedJqRunner implements JqRunner {
   ) {}
 
   version(): Promise<string | undefined> {
-    this.versionPromise ??= this.run('', '', { flags: ['--version'] }).then((r) => (r.ok ? r.stdout.trim() : undefined));
+    this.versionPromise ??= this.run('', '', { flags: ['--version'] }).then((r) =>
+      r.ok ? r.stdout.trim() : undefined,
+    );
     return this.versionPromise;
   }
 
@@ -91,7 +93,9 @@ class SpawnedJqRunner implements JqRunner {
         child.kill('SIGKILL');
         finish({ ok: false, error: `Timeout executing jq command (no result after ${timeoutMs} ms)` });
       }, timeoutMs);
-      child.on('error', (e) => finish({ ok: false, error: `Unable to start jq (${binary.path}, from ${binary.source}): ${e.message}` }));
+      child.on('error', (e) =>
+        finish({ ok: false, error: `Unable to start jq (${binary.path}, from ${binary.source}): ${e.message}` }),
+      );
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => err.push(d));
       // jq exits early on a compile error; writing to its closed stdin then raises EPIPE, which is not our error.
@@ -118,5 +122,9 @@ export interface JqRunnerOptions {
 /** A runner bound to one resolved binary; resolution happens now, so a missing jq is reported, not spawned. */
 export function createJqRunner(options: JqRunnerOptions = {}): JqRunner {
   const r = resolveJqBinary(options.jqPath, options.env);
-  return new SpawnedJqRunner(r.ok ? r.binary : undefined, r.ok ? undefined : r.error, options.timeoutMs ?? DEFAULT_JQ_TIMEOUT_MS);
+  return new SpawnedJqRunner(
+    r.ok ? r.binary : undefined,
+    r.ok ? undefined : r.error,
+    options.timeoutMs ?? DEFAULT_JQ_TIMEOUT_MS,
+  );
 }

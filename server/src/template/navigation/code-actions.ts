@@ -39,17 +39,27 @@ export function quickFixes(model: NavModel, diag: FixableDiagnostic): NavCodeAct
     kind = data.section as SymbolKind;
     name = data.name;
     address = data.address;
-  } else if (ref && model.index.definitionsOf(ref.kind, ref.name, ref.kind === 'labels' ? ref.address : undefined).length === 0) {
+  } else if (
+    ref &&
+    model.index.definitionsOf(ref.kind, ref.name, ref.kind === 'labels' ? ref.address : undefined).length === 0
+  ) {
     kind = ref.kind;
     name = ref.name;
     address = ref.address;
   }
   if (kind === undefined || name === undefined) return [];
   const actions: NavCodeAction[] = [];
-  const candidates = kind === 'labels' && address !== undefined ? labelsOfAddress(model.parsed.root, address) : model.index.namesIn(kind);
+  const candidates =
+    kind === 'labels' && address !== undefined
+      ? labelsOfAddress(model.parsed.root, address)
+      : model.index.namesIn(kind);
   const closest = (data?.kind === 'missing-ref' ? data.closest : undefined) ?? closestName(name, candidates);
   if (closest !== undefined && ref) {
-    actions.push({ title: `Change to "${closest}"`, edits: [{ start: ref.start, end: ref.end, newText: escapeInner(closest) }], isPreferred: true });
+    actions.push({
+      title: `Change to "${closest}"`,
+      edits: [{ start: ref.start, end: ref.end, newText: escapeInner(closest) }],
+      isPreferred: true,
+    });
   }
   const create = createObject(model, kind, name, address);
   if (create) actions.push(create);
@@ -60,12 +70,24 @@ function escapeInner(s: string): string {
   return JSON.stringify(s).slice(1, -1);
 }
 
-function renameProperty(model: NavModel, diag: FixableDiagnostic, property: string, closest: string | undefined): NavCodeAction[] {
+function renameProperty(
+  model: NavModel,
+  diag: FixableDiagnostic,
+  property: string,
+  closest: string | undefined,
+): NavCodeAction[] {
   if (!closest) return [];
   const node = nodeAtOffset(model.parsed.root, diag.start, false);
-  const key = node?.type === 'string' && node.value === property ? node : node?.type === 'property' ? keyOf(node) : undefined;
+  const key =
+    node?.type === 'string' && node.value === property ? node : node?.type === 'property' ? keyOf(node) : undefined;
   if (!key || key.value !== property) return [];
-  return [{ title: `Change property "${property}" to "${closest}"`, edits: [{ start: key.offset + 1, end: key.offset + key.length - 1, newText: closest }], isPreferred: true }];
+  return [
+    {
+      title: `Change property "${property}" to "${closest}"`,
+      edits: [{ start: key.offset + 1, end: key.offset + key.length - 1, newText: closest }],
+      isPreferred: true,
+    },
+  ];
 }
 
 /** Placeholder values for required properties, valid for the schema where one can be (a `type` must be chosen). */
@@ -94,11 +116,18 @@ function addProperty(model: NavModel, diag: FixableDiagnostic, property: string)
   const node = nodeAtOffset(model.parsed.root, diag.start, false);
   let obj: JsonNode | undefined;
   if (node?.type === 'object') obj = node;
-  else if (node?.type === 'string' && node.parent?.type === 'property' && node.parent.children?.[0] === node) obj = node.parent.children?.[1];
+  else if (node?.type === 'string' && node.parent?.type === 'property' && node.parent.children?.[0] === node)
+    obj = node.parent.children?.[1];
   else if (node?.type === 'property') obj = node.children?.[1];
   if (obj?.type !== 'object' || propertyValue(obj, property) !== undefined) return [];
   const value = property in PROPERTY_DEFAULTS ? PROPERTY_DEFAULTS[property] : '';
-  return [{ title: `Add the required property "${property}"`, edits: [insertProperty(model.text, obj, property, value)], isPreferred: true }];
+  return [
+    {
+      title: `Add the required property "${property}"`,
+      edits: [insertProperty(model.text, obj, property, value)],
+      isPreferred: true,
+    },
+  ];
 }
 
 /** A minimal, schema-valid object for each section, for the user to fill in. */
@@ -127,7 +156,12 @@ function skeleton(kind: SymbolKind, name: string, addressValue?: string): unknow
   }
 }
 
-function createObject(model: NavModel, kind: SymbolKind, name: string, address: string | undefined): NavCodeAction | undefined {
+function createObject(
+  model: NavModel,
+  kind: SymbolKind,
+  name: string,
+  address: string | undefined,
+): NavCodeAction | undefined {
   const root = model.parsed.root;
   if (root?.type !== 'object') return undefined;
   if (kind === 'labels') {
@@ -136,7 +170,10 @@ function createObject(model: NavModel, kind: SymbolKind, name: string, address: 
     if (addr?.type !== 'object') return undefined;
     const value = skeleton('labels', name, stringValue(propertyValue(addr, 'address')));
     const labels = propertyValue(addr, 'labels');
-    const edit = labels?.type === 'object' ? insertProperty(model.text, labels, name, value) : insertProperty(model.text, addr, 'labels', { [name]: value });
+    const edit =
+      labels?.type === 'object'
+        ? insertProperty(model.text, labels, name, value)
+        : insertProperty(model.text, addr, 'labels', { [name]: value });
     return { title: `Create label "${name}" on address "${address}"`, edits: [edit] };
   }
   if (!isSection(kind)) return undefined;

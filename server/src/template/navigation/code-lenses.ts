@@ -33,7 +33,13 @@ export function taskLenses(model: NavModel, facts?: ExpansionFacts): TaskLens[] 
   const out: TaskLens[] = [];
   for (const d of model.index.definitions) {
     if (d.kind !== 'tasks') continue;
-    out.push({ kind: 'task', task: d.name, start: d.start, end: d.end, title: facts ? taskLensTitle(d.name, facts) : undefined });
+    out.push({
+      kind: 'task',
+      task: d.name,
+      start: d.start,
+      end: d.end,
+      title: facts ? taskLensTitle(d.name, facts) : undefined,
+    });
   }
   return out;
 }
@@ -61,7 +67,12 @@ export function archiveLenses(model: NavModel, facts?: ExpansionFacts): ArchiveL
     const spec = prop.children?.[1];
     const archiver = stringValue(propertyValue(spec, 'archiver'));
     const dataNode = propertyValue(spec, 'data');
-    const raw = archiver === 'esmond' ? propertyValue(dataNode, 'url') : archiver === 'http' ? propertyValue(dataNode, '_url') ?? propertyValue(dataNode, 'url') : undefined;
+    const raw =
+      archiver === 'esmond'
+        ? propertyValue(dataNode, 'url')
+        : archiver === 'http'
+          ? (propertyValue(dataNode, '_url') ?? propertyValue(dataNode, 'url'))
+          : undefined;
     const rawUrl = stringValue(raw);
     if (rawUrl === undefined || !/^https?:\/\//i.test(rawUrl)) continue;
     const users = tasksExpanding(root, 'archives', name).map((u) => u.task);
@@ -72,14 +83,21 @@ export function archiveLenses(model: NavModel, facts?: ExpansionFacts): ArchiveL
       url = url
         .replace(/\{%\s+scheduled_by_address\s+%\}/g, combo.agent ?? '')
         .replace(/\{%\s+address\[(\d+)\]\s+%\}/g, (_m, i: string) => combo.addressValues[Number(i)] ?? '')
-        .replace(/\{%\s+localhost\s+%\}/g, combo.flip ? combo.agent ?? 'localhost' : 'localhost');
+        .replace(/\{%\s+localhost\s+%\}/g, combo.flip ? (combo.agent ?? 'localhost') : 'localhost');
       if (url.includes('{%')) continue;
     }
     const args: ArchiveExplorerArgs = { url };
     if (combo?.addressValues[0] !== undefined) args.source = combo.addressValues[0];
     if (combo?.addressValues[1] !== undefined) args.destination = combo.addressValues[1];
     const key = prop.children![0];
-    out.push({ kind: 'archive', archive: name, start: key.offset + 1, end: key.offset + key.length - 1, title: 'Open in Archive Explorer', args });
+    out.push({
+      kind: 'archive',
+      archive: name,
+      start: key.offset + 1,
+      end: key.offset + key.length - 1,
+      title: 'Open in Archive Explorer',
+      args,
+    });
   }
   return out;
 }

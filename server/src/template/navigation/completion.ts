@@ -112,7 +112,12 @@ function candidates(model: NavModel, slot: ReferenceSlot): NameEntry[] {
     detailOf = (name) => nameDetail(model, kind, name);
   }
   // Names outside the pattern cannot be referenced from a validated field; still offered (real templates use them), last.
-  list = names.map((name) => ({ label: name, detail: detailOf(name), sortText: NAME_PATTERN.test(name) ? `0${name}` : `1${name}`, escaped: escapeInString(name) }));
+  list = names.map((name) => ({
+    label: name,
+    detail: detailOf(name),
+    sortText: NAME_PATTERN.test(name) ? `0${name}` : `1${name}`,
+    escaped: escapeInString(name),
+  }));
   perModel.set(key, list);
   return list;
 }
@@ -167,7 +172,13 @@ const VARIABLE_DOCS: Record<string, string> = {
   jq: 'The result of a jq script run on the task document (`addresses`, `archives`, `contexts`, `hosts`, `task`, `test`, `schedule`).',
 };
 
-function completeVariable(model: NavModel, path: JsonPath, start: number, end: number, offset: number): NavCompletionResult {
+function completeVariable(
+  model: NavModel,
+  path: JsonPath,
+  start: number,
+  end: number,
+  offset: number,
+): NavCompletionResult {
   const text = model.text;
   const open = text.lastIndexOf('{%', offset - 1);
   if (open < start || open + 2 > offset) return NONE;

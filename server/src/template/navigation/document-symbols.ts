@@ -28,7 +28,13 @@ export function documentSymbols(model: NavModel): NavSymbol[] {
     if (isSection(key)) {
       for (const [name, p] of members(value)) {
         if (budget-- <= 0) break;
-        const child: NavSymbol = { name, kind: key, detail: summaryOf(p.children?.[1]), ...ranges(p, keyOf(p)), children: [] };
+        const child: NavSymbol = {
+          name,
+          kind: key,
+          detail: summaryOf(p.children?.[1]),
+          ...ranges(p, keyOf(p)),
+          children: [],
+        };
         if (key === 'addresses') child.children = addressChildren(p.children?.[1]);
         sym.children.push(child);
       }
@@ -45,11 +51,22 @@ function addressChildren(value: JsonNode | undefined): NavSymbol[] {
     out.push({ name: label, kind: 'labels', detail: summaryOf(p.children?.[1]), ...ranges(p, keyOf(p)), children: [] });
   }
   for (const [remote, p] of members(members(value).get('remote-addresses')?.children?.[1])) {
-    out.push({ name: remote, kind: 'remote-addresses', detail: 'remote address', ...ranges(p, keyOf(p)), children: [] });
+    out.push({
+      name: remote,
+      kind: 'remote-addresses',
+      detail: 'remote address',
+      ...ranges(p, keyOf(p)),
+      children: [],
+    });
   }
   return out;
 }
 
 function ranges(prop: JsonNode, key: JsonNode): Pick<NavSymbol, 'start' | 'end' | 'selectionStart' | 'selectionEnd'> {
-  return { start: prop.offset, end: prop.offset + prop.length, selectionStart: key.offset, selectionEnd: key.offset + key.length };
+  return {
+    start: prop.offset,
+    end: prop.offset + prop.length,
+    selectionStart: key.offset,
+    selectionEnd: key.offset + key.length,
+  };
 }

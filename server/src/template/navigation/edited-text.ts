@@ -17,7 +17,12 @@ export interface EditedRegion {
 }
 
 /** Adds one change (offsets in the current text before the change) to the region since the parsed version. */
-export function extendRegion(region: EditedRegion | undefined, start: number, end: number, insertedLength: number): EditedRegion {
+export function extendRegion(
+  region: EditedRegion | undefined,
+  start: number,
+  end: number,
+  insertedLength: number,
+): EditedRegion {
   if (!region) return { lo: start, hiOld: end, hiNew: start + insertedLength };
   const lo = Math.min(region.lo, start);
   // The part of [start, end) beyond the region is old text, identical to the parsed version (shifted).
@@ -52,7 +57,12 @@ const STRUCTURAL = /["\\{}%\u0000-\u001f]/;
  * edit since is text typed inside one closed string value (not a key, not a `type`). Undefined when that does
  * not hold or the position is not a name slot: the caller parses the current text instead.
  */
-export function completeInEditedText(model: NavModel, region: EditedRegion, inserted: string, offset: number): NavCompletionResult | undefined {
+export function completeInEditedText(
+  model: NavModel,
+  region: EditedRegion,
+  inserted: string,
+  offset: number,
+): NavCompletionResult | undefined {
   if (STRUCTURAL.test(inserted) || STRUCTURAL.test(model.text.slice(region.lo, region.hiOld))) return undefined;
   const edited = nodeAtOffset(model.parsed.root, region.lo, true);
   if (!edited || edited.type !== 'string') return undefined;

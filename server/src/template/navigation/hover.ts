@@ -81,7 +81,10 @@ function groupFacts(model: NavModel, group: string, value: JsonNode | undefined,
     const s = facts?.tasks.find((x) => x.task === task);
     if (!s) lines.push(`Task \`${task}\``);
     else if (s.error) lines.push(`Task \`${task}\`: ${s.error}`);
-    else lines.push(`Task \`${task}\`: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`);
+    else
+      lines.push(
+        `Task \`${task}\`: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`,
+      );
   }
   if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
   return lines.join('  \n');
@@ -107,7 +110,13 @@ const DESCRIPTIONS: Record<string, string> = {
 function hoverVariable(model: NavModel, node: JsonNode, v: TemplateVariable, facts?: ExpansionFacts): NavHover {
   const range = { start: v.start, end: v.end };
   if (v.malformed) {
-    return { ...range, markdown: '`{%' + v.text + '%}` is **not** a template variable: pSConfig needs a space after `{%` and before `%}`, so it stays literal text.' };
+    return {
+      ...range,
+      markdown:
+        '`{%' +
+        v.text +
+        '%}` is **not** a template variable: pSConfig needs a space after `{%` and before `%}`, so it stays literal text.',
+    };
   }
   if (v.kind === 'unknown') return { ...range, markdown: `\`${v.text}\` is not a pSConfig template variable.` };
   const desc = DESCRIPTIONS[v.kind] + (v.index !== undefined ? ` ${v.index} of the combination` : '');
@@ -121,12 +130,15 @@ function hoverVariable(model: NavModel, node: JsonNode, v: TemplateVariable, fac
   const users = tasksExpanding(model.parsed.root, owner.section, owner.name);
   const combo = facts?.combinations.find((c) => !c.error && users.some((u) => u.task === c.task));
   if (!combo) {
-    parts.push(users.length === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).');
+    parts.push(
+      users.length === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).',
+    );
     return { ...range, markdown: parts.join('\n\n') };
   }
   const value = variableValue(model, v, combo);
   const pair = combo.addressValues.join(' → ');
-  if (value !== undefined) parts.push(`In task \`${combo.task}\`, first combination \`${pair}\`: \`${JSON.stringify(value)}\``);
+  if (value !== undefined)
+    parts.push(`In task \`${combo.task}\`, first combination \`${pair}\`: \`${JSON.stringify(value)}\``);
   const expanded = expandedString(path, owner.section, combo);
   if (expanded !== undefined) parts.push(`This value expands to:\n${fence(expanded)}`);
   return { ...range, markdown: parts.join('\n\n') };
@@ -139,7 +151,8 @@ function bracketV6(a: string): string {
 /** Value of a non-jq variable for one combination (jq results are read from the expanded task instead). */
 function variableValue(model: NavModel, v: TemplateVariable, c: ExpandedCombination): unknown {
   const addresses = propertyValue(model.parsed.root, 'addresses');
-  const field = (i: number, key: string): string | undefined => stringValue(propertyValue(propertyValue(addresses, c.addresses[i]), key));
+  const field = (i: number, key: string): string | undefined =>
+    stringValue(propertyValue(propertyValue(addresses, c.addresses[i]), key));
   switch (v.kind) {
     case 'address':
       return v.index !== undefined ? c.addressValues[v.index] : undefined;

@@ -19,7 +19,11 @@ export function groupTypeOf(root: JsonNode | undefined, group: string): string |
 }
 
 /** Tasks (names) whose spec names `name` in `field` (a string field or an array of names). */
-export function tasksUsing(root: JsonNode | undefined, field: 'test' | 'archives' | 'group' | 'schedule', name: string): string[] {
+export function tasksUsing(
+  root: JsonNode | undefined,
+  field: 'test' | 'archives' | 'group' | 'schedule',
+  name: string,
+): string[] {
   const out: string[] = [];
   for (const [task, prop] of members(sectionNode(root, 'tasks'))) {
     const v = propertyValue(prop.children?.[1], field);
@@ -45,7 +49,9 @@ export function tasksExpanding(root: JsonNode | undefined, section: Section, nam
   else if (section === 'tasks') tasks = [name];
   else if (section === 'archives') {
     tasks = tasksUsing(root, 'archives', name);
-    const viaHost = [...members(sectionNode(root, 'hosts'))].some(([, h]) => itemsOf(propertyValue(h.children?.[1], 'archives')).some((i) => i.value === name));
+    const viaHost = [...members(sectionNode(root, 'hosts'))].some(([, h]) =>
+      itemsOf(propertyValue(h.children?.[1], 'archives')).some((i) => i.value === name),
+    );
     if (viaHost) tasks = [...members(sectionNode(root, 'tasks')).keys()];
   } else if (section === 'contexts') tasks = [...members(sectionNode(root, 'tasks')).keys()];
   else tasks = [];

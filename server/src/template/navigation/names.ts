@@ -24,12 +24,14 @@ export interface NameTarget {
 export function targetAt(model: NavModel, offset: number): NameTarget | undefined {
   const idx = model.index;
   const ref = idx.referenceAt(offset);
-  if (ref) return { kind: ref.kind, name: ref.name, address: ref.address, start: ref.start, end: ref.end, reference: ref };
+  if (ref)
+    return { kind: ref.kind, name: ref.name, address: ref.address, start: ref.start, end: ref.end, reference: ref };
   const def = idx.definitionAt(offset);
   if (def) {
     // A remote-addresses key is both a definition (of the remote entry) and a reference to another address;
     // navigation follows the reference.
-    if (def.kind === 'remote-addresses') return { kind: 'addresses', name: def.name, start: def.start, end: def.end, definition: def };
+    if (def.kind === 'remote-addresses')
+      return { kind: 'addresses', name: def.name, start: def.start, end: def.end, definition: def };
     return { kind: def.kind, name: def.name, address: def.address, start: def.start, end: def.end, definition: def };
   }
   return undefined;
@@ -77,7 +79,8 @@ export type PrepareRenameResult = { start: number; end: number; placeholder: str
 
 export function prepareRename(model: NavModel, offset: number): PrepareRenameResult {
   const t = targetAt(model, offset);
-  if (!t) return { error: 'Only names of template objects (addresses, groups, tests, tasks, …) and labels can be renamed.' };
+  if (!t)
+    return { error: 'Only names of template objects (addresses, groups, tests, tasks, …) and labels can be renamed.' };
   return { start: t.start, end: t.end, placeholder: t.name };
 }
 
@@ -101,7 +104,9 @@ export function rename(model: NavModel, offset: number, newName: string): Rename
   const clash = model.index.definitionsOf(t.kind, newName, t.kind === 'labels' ? t.address : undefined);
   if (clash.length > 0) {
     const where = t.kind === 'labels' && t.address !== undefined ? ` on address "${t.address}"` : '';
-    return { error: `A ${singular(t.kind)} named "${newName}" already exists${where}; renaming would merge two objects.` };
+    return {
+      error: `A ${singular(t.kind)} named "${newName}" already exists${where}; renaming would merge two objects.`,
+    };
   }
   const ranges: OffsetRange[] = [];
   for (const d of definitionsOf(model, t)) ranges.push(d);

@@ -65,9 +65,17 @@ export function valueSlotAt(path: JsonPath, holder: JsonNode | undefined): Refer
 function selectorSlot(rest: Seg[], holder: JsonNode | undefined): ReferenceSlot | undefined {
   const last = rest[rest.length - 1];
   let selectorPath: Seg[] | undefined;
-  if (rest.length === 3 && typeof rest[0] === 'string' && SELECTOR_LISTS.has(rest[0]) && typeof rest[1] === 'number') selectorPath = rest;
-  else if (rest.length === 4 && rest[0] === 'excludes' && typeof rest[1] === 'number' && rest[2] === 'local-address') selectorPath = rest;
-  else if (rest.length === 5 && rest[0] === 'excludes' && typeof rest[1] === 'number' && rest[2] === 'target-addresses' && typeof rest[3] === 'number')
+  if (rest.length === 3 && typeof rest[0] === 'string' && SELECTOR_LISTS.has(rest[0]) && typeof rest[1] === 'number')
+    selectorPath = rest;
+  else if (rest.length === 4 && rest[0] === 'excludes' && typeof rest[1] === 'number' && rest[2] === 'local-address')
+    selectorPath = rest;
+  else if (
+    rest.length === 5 &&
+    rest[0] === 'excludes' &&
+    typeof rest[1] === 'number' &&
+    rest[2] === 'target-addresses' &&
+    typeof rest[3] === 'number'
+  )
     selectorPath = rest;
   if (!selectorPath) return undefined;
   const field = rest.filter((s) => typeof s === 'string').join('.');
@@ -81,7 +89,7 @@ function selectorSlot(rest: Seg[], holder: JsonNode | undefined): ReferenceSlot 
 function filterSlot(rest: Seg[], holder: JsonNode | undefined): ReferenceSlot | undefined {
   if (rest[0] !== 'match-filter' && rest[0] !== 'exclude-filter') return undefined;
   if (rest[rest.length - 1] !== 'class') return undefined;
-  for (let i = 1; i < rest.length - 1; ) {
+  for (let i = 1; i < rest.length - 1;) {
     if (rest[i] === 'filters' && typeof rest[i + 1] === 'number') i += 2;
     else if (rest[i] === 'filter') i += 1;
     else return undefined;
@@ -102,13 +110,14 @@ export function labelsOfAddress(root: JsonNode | undefined, address: string): st
   const spec = propertyValue(propertyValue(root, 'addresses'), address);
   const out = new Set<string>();
   const add = (labels: JsonNode | undefined): void => {
-    for (const prop of labels?.type === 'object' ? labels.children ?? [] : []) {
+    for (const prop of labels?.type === 'object' ? (labels.children ?? []) : []) {
       const k = prop.children?.[0];
       if (!prop.comment && typeof k?.value === 'string') out.add(k.value);
     }
   };
   add(propertyValue(spec, 'labels'));
   const remotes = propertyValue(spec, 'remote-addresses');
-  for (const prop of remotes?.type === 'object' ? remotes.children ?? [] : []) add(propertyValue(prop.children?.[1], 'labels'));
+  for (const prop of remotes?.type === 'object' ? (remotes.children ?? []) : [])
+    add(propertyValue(prop.children?.[1], 'labels'));
   return [...out];
 }

@@ -14,18 +14,37 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
   for (const t of model.tasks) {
     const priority = propertyValue(t.node, 'priority');
     if (priority?.type === 'number' && priority.value === 0) {
-      out.push(diag('psconfig/priority-zero', 'information', 'pSConfig 5.x drops a priority of 0 (it skips falsy values), so pScheduler applies its default priority. Remove it, or use another value.', ...range(priority)));
+      out.push(
+        diag(
+          'psconfig/priority-zero',
+          'information',
+          'pSConfig 5.x drops a priority of 0 (it skips falsy values), so pScheduler applies its default priority. Remove it, or use another value.',
+          ...range(priority),
+        ),
+      );
     }
     const reserved = memberProps(propertyValue(t.node, 'reference')).find((p) => keyOf(p).value === 'psconfig');
     if (reserved) {
-      out.push(diag('psconfig/reserved-reference-key', 'warning', 'The agent overwrites `reference.psconfig` with its own `created-by` data: choose another key.', ...range(keyOf(reserved))));
+      out.push(
+        diag(
+          'psconfig/reserved-reference-key',
+          'warning',
+          'The agent overwrites `reference.psconfig` with its own `created-by` data: choose another key.',
+          ...range(keyOf(reserved)),
+        ),
+      );
     }
   }
   for (const p of memberProps(sectionNode(root, 'schedules'))) {
     const until = propertyValue(p.children![1], 'until');
     if (until) {
       out.push(
-        diag('psconfig/schedule-until-overridden', 'information', 'The pScheduler agent replaces `until` with its own horizon (now + max(task-min-ttl, repeat × task-min-runs)) on every run.', ...range(keyOfValue(until))),
+        diag(
+          'psconfig/schedule-until-overridden',
+          'information',
+          'The pScheduler agent replaces `until` with its own horizon (now + max(task-min-ttl, repeat × task-min-runs)) on every run.',
+          ...range(keyOfValue(until)),
+        ),
       );
     }
   }
@@ -57,8 +76,10 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
     }
   }
   jqResults(model, out);
-  for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'match-filter'), out);
-  for (const c of memberProps(sectionNode(root, 'address-classes'))) netmaskFilters(propertyValue(c.children![1], 'exclude-filter'), out);
+  for (const c of memberProps(sectionNode(root, 'address-classes')))
+    netmaskFilters(propertyValue(c.children![1], 'match-filter'), out);
+  for (const c of memberProps(sectionNode(root, 'address-classes')))
+    netmaskFilters(propertyValue(c.children![1], 'exclude-filter'), out);
   return out;
 }
 
@@ -90,7 +111,14 @@ function netmaskFilters(filter: JsonNode | undefined, out: TemplateDiagnostic[])
   if (filter?.type !== 'object') return;
   const type = propertyValue(filter, 'type');
   if (type?.value === 'netmask') {
-    out.push(diag('psconfig/netmask-filter', 'warning', 'pSConfig 5.x’s netmask filter never matches (filters/netmask.py returns False), so this filter selects nothing on 5.x agents; the 4.x (Perl) agent honours it.', ...range(type)));
+    out.push(
+      diag(
+        'psconfig/netmask-filter',
+        'warning',
+        'pSConfig 5.x’s netmask filter never matches (filters/netmask.py returns False), so this filter selects nothing on 5.x agents; the 4.x (Perl) agent honours it.',
+        ...range(type),
+      ),
+    );
   }
   for (const f of itemsOf(propertyValue(filter, 'filters'))) netmaskFilters(f, out);
   netmaskFilters(propertyValue(filter, 'filter'), out);

@@ -21,6 +21,13 @@ export interface TemplateDiagnostic {
   data?: DiagnosticData;
 }
 
-export function diag(code: string, severity: Severity, message: string, start: number, end: number, extra?: Pick<TemplateDiagnostic, 'tags' | 'data'>): TemplateDiagnostic {
+export function diag(
+  code: string,
+  severity: Severity,
+  message: string,
+  start: number,
+  end: number,
+  extra?: Pick<TemplateDiagnostic, 'tags' | 'data'>,
+): TemplateDiagnostic {
   return { code, severity, message, start, end, ...extra };
 }

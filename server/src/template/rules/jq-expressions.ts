@@ -22,10 +22,12 @@ export function collectJqSites(model: TemplateModel): JqSite[] {
   for (const { node, path } of stringsWithVariables(model.parsed)) {
     if (placeOf(path) !== 'expanded') continue;
     for (const v of scanStringNode(text, node)) {
-      if (v.kind === 'jq' && !v.malformed && v.expression !== undefined) sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
+      if (v.kind === 'jq' && !v.malformed && v.expression !== undefined)
+        sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
     }
   }
-  for (const [, p] of members(sectionNode(root, 'archives'))) script(propertyValue(propertyValue(p.children![1], 'transform'), 'script'), 'archive transform', sites);
+  for (const [, p] of members(sectionNode(root, 'archives')))
+    script(propertyValue(propertyValue(p.children![1], 'transform'), 'script'), 'archive transform', sites);
   for (const [, p] of members(sectionNode(root, 'address-classes'))) {
     for (const f of ['match-filter', 'exclude-filter']) filterScripts(propertyValue(p.children![1], f), sites);
   }
@@ -41,33 +43,62 @@ function filterScripts(filter: JsonNode | undefined, sites: JqSite[]): void {
 
 /** A `script` is a string or an array of lines (joined with newlines, as pSConfig does). */
 function script(node: JsonNode | undefined, what: string, sites: JqSite[]): void {
-  if (node?.type === 'string') sites.push({ expression: node.value as string, start: node.offset + 1, end: node.offset + node.length - 1, what });
+  if (node?.type === 'string')
+    sites.push({ expression: node.value as string, start: node.offset + 1, end: node.offset + node.length - 1, what });
   else if (node?.type === 'array') {
     const lines = itemsOf(node);
     if (lines.length && lines.every((l) => l.type === 'string')) {
-      sites.push({ expression: lines.map((l) => l.value as string).join('\n'), start: node.offset, end: node.offset + node.length, what });
+      sites.push({
+        expression: lines.map((l) => l.value as string).join('\n'),
+        start: node.offset,
+        end: node.offset + node.length,
+        what,
+      });
     }
   }
 }
 
 /** jq compile errors for the template's jq programs. Never rejects; without a jq binary it returns one note. */
-export async function checkJqExpressions(model: TemplateModel, runner: JqRunner = getDefaultJqRunner()): Promise<TemplateDiagnostic[]> {
+export async function checkJqExpressions(
+  model: TemplateModel,
+  runner: JqRunner = getDefaultJqRunner(),
+): Promise<TemplateDiagnostic[]> {
   const sites = collectJqSites(model);
   if (sites.length === 0) return [];
   if (runner.unavailable || !runner.binary) {
     const s = sites[0];
-    return [diag('psconfig/jq-unavailable', 'information', `jq expressions were not checked: ${runner.unavailable ?? 'no jq binary'}.`, s.start, s.end)];
+    return [
+      diag(
+        'psconfig/jq-unavailable',
+        'information',
+        `jq expressions were not checked: ${runner.unavailable ?? 'no jq binary'}.`,
+        s.start,
+        s.end,
+      ),
+    ];
   }
   let results: Map<string, string | null>;
   try {
-    results = await checkJqCompiles(sites.map((s) => s.expression), runner);
+    results = await checkJqCompiles(
+      sites.map((s) => s.expression),
+      runner,
+    );
   } catch (e) {
-    return [diag('psconfig/jq-unavailable', 'information', `jq expressions were not checked: ${(e as Error).message}`, sites[0].start, sites[0].end)];
+    return [
+      diag(
+        'psconfig/jq-unavailable',
+        'information',
+        `jq expressions were not checked: ${(e as Error).message}`,
+        sites[0].start,
+        sites[0].end,
+      ),
+    ];
   }
   const out: TemplateDiagnostic[] = [];
   for (const s of sites) {
     const err = results.get(s.expression);
-    if (err) out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${tidy(err)}`, s.start, s.end));
+    if (err)
+      out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${tidy(err)}`, s.start, s.end));
   }
   return out;
 }

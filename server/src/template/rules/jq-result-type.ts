@@ -4,13 +4,70 @@
 
 export type JqResultType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
-const NUMBER_FNS = new Set(['length', 'utf8bytelength', 'tonumber', 'floor', 'ceil', 'round', 'sqrt', 'fabs', 'now', 'mktime']);
-const BOOLEAN_FNS = new Set(['not', 'test', 'startswith', 'endswith', 'contains', 'inside', 'has', 'in', 'any', 'all', 'isnan', 'isinfinite', 'isnormal']);
-const ARRAY_FNS = new Set(['keys', 'keys_unsorted', 'to_entries', 'map', 'sort', 'sort_by', 'group_by', 'unique', 'unique_by', 'split', 'flatten', 'splits_array', 'indices']);
+const NUMBER_FNS = new Set([
+  'length',
+  'utf8bytelength',
+  'tonumber',
+  'floor',
+  'ceil',
+  'round',
+  'sqrt',
+  'fabs',
+  'now',
+  'mktime',
+]);
+const BOOLEAN_FNS = new Set([
+  'not',
+  'test',
+  'startswith',
+  'endswith',
+  'contains',
+  'inside',
+  'has',
+  'in',
+  'any',
+  'all',
+  'isnan',
+  'isinfinite',
+  'isnormal',
+]);
+const ARRAY_FNS = new Set([
+  'keys',
+  'keys_unsorted',
+  'to_entries',
+  'map',
+  'sort',
+  'sort_by',
+  'group_by',
+  'unique',
+  'unique_by',
+  'split',
+  'flatten',
+  'splits_array',
+  'indices',
+]);
 const OBJECT_FNS = new Set(['from_entries', 'with_entries', 'map_values']);
-const STRING_FNS = new Set(['tostring', 'tojson', 'ascii_downcase', 'ascii_upcase', 'ltrimstr', 'rtrimstr', 'join', 'type', 'implode', 'sub', 'gsub', 'todate', 'strftime', 'trim', 'ltrim', 'rtrim']);
+const STRING_FNS = new Set([
+  'tostring',
+  'tojson',
+  'ascii_downcase',
+  'ascii_upcase',
+  'ltrimstr',
+  'rtrimstr',
+  'join',
+  'type',
+  'implode',
+  'sub',
+  'gsub',
+  'todate',
+  'strftime',
+  'trim',
+  'ltrim',
+  'rtrim',
+]);
 /** Control keywords whose result depends on branches or reductions: not classified. */
-const OPAQUE = /(^|[^\w$.])(if|reduce|foreach|def|try|label|limit|first|last|until|while|recurse|input|inputs|empty|error)([^\w]|$)/;
+const OPAQUE =
+  /(^|[^\w$.])(if|reduce|foreach|def|try|label|limit|first|last|until|while|recurse|input|inputs|empty|error)([^\w]|$)/;
 
 export function jqResultType(script: string): JqResultType | undefined {
   const last = lastStage(script);

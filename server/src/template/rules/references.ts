@@ -22,7 +22,11 @@ const CODES: Record<SymbolKind, string> = {
   'remote-addresses': 'psconfig/unknown-remote-address',
 };
 
-const ARTICLE: Partial<Record<SymbolKind, string>> = { addresses: 'an address', 'address-classes': 'an address class', archives: 'an archive' };
+const ARTICLE: Partial<Record<SymbolKind, string>> = {
+  addresses: 'an address',
+  'address-classes': 'an address class',
+  archives: 'an archive',
+};
 
 export function checkReferences(model: TemplateModel): TemplateDiagnostic[] {
   const { index } = model;
@@ -85,8 +89,10 @@ function sentence(r: Reference): string {
     const path = nodePath(r.node);
     const label = path.indexOf('labels');
     const remote = path.indexOf('remote-addresses');
-    if (label > 0) return `${owner(r)} has a label ${String(path[label + 1])} using a context object ${r.name} that does not exist.`;
-    if (remote > 0) return `${owner(r)} has a remote definition for ${String(path[remote + 1])} using a context object ${r.name} that does not exist.`;
+    if (label > 0)
+      return `${owner(r)} has a label ${String(path[label + 1])} using a context object ${r.name} that does not exist.`;
+    if (remote > 0)
+      return `${owner(r)} has a remote definition for ${String(path[remote + 1])} using a context object ${r.name} that does not exist.`;
   }
   if (r.ownerKind === 'addresses' || r.ownerKind === 'groups' || r.ownerKind === 'hosts') {
     return `${owner(r)} references ${what} object ${r.name} that does not exist.`;

@@ -102,7 +102,13 @@ function includes(model: TemplateModel, out: TemplateDiagnostic[]): void {
             node.offset + 1,
             node.offset + node.length - 1,
           )
-        : diag('psconfig/include', 'warning', `\`${url}\` is neither a URL nor an absolute path: pSConfig cannot fetch it. Use \`https://…\`, \`file:///…\` or \`/path\`.`, node.offset + 1, node.offset + node.length - 1),
+        : diag(
+            'psconfig/include',
+            'warning',
+            `\`${url}\` is neither a URL nor an absolute path: pSConfig cannot fetch it. Use \`https://…\`, \`file:///…\` or \`/path\`.`,
+            node.offset + 1,
+            node.offset + node.length - 1,
+          ),
     );
   }
 }

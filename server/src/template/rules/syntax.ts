@@ -4,8 +4,11 @@ import { LineIndex } from '../positions';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
 export function checkSyntax(parsed: ParsedTemplate): TemplateDiagnostic[] {
-  const out: TemplateDiagnostic[] = parsed.syntaxErrors.map((e) => diag('psconfig/syntax', 'error', e.message, e.start, Math.min(e.end, Math.max(parsed.text.length, e.start + 1))));
-  if (!parsed.root && parsed.syntaxErrors.length === 0) out.push(diag('psconfig/syntax', 'error', 'The file is empty: a template is one JSON object.', 0, 0));
+  const out: TemplateDiagnostic[] = parsed.syntaxErrors.map((e) =>
+    diag('psconfig/syntax', 'error', e.message, e.start, Math.min(e.end, Math.max(parsed.text.length, e.start + 1))),
+  );
+  if (!parsed.root && parsed.syntaxErrors.length === 0)
+    out.push(diag('psconfig/syntax', 'error', 'The file is empty: a template is one JSON object.', 0, 0));
   // Python's json (what pSConfig reads templates with) accepts duplicate keys and keeps the last value: legal,
   // but the earlier value is silently ignored, which is almost never what the author meant. A warning.
   for (const d of parsed.duplicateKeys) {

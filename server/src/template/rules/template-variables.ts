@@ -12,7 +12,15 @@ const EXPANDED: Section[] = ['tests', 'archives', 'contexts'];
 /** Where it never does (a task's other fields too). Subtasks are never generated at all. */
 const LITERAL: Section[] = ['addresses', 'address-classes', 'groups', 'hosts', 'schedules', 'tasks'];
 
-const KNOWN = ['address[0]', 'pscheduler_address[0]', 'lead_bind_address[0]', 'scheduled_by_address', 'flip', 'localhost', 'jq'];
+const KNOWN = [
+  'address[0]',
+  'pscheduler_address[0]',
+  'lead_bind_address[0]',
+  'scheduled_by_address',
+  'flip',
+  'localhost',
+  'jq',
+];
 
 export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
@@ -23,7 +31,9 @@ export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic
     const place = placeOf(path);
     if (place === 'expanded') {
       const users =
-        section === 'tasks' ? (): TaskInfo[] => (tasks.has(name) ? [tasks.get(name)!] : []) : (): TaskInfo[] => model.usersOf(section as 'tests' | 'archives' | 'contexts', name);
+        section === 'tasks'
+          ? (): TaskInfo[] => (tasks.has(name) ? [tasks.get(name)!] : [])
+          : (): TaskInfo[] => model.usersOf(section as 'tests' | 'archives' | 'contexts', name);
       for (const v of scanStringNode(text, node)) checkExpanded(v, section, name, users, model, out);
     } else if (place === 'literal') literal(node, section, text, out);
   }
@@ -82,7 +92,14 @@ function literal(node: JsonNode, section: Section, text: string, out: TemplateDi
   }
 }
 
-function checkExpanded(v: TemplateVariable, section: Section, name: string, users: () => TaskInfo[], model: TemplateModel, out: TemplateDiagnostic[]): void {
+function checkExpanded(
+  v: TemplateVariable,
+  section: Section,
+  name: string,
+  users: () => TaskInfo[],
+  model: TemplateModel,
+  out: TemplateDiagnostic[],
+): void {
   const text = model.parsed.text;
   if (v.malformed) {
     out.push(
@@ -114,7 +131,14 @@ function checkExpanded(v: TemplateVariable, section: Section, name: string, user
   if (v.index !== undefined && INDEXED_VARIABLES.includes(v.kind)) checkIndex(v, section, name, users(), model, out);
 }
 
-function checkIndex(v: TemplateVariable, section: Section, name: string, users: TaskInfo[], model: TemplateModel, out: TemplateDiagnostic[]): void {
+function checkIndex(
+  v: TemplateVariable,
+  section: Section,
+  name: string,
+  users: TaskInfo[],
+  model: TemplateModel,
+  out: TemplateDiagnostic[],
+): void {
   const index = v.index!;
   const bad: { task: TaskInfo; group: string; type: string; size: number }[] = [];
   for (const t of users) {
@@ -124,7 +148,10 @@ function checkIndex(v: TemplateVariable, section: Section, name: string, users: 
   const shown = `{% ${v.text} %}`;
   if (bad.length) {
     const [b] = bad;
-    const where = section === 'tasks' ? `the \`reference\` of task \`${b.task.name}\`` : `${section.slice(0, -1)} \`${name}\`, used by task \`${b.task.name}\`,`;
+    const where =
+      section === 'tasks'
+        ? `the \`reference\` of task \`${b.task.name}\``
+        : `${section.slice(0, -1)} \`${name}\`, used by task \`${b.task.name}\`,`;
     const yields = b.size === 1 ? 'one address per task (only index 0)' : 'two addresses per task (indexes 0 and 1)';
     const more = bad.length > 1 ? ` ${bad.length - 1} more task(s) have the same problem.` : '';
     out.push(
@@ -137,15 +164,25 @@ function checkIndex(v: TemplateVariable, section: Section, name: string, users: 
       ),
     );
   } else if (index >= 2) {
-    out.push(diag('psconfig/variable-index', 'error', `\`${shown}\` is out of range: no group yields more than two addresses per task (indexes 0 and 1).`, v.start, v.end));
+    out.push(
+      diag(
+        'psconfig/variable-index',
+        'error',
+        `\`${shown}\` is out of range: no group yields more than two addresses per task (indexes 0 and 1).`,
+        v.start,
+        v.end,
+      ),
+    );
   }
 }
 
 function unknownMessage(name: string): string {
-  if (/^(address|pscheduler_address|lead_bind_address)$/.test(name)) return `\`${name}\` needs an index: write \`${name}[0]\` or \`${name}[1]\`.`;
+  if (/^(address|pscheduler_address|lead_bind_address)$/.test(name))
+    return `\`${name}\` needs an index: write \`${name}[0]\` or \`${name}[1]\`.`;
   const base = /^(address|pscheduler_address|lead_bind_address)\[/.exec(name);
   if (base) return `\`${name}\` needs a decimal index in brackets, e.g. \`${base[1]}[0]\`.`;
-  if (/^jq(\s|$)/.test(name)) return '`jq` needs exactly one space and then a jq script, e.g. `{% jq .addresses[0]._meta."display-name" %}`.';
+  if (/^jq(\s|$)/.test(name))
+    return '`jq` needs exactly one space and then a jq script, e.g. `{% jq .addresses[0]._meta."display-name" %}`.';
   const closest = closestName(name, KNOWN);
   return `Unknown template variable \`${name}\`${closest ? `; did you mean \`${closest}\`?` : '.'} Known: address[N], pscheduler_address[N], lead_bind_address[N], scheduled_by_address, flip, localhost, jq <script>.`;
 }

@@ -5,7 +5,17 @@ import type { Section } from '../symbols';
 import { singular } from '../schema/describe';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
-const CHECKED: Section[] = ['addresses', 'address-classes', 'archives', 'contexts', 'groups', 'hosts', 'schedules', 'subtasks', 'tests'];
+const CHECKED: Section[] = [
+  'addresses',
+  'address-classes',
+  'archives',
+  'contexts',
+  'groups',
+  'hosts',
+  'schedules',
+  'subtasks',
+  'tests',
+];
 
 const USED_BY: Record<string, string> = {
   addresses: 'no group selects it',
@@ -29,12 +39,20 @@ export function checkUnused(model: TemplateModel): TemplateDiagnostic[] {
     if (d.kind === 'addresses' && classSelectors) continue;
     // A fragment without tasks (an include) defines things for other templates.
     if (!anyTasks && d.kind !== 'hosts' && d.kind !== 'contexts' && d.kind !== 'addresses') continue;
-    if (index.referencesTo(d.kind, d.name).some((r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name))) continue;
+    if (index.referencesTo(d.kind, d.name).some((r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name)))
+      continue;
     out.push(
-      diag('psconfig/unused-definition', 'hint', `${cap(singular(d.kind))} \`${d.name}\` is not used: ${USED_BY[d.kind]}.`, d.start, d.end, {
-        tags: ['unnecessary'],
-        data: { kind: 'unused', section: d.kind, name: d.name },
-      }),
+      diag(
+        'psconfig/unused-definition',
+        'hint',
+        `${cap(singular(d.kind))} \`${d.name}\` is not used: ${USED_BY[d.kind]}.`,
+        d.start,
+        d.end,
+        {
+          tags: ['unnecessary'],
+          data: { kind: 'unused', section: d.kind, name: d.name },
+        },
+      ),
     );
   }
   return out;

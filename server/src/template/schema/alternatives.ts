@@ -16,14 +16,29 @@ function byType(kind: string): Dispatcher {
     const values = [...byValue.keys()].map((v) => `\`${String(v)}\``).join(', ');
     const t = propertyValue(node, 'type');
     if (!t) {
-      const [start, end] = frame.keyNode ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length] : [node.offset, node.offset + 1];
+      const [start, end] = frame.keyNode
+        ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length]
+        : [node.offset, node.offset + 1];
       const guess = kind === 'group' ? guessGroupType(node) : undefined;
-      c.report('psconfig/missing-property', frame, `This ${kind} has no \`type\`: add \`"type"\` with one of ${values}${guess ? ` (its fields suggest \`${guess}\`)` : ''}.`, start, end, { kind: 'missing-property', property: 'type' });
+      c.report(
+        'psconfig/missing-property',
+        frame,
+        `This ${kind} has no \`type\`: add \`"type"\` with one of ${values}${guess ? ` (its fields suggest \`${guess}\`)` : ''}.`,
+        start,
+        end,
+        { kind: 'missing-property', property: 'type' },
+      );
       return;
     }
     const branch = byValue.get(t.value);
     if (t.type !== 'string' || !branch) {
-      c.report('psconfig/invalid-enum', frame, `${t.type === 'string' ? `\`${String(t.value)}\`` : 'This'} is not a ${kind} type: use one of ${values}.`, t.offset, t.offset + t.length);
+      c.report(
+        'psconfig/invalid-enum',
+        frame,
+        `${t.type === 'string' ? `\`${String(t.value)}\`` : 'This'} is not a ${kind} type: use one of ${values}.`,
+        t.offset,
+        t.offset + t.length,
+      );
       return;
     }
     c.check(node, branch.schema, { ...frame, def: branch.name });
@@ -46,8 +61,18 @@ const selector: Dispatcher = (c, node, frame) => {
   const cls = propertyValue(node, 'class');
   if (name && cls) {
     const key = cls.parent!.children![0];
-    c.report('psconfig/selector-shape', frame, 'A selector takes either `name` (with an optional `label`) or `class`, not both: remove one of them.', key.offset, key.offset + key.length);
-    c.check(node, c.defs.AddressSelectorNameLabel, { ...frame, def: 'AddressSelectorNameLabel', ignore: new Set(['class']) });
+    c.report(
+      'psconfig/selector-shape',
+      frame,
+      'A selector takes either `name` (with an optional `label`) or `class`, not both: remove one of them.',
+      key.offset,
+      key.offset + key.length,
+    );
+    c.check(node, c.defs.AddressSelectorNameLabel, {
+      ...frame,
+      def: 'AddressSelectorNameLabel',
+      ignore: new Set(['class']),
+    });
     return;
   }
   if (cls) return checkAs(c, node, 'AddressSelectorClass', frame);
@@ -57,12 +82,18 @@ const selector: Dispatcher = (c, node, frame) => {
   c.report(
     'psconfig/selector-shape',
     frame,
-    label ? '`label` needs a `name`: add `"name": "<address>"` to say which address’s label to use.' : 'An address selector needs `name` (an address) or `class` (an address class).',
+    label
+      ? '`label` needs a `name`: add `"name": "<address>"` to say which address’s label to use.'
+      : 'An address selector needs `name` (an address) or `class` (an address class).',
     start,
     end,
     { kind: 'missing-property', property: 'name' },
   );
-  c.check(node, c.defs.AddressSelectorNameLabel, { ...frame, def: 'AddressSelectorNameLabel', ignore: new Set(['name']) });
+  c.check(node, c.defs.AddressSelectorNameLabel, {
+    ...frame,
+    def: 'AddressSelectorNameLabel',
+    ignore: new Set(['name']),
+  });
 };
 
 /** Checks node against definition `def` with the frame switched to it in place (the frame is restored after;
@@ -88,7 +119,8 @@ const urlHostPort: Dispatcher = (c, node, frame) => {
 
 /** TimestampAbsoluteRelative: `@…` relative, `P…` duration, else an ISO timestamp. */
 const timestamp: Dispatcher = (c, node, frame) => {
-  if (node.type !== 'string') return c.wrongType(node, 'string', frame, 'a timestamp, duration or relative time (a string)');
+  if (node.type !== 'string')
+    return c.wrongType(node, 'string', frame, 'a timestamp, duration or relative time (a string)');
   const v = node.value as string;
   const alts = c.defs.TimestampAbsoluteRelative.oneOf ?? [];
   if (v.startsWith('@')) {

@@ -100,8 +100,15 @@ export function expectedType(type: string | string[], def: string | undefined): 
   if (def === 'IntegerZero') return 'an integer of at least 0';
   if (def === 'Duration') return 'an ISO 8601 duration string such as `PT1H`';
   const one = (t: string): string =>
-    ({ object: 'an object', array: 'an array', string: 'a string', integer: 'an integer', boolean: '`true` or `false`', number: 'a number', null: '`null`' })[t] ??
-    t;
+    ({
+      object: 'an object',
+      array: 'an array',
+      string: 'a string',
+      integer: 'an integer',
+      boolean: '`true` or `false`',
+      number: 'a number',
+      null: '`null`',
+    })[t] ?? t;
   return Array.isArray(type) ? type.map(one).join(' or ') : one(type);
 }
 

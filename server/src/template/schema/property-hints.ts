@@ -2,9 +2,12 @@
 
 const GROUP_HINTS: Record<string, Record<string, string>> = {
   GroupMeshSpecification: {
-    'a-addresses': '`a-addresses` is for disjoint groups; mesh groups take `addresses`. Rename it to `addresses`, or set `"type": "disjoint"` and add `b-addresses`.',
-    'b-addresses': '`b-addresses` is for disjoint groups; mesh groups take `addresses`. Rename it to `addresses`, or set `"type": "disjoint"` and add `a-addresses`.',
-    unidirectional: '`unidirectional` is for disjoint groups; a mesh always tests both directions. Remove it, or use `excludes` to drop directions.',
+    'a-addresses':
+      '`a-addresses` is for disjoint groups; mesh groups take `addresses`. Rename it to `addresses`, or set `"type": "disjoint"` and add `b-addresses`.',
+    'b-addresses':
+      '`b-addresses` is for disjoint groups; mesh groups take `addresses`. Rename it to `addresses`, or set `"type": "disjoint"` and add `a-addresses`.',
+    unidirectional:
+      '`unidirectional` is for disjoint groups; a mesh always tests both directions. Remove it, or use `excludes` to drop directions.',
   },
   GroupListSpecification: {
     'a-addresses': '`a-addresses` is for disjoint groups; list groups take `addresses`.',
@@ -14,10 +17,12 @@ const GROUP_HINTS: Record<string, Record<string, string>> = {
     unidirectional: '`unidirectional` is for disjoint groups; remove it.',
   },
   GroupDisjointSpecification: {
-    addresses: 'disjoint groups take `a-addresses` and `b-addresses`, not `addresses`. Split the addresses into the two sides, or set `"type": "mesh"`.',
+    addresses:
+      'disjoint groups take `a-addresses` and `b-addresses`, not `addresses`. Split the addresses into the two sides, or set `"type": "mesh"`.',
   },
   AddressSelectorClass: {
-    label: '`label` applies to name selectors only; a class selector takes `class` and `disabled`. Remove `label`, or select by `name`.',
+    label:
+      '`label` applies to name selectors only; a class selector takes `class` and `disabled`. Remove `label`, or select by `name`.',
   },
   AddressSpecificationLabelMapItem: {
     host: 'labels inherit the `host` of their address; set `host` on the address instead.',

@@ -8,7 +8,15 @@ import { keyOf, memberProps, nodePath, propertyValue, type JsonNode } from '../p
 import { diag, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
 import { closestName } from '../rules/closest-name';
 import { ALTERNATIVES } from './alternatives';
-import { DEFINITION_LABELS, describePath, singular, expectedType, isIntegerToken, jsonTypeName, quote } from './describe';
+import {
+  DEFINITION_LABELS,
+  describePath,
+  singular,
+  expectedType,
+  isIntegerToken,
+  jsonTypeName,
+  quote,
+} from './describe';
 import { officialSchema, type JsonSchema } from './schema-source';
 import { unknownPropertyHint } from './property-hints';
 
@@ -60,7 +68,14 @@ export class SchemaChecker {
     this.defs = schema.pSConfig ?? {};
   }
 
-  report(code: string, frame: Frame, message: string, start: number, end: number, data?: TemplateDiagnostic['data']): void {
+  report(
+    code: string,
+    frame: Frame,
+    message: string,
+    start: number,
+    end: number,
+    data?: TemplateDiagnostic['data'],
+  ): void {
     const severity: Severity = frame.lenient ? 'warning' : 'error';
     const suffix = frame.lenient ? ' (pSConfig does not validate this object because of its name.)' : '';
     this.out.push(diag(code, severity, message + suffix, start, end, data ? { data } : undefined));
@@ -106,7 +121,13 @@ export class SchemaChecker {
     if (c.type !== undefined && !this.typeOk(node, c.type)) return this.wrongType(node, c.type, frame);
     if (c.enumValues && !c.enumValues.includes(node.value)) {
       const list = c.enumValues.map((e) => quote(e)).join(', ');
-      this.report('psconfig/invalid-enum', frame, `${quote(node.value)} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`, node.offset, node.offset + node.length);
+      this.report(
+        'psconfig/invalid-enum',
+        frame,
+        `${quote(node.value)} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`,
+        node.offset,
+        node.offset + node.length,
+      );
       return;
     }
     if (c.pattern && node.type === 'string' && !c.pattern.test(node.value as string)) {
@@ -114,14 +135,27 @@ export class SchemaChecker {
       return this.patternError(node, s, frame);
     }
     if (c.minimum !== undefined && typeof node.value === 'number' && node.value < c.minimum) {
-      this.report('psconfig/out-of-range', frame, `\`${frame.field ?? 'value'}\` must be at least ${c.minimum} (it is ${node.value}).`, node.offset, node.offset + node.length);
+      this.report(
+        'psconfig/out-of-range',
+        frame,
+        `\`${frame.field ?? 'value'}\` must be at least ${c.minimum} (it is ${node.value}).`,
+        node.offset,
+        node.offset + node.length,
+      );
       return;
     }
     if (node.type === 'object') this.checkObject(node, s, c, frame);
     else if (node.type === 'array' && c.items) {
       const kids = node.children ?? [];
       if (kids.length === 0) return;
-      const itemFrame: Frame = { def: frame.def, field: frame.field, keyNode: undefined, item: true, lenient: frame.lenient, ignore: undefined };
+      const itemFrame: Frame = {
+        def: frame.def,
+        field: frame.field,
+        keyNode: undefined,
+        item: true,
+        lenient: frame.lenient,
+        ignore: undefined,
+      };
       for (const item of kids) this.check(item, c.items, itemFrame);
     }
   }
@@ -174,14 +208,26 @@ export class SchemaChecker {
   }
 
   wrongType(node: JsonNode, type: string | string[], frame: Frame, what?: string): void {
-    const subject = frame.field === undefined ? 'The template' : frame.item ? `Each item of \`${frame.field}\`` : `\`${frame.field}\``;
+    const subject =
+      frame.field === undefined
+        ? 'The template'
+        : frame.item
+          ? `Each item of \`${frame.field}\``
+          : `\`${frame.field}\``;
     const [start, end] = this.valueRange(node, frame);
-    this.report('psconfig/wrong-type', frame, `${subject} must be ${what ?? expectedType(type, frame.def)}, not ${jsonTypeName(node, this.text)}.`, start, end);
+    this.report(
+      'psconfig/wrong-type',
+      frame,
+      `${subject} must be ${what ?? expectedType(type, frame.def)}, not ${jsonTypeName(node, this.text)}.`,
+      start,
+      end,
+    );
   }
 
   /** Scalars are short: mark the value. Objects/arrays can span pages: mark their key when there is one. */
   valueRange(node: JsonNode, frame: Frame): [number, number] {
-    if ((node.type === 'object' || node.type === 'array') && frame.keyNode) return [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length];
+    if ((node.type === 'object' || node.type === 'array') && frame.keyNode)
+      return [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length];
     if (node.type === 'object' || node.type === 'array') return [node.offset, node.offset + 1];
     return [node.offset, node.offset + node.length];
   }
@@ -192,21 +238,51 @@ export class SchemaChecker {
     const at: [number, number] = [node.offset, node.offset + node.length];
     switch (frame.def) {
       case 'NameType':
-        return this.report('psconfig/invalid-name', frame, `${quote(v)} is not a valid name for ${field}: names may contain only letters, digits and \`: . _ -\`.`, ...at);
+        return this.report(
+          'psconfig/invalid-name',
+          frame,
+          `${quote(v)} is not a valid name for ${field}: names may contain only letters, digits and \`: . _ -\`.`,
+          ...at,
+        );
       case 'Duration': {
         const base = (s['x-invalid-message'] ?? "'%s' is not a valid ISO 8601 duration.").replace('%s', v);
-        return this.report('psconfig/invalid-duration', frame, `${base} Write it like PT30S, PT4H or P1DT12H (W, D, H, M, S; months and years are not allowed).`, ...at);
+        return this.report(
+          'psconfig/invalid-duration',
+          frame,
+          `${base} Write it like PT30S, PT4H or P1DT12H (W, D, H, M, S; months and years are not allowed).`,
+          ...at,
+        );
       }
       case 'HostNamePort':
       case 'IPv6RFC2732':
-        return this.report('psconfig/invalid-host-port', frame, `${quote(v)} is not a valid host[:port] for ${field}: use a hostname or IPv4 address, or an IPv6 address in brackets (\`[2001:db8::1]\`), optionally followed by \`:port\`.`, ...at);
+        return this.report(
+          'psconfig/invalid-host-port',
+          frame,
+          `${quote(v)} is not a valid host[:port] for ${field}: use a hostname or IPv4 address, or an IPv6 address in brackets (\`[2001:db8::1]\`), optionally followed by \`:port\`.`,
+          ...at,
+        );
       case 'Timestamp':
-        return this.report('psconfig/invalid-time', frame, `${quote(v)} is not a valid time for ${field}: use an ISO 8601 timestamp (\`2025-01-31T12:00:00Z\`), a duration (\`PT1H\`) or a relative time (\`@PT1H\`, \`@R5/PT1H\`).`, ...at);
+        return this.report(
+          'psconfig/invalid-time',
+          frame,
+          `${quote(v)} is not a valid time for ${field}: use an ISO 8601 timestamp (\`2025-01-31T12:00:00Z\`), a duration (\`PT1H\`) or a relative time (\`@PT1H\`, \`@R5/PT1H\`).`,
+          ...at,
+        );
       case 'IPv4CIDR':
       case 'IPv6CIDR':
-        return this.report('psconfig/invalid-netmask', frame, `${quote(v)} is not a CIDR netmask: write it like \`10.0.0.0/8\` or \`2001:db8::/32\`.`, ...at);
+        return this.report(
+          'psconfig/invalid-netmask',
+          frame,
+          `${quote(v)} is not a CIDR netmask: write it like \`10.0.0.0/8\` or \`2001:db8::/32\`.`,
+          ...at,
+        );
       default:
-        return this.report('psconfig/invalid-value', frame, `${quote(v)} does not match the format required for ${field} (${s.pattern}).`, ...at);
+        return this.report(
+          'psconfig/invalid-value',
+          frame,
+          `${quote(v)} does not match the format required for ${field} (${s.pattern}).`,
+          ...at,
+        );
     }
   }
 
@@ -220,7 +296,8 @@ export class SchemaChecker {
       const sub = c.properties.get(k);
       if (sub) {
         // Most values are valid scalars: decide that without allocating a frame (a large template has ~50,000).
-        if (!this.quietlyValid(val, this.compile(sub))) this.check(val, sub, (child = childFrame(child, frame, k, key)));
+        if (!this.quietlyValid(val, this.compile(sub)))
+          this.check(val, sub, (child = childFrame(child, frame, k, key)));
         continue;
       }
       child = childFrame(child, frame, k, key);
@@ -257,9 +334,21 @@ export class SchemaChecker {
     for (const r of c.required) {
       if (propertyValue(node, r) !== undefined || frame.ignore?.has(r)) continue;
       const owner = frame.def === '#' ? 'The template' : capitalize(describePath(nodePath(node)));
-      const [start, end] = frame.keyNode ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length] : [node.offset, node.offset + 1];
-      const hint = frame.def === '#' ? ` (add \`"${r}": {}\` if it has none; a fragment that is only ever included by another template may leave it out)` : (REQUIRED_HINTS[r] ?? '');
-      this.report('psconfig/missing-property', frame, `${owner} is missing the required property \`${r}\`${hint}.`, start, end, { kind: 'missing-property', property: r });
+      const [start, end] = frame.keyNode
+        ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length]
+        : [node.offset, node.offset + 1];
+      const hint =
+        frame.def === '#'
+          ? ` (add \`"${r}": {}\` if it has none; a fragment that is only ever included by another template may leave it out)`
+          : (REQUIRED_HINTS[r] ?? '');
+      this.report(
+        'psconfig/missing-property',
+        frame,
+        `${owner} is missing the required property \`${r}\`${hint}.`,
+        start,
+        end,
+        { kind: 'missing-property', property: r },
+      );
     }
   }
 
@@ -270,9 +359,15 @@ export class SchemaChecker {
     const closest = hint ? undefined : closestName(k, allowed);
     let message: string;
     if (hint) message = hint;
-    else if (s.patternProperties && allowed.length === 0) message = `${quote(k)} is not a valid name here: names may contain only letters, digits and \`: . _ -\`.`;
-    else message = `${quote(k)} is not a property of ${what}${closest ? `; did you mean \`${closest}\`?` : '.'} Allowed: ${allowed.map((a) => `\`${a}\``).join(', ')}.`;
-    this.report('psconfig/unknown-property', frame, message, key.offset, key.offset + key.length, { kind: 'unknown-property', property: k, closest });
+    else if (s.patternProperties && allowed.length === 0)
+      message = `${quote(k)} is not a valid name here: names may contain only letters, digits and \`: . _ -\`.`;
+    else
+      message = `${quote(k)} is not a property of ${what}${closest ? `; did you mean \`${closest}\`?` : '.'} Allowed: ${allowed.map((a) => `\`${a}\``).join(', ')}.`;
+    this.report('psconfig/unknown-property', frame, message, key.offset, key.offset + key.length, {
+      kind: 'unknown-property',
+      property: k,
+      closest,
+    });
   }
 
   /** anyOf/oneOf without a dedicated dispatcher: keep the branches whose type fits; report the closest branch. */
@@ -283,7 +378,9 @@ export class SchemaChecker {
       return t === undefined || this.typeOk(node, t);
     });
     if (fitting.length === 0) {
-      const types = branches.map((b) => (b.$ref ? this.resolve(b.$ref).schema.type : b.type)).filter((t): t is string => typeof t === 'string');
+      const types = branches
+        .map((b) => (b.$ref ? this.resolve(b.$ref).schema.type : b.type))
+        .filter((t): t is string => typeof t === 'string');
       return this.wrongType(node, [...new Set(types)], frame);
     }
     let best: TemplateDiagnostic[] | undefined;
@@ -324,7 +421,11 @@ function capitalize(s: string): string {
 }
 
 /** Schema diagnostics for a parsed template. */
-export function validateSchema(root: JsonNode | undefined, text: string, schema: JsonSchema = officialSchema()): TemplateDiagnostic[] {
+export function validateSchema(
+  root: JsonNode | undefined,
+  text: string,
+  schema: JsonSchema = officialSchema(),
+): TemplateDiagnostic[] {
   if (!root) return [];
   const checker = new SchemaChecker(text, schema);
   checker.check(root, schema, { def: '#' });
