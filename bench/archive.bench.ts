@@ -3,11 +3,11 @@
 // undici request + JSON.parse of the same points, and JSON.parse alone of those bytes. Also 20,000 owdelay
 // histograms turned into statistics (minimum/median/mean/p95) client-side. Medians of several runs are printed.
 import { request } from 'undici';
-import { closeArchiveConnections } from '../client/src/archive/http';
-import { fetchSeries } from '../client/src/archive/series';
-import { statisticsFromHistograms } from '../client/src/archive/summaries';
-import { toCsv } from '../client/src/archive/export-csv';
-import { normalisePoints } from '../client/src/archive/values';
+import { closeArchiveConnections } from '../archive-client/http';
+import { fetchSeries } from '../archive-client/series';
+import { statisticsFromHistograms } from '../archive-client/summaries';
+import { toCsv } from '../archive-client/export-csv';
+import { normalisePoints } from '../archive-client/values';
 import { startArchiveServer } from '../test/archive/server/server';
 
 const POINTS = 100_000;

@@ -24,7 +24,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { registerArchiveExplorer } from './explorer/provider';
 import { createLanguageClient, LANGUAGE_ID } from './language/language-client';
 import { TemplateLanguageSwitch } from './language/template-language-switch';
-import { ExpansionService } from './preview/expansion-service';
+import { ExpansionClient } from './preview/expansion-client';
 import { registerPreviewCommands } from './preview/preview-commands';
 import { TaskDocuments } from './preview/task-documents';
 import { snapshotTree, type TreeSnapshotNode } from './preview/task-tree-model';
@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   context.subscriptions.push(output);
 
   let starting: Promise<LanguageClient> | undefined;
-  const expansion = new ExpansionService(() => startClient());
+  const expansion = new ExpansionClient(() => startClient());
   const startClient = (): Promise<LanguageClient> => {
     if (!starting) {
       const t = performance.now();

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { Metadata, RawPoint } from '../../client/src/archive/types';
+import type { Metadata, RawPoint } from '../../archive-client/types';
 import { ROOT } from './helpers';
 import { type ArchiveServerHandle, startArchiveServer } from './server/server';
 

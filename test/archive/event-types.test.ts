@@ -2,10 +2,10 @@
 // value shape (numbers, loss fractions, histograms, statistics, traces, subintervals, streams, failures).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeArchiveConnections } from '../../client/src/archive/http';
-import { searchMetadata } from '../../client/src/archive/search';
-import { fetchSeries } from '../../client/src/archive/series';
-import { normalisePoints, normaliseValue, valueKindOf } from '../../client/src/archive/values';
+import { closeArchiveConnections } from '../../archive-client/http';
+import { searchMetadata } from '../../archive-client/search';
+import { fetchSeries } from '../../archive-client/series';
+import { normalisePoints, normaliseValue, valueKindOf } from '../../archive-client/values';
 import { type ArchiveServerHandle, startArchiveServer } from './server/server';
 
 const SEED_EVENT_TYPES = [

@@ -1,8 +1,8 @@
 // CSV flattening of each value shape (the layout `archive get --format csv` and the explorer's export share).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toCsv } from '../../client/src/archive/export-csv';
-import { normalisePoints } from '../../client/src/archive/values';
+import { toCsv } from '../../archive-client/export-csv';
+import { normalisePoints } from '../../archive-client/values';
 
 const csv = (et: string, st: string, pts: { ts: number; val: unknown }[]): string[] =>
   toCsv(normalisePoints(et, st, pts))

@@ -2,10 +2,10 @@
 // never an unhandled rejection.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ArchiveError, type ArchiveErrorKind } from '../../client/src/archive/errors';
-import { closeArchiveConnections } from '../../client/src/archive/http';
-import { searchMetadata } from '../../client/src/archive/search';
-import { fetchSeries } from '../../client/src/archive/series';
+import { ArchiveError, type ArchiveErrorKind } from '../../archive-client/errors';
+import { closeArchiveConnections } from '../../archive-client/http';
+import { searchMetadata } from '../../archive-client/search';
+import { fetchSeries } from '../../archive-client/series';
 import { tinyServer, trackUnhandledRejections } from './helpers';
 import type { FaultMode } from './server/faults';
 import { type ArchiveServerHandle, refusedArchiveUrl, startArchiveServer } from './server/server';

@@ -2,9 +2,9 @@
 // ignores offset) and time series until the range is complete (time-start = last ts + 1).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeArchiveConnections, requestJson } from '../../client/src/archive/http';
-import { searchMetadata } from '../../client/src/archive/search';
-import { fetchSeries } from '../../client/src/archive/series';
+import { closeArchiveConnections, requestJson } from '../../archive-client/http';
+import { searchMetadata } from '../../archive-client/search';
+import { fetchSeries } from '../../archive-client/series';
 import { json, type TinyServer, tinyServer } from './helpers';
 import { type ArchiveServerHandle, startArchiveServer } from './server/server';
 

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { histogramStatistics, mergeHistograms, NistPercentile } from '../../client/src/archive/statistics';
-import { statisticsFromHistograms } from '../../client/src/archive/summaries';
-import { normalisePoints } from '../../client/src/archive/values';
+import { histogramStatistics, mergeHistograms, NistPercentile } from '../../archive-client/statistics';
+import { statisticsFromHistograms } from '../../archive-client/summaries';
+import { normalisePoints } from '../../archive-client/values';
 import { FIXTURES } from './helpers';
 
 const vectors = JSON.parse(readFileSync(join(FIXTURES, 'esmond/derived/test_api_vectors.json'), 'utf8')) as {

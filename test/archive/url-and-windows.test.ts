@@ -1,17 +1,17 @@
 // URL normalising, time parsing, time windows and the choice of summary series (reference esmond.md §1g).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ArchiveError, redact } from '../../client/src/archive/errors';
-import { resolveTimeWindow } from '../../client/src/archive/series';
-import { chooseSeries, parseSeriesUri, selectWindow, summaryWindowForRange } from '../../client/src/archive/summaries';
-import type { EventTypeInfo } from '../../client/src/archive/types';
+import { ArchiveError, redact } from '../../archive-client/errors';
+import { resolveTimeWindow } from '../../archive-client/series';
+import { chooseSeries, parseSeriesUri, selectWindow, summaryWindowForRange } from '../../archive-client/summaries';
+import type { EventTypeInfo } from '../../archive-client/types';
 import {
   normaliseArchiveUrl,
   parseDuration,
   parseTimestamp,
   resolveArchiveUri,
   searchParams,
-} from '../../client/src/archive/url';
+} from '../../archive-client/url';
 
 test('what users paste becomes the archive list URL', () => {
   const want = 'https://ps.example.net/esmond/perfsonar/archive/';

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startArchiveServer, type ArchiveServerHandle } from '../archive/server/server';
-import { searchMetadata } from '../../client/src/archive/search';
+import { searchMetadata } from '../../archive-client/search';
 import type { ExplorerState, SeriesResult } from '../../client/src/explorer/messages';
 import { launchChromium, screenshotDir, startHarness, type Harness } from './harness';
 

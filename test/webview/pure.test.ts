@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildExplorerHtml, explorerCsp, makeNonce } from '../../client/src/explorer/html';
-import { bucketToMs, rowOfMetadata, seriesDataOf, statsDataOf, unitOf } from '../../client/src/explorer/convert';
+import { bucketToMs, rowOfMetadata, seriesDataOf, statsDataOf, unitOf } from '../../client/src/explorer/archive-view';
 import { exportCsv, exportJson, CSV_HEADER } from '../../client/src/explorer/export';
 import { resolveTime } from '../../client/src/explorer/time';
 import { summariesFor, filtersOfForm } from '../../client/src/explorer/host';
@@ -19,9 +19,9 @@ import {
   siPrefix,
 } from '../../client/src/webview/format';
 import { pathChanges, pathSignature } from '../../client/src/webview/trace';
-import { normalisePoints } from '../../client/src/archive/values';
-import { statisticsFromHistograms, chooseSeries } from '../../client/src/archive/summaries';
-import type { Metadata, RawPoint } from '../../client/src/archive/types';
+import { normalisePoints } from '../../archive-client/values';
+import { statisticsFromHistograms, chooseSeries } from '../../archive-client/summaries';
+import type { Metadata, RawPoint } from '../../archive-client/types';
 import { esmondFixturesDir } from '../fixtures';
 
 const docs = join(esmondFixturesDir, 'esmond', 'docs-rest');

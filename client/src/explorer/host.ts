@@ -1,14 +1,14 @@
 // The explorer's host side (pure: no vscode import): answers webview requests with the archive client — search,
 // series for a measurement + event type + summary window + range, reverse-direction lookup, export. The VS Code
 // provider and the Chromium test harness both run this, so tests exercise the real logic against a real archive.
-import { ArchiveError } from '../archive/errors';
-import { searchMetadata } from '../archive/search';
-import { fetchSeries } from '../archive/series';
-import { chooseSeries, statisticsFromHistograms, summaryWindowForRange } from '../archive/summaries';
-import type { ArchiveOptions, EventTypeInfo, SearchFilters } from '../archive/types';
-import { normaliseArchiveUrl } from '../archive/url';
-import { normalisePoints, valueKindOf } from '../archive/values';
-import { bucketToMs, eventTypeInfoOf, rowOfMetadata, seriesDataOf, statsDataOf, unitOf } from './convert';
+import { ArchiveError } from '../../../archive-client/errors';
+import { searchMetadata } from '../../../archive-client/search';
+import { fetchSeries } from '../../../archive-client/series';
+import { chooseSeries, statisticsFromHistograms, summaryWindowForRange } from '../../../archive-client/summaries';
+import type { ArchiveOptions, EventTypeInfo, SearchFilters } from '../../../archive-client/types';
+import { normaliseArchiveUrl } from '../../../archive-client/url';
+import { normalisePoints, valueKindOf } from '../../../archive-client/values';
+import { bucketToMs, eventTypeInfoOf, rowOfMetadata, seriesDataOf, statsDataOf, unitOf } from './archive-view';
 import { exportCsv, exportJson } from './export';
 import type {
   ArchiveEntry,

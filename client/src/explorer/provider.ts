@@ -1,8 +1,8 @@
 // VS Code side of the archive explorer: the webview view `psconfig.archiveExplorer` (state kept when hidden), and
 // the commands Add Archive…, Set Archive Token… and Open Archive Explorer. Archive logic lives in host.ts (pure).
 import * as vscode from 'vscode';
-import { searchMetadata } from '../archive/search';
-import { normaliseArchiveUrl } from '../archive/url';
+import { searchMetadata } from '../../../archive-client/search';
+import { normaliseArchiveUrl } from '../../../archive-client/url';
 import { buildExplorerHtml } from './html';
 import { createExplorerHost, type ExplorerHost } from './host';
 import type { ArchiveEntry, Prefill, WebviewToHost } from './messages';

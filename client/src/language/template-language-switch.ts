@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { LANGUAGE_ID } from './language-client';
 import { looksLikeTemplate } from './template-detection';
-import { TASK_DOCUMENT_SCHEME } from '../preview/task-json';
+import { TASK_DOCUMENT_SCHEME } from './document-schemes';
 
 export class TemplateLanguageSwitch implements vscode.Disposable {
   private readonly pending = new Map<string, Promise<void>>();

@@ -7,7 +7,7 @@ import { LANGUAGE_ID } from '../language/language-client';
 import { agentAddressList, parseAgentAddressInput } from '../language/server-settings';
 import type { TemplateLanguageSwitch } from '../language/template-language-switch';
 import { pickAgentAddresses, saveAgentAddresses } from './agent-picker';
-import type { ExpansionService } from './expansion-service';
+import type { ExpansionClient } from './expansion-client';
 import { formatTaskArray, pschedulerTaskArray, type TaskDocumentAddress } from './task-json';
 import type { TaskDocuments } from './task-documents';
 import { snapshotTree, type TaskTreeNode, type TreeSnapshotNode } from './task-tree-model';
@@ -48,7 +48,7 @@ export function registerPreviewCommands(
   context: vscode.ExtensionContext,
   tasks: TasksView,
   documents: TaskDocuments,
-  expansion: ExpansionService,
+  expansion: ExpansionClient,
   languageSwitch: TemplateLanguageSwitch,
 ): void {
   /** The template a command works on: its argument (opened and made a template if needed), the active editor, or the tree's. */

@@ -3,7 +3,7 @@
 // request; open documents re-read their content whenever the view shows a new expansion of their template.
 import * as vscode from 'vscode';
 import type { ExpandedCombination } from '../../../common/protocol';
-import type { ExpansionService } from './expansion-service';
+import type { ExpansionClient } from './expansion-client';
 import {
   formatCombinationDocument,
   parseTaskDocumentQuery,
@@ -25,7 +25,7 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
 
   constructor(
     private readonly tasks: TasksView,
-    private readonly expansion: ExpansionService,
+    private readonly expansion: ExpansionClient,
   ) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(TASK_DOCUMENT_SCHEME, this),

@@ -2,8 +2,7 @@
 // Pure (no `vscode`): the document provider and the export command call these.
 import type { ExpandTasksResult, ExpandedCombination, PSchedulerTask } from '../../../common/protocol';
 
-/** URI scheme of the read-only documents that show one combination's pScheduler task. */
-export const TASK_DOCUMENT_SCHEME = 'psconfig-task';
+export { TASK_DOCUMENT_SCHEME } from '../language/document-schemes';
 
 /**
  * The bare array `psconfig pscheduler-tasks` prints: the task JSON of every combination that would be created,

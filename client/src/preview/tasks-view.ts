@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExpandTasksResult } from '../../../common/protocol';
 import { LANGUAGE_ID } from '../language/language-client';
 import { agentAddressList } from '../language/server-settings';
-import type { ExpansionService } from './expansion-service';
+import type { ExpansionClient } from './expansion-client';
 import type { TaskDocumentAddress } from './task-json';
 import {
   TaskTreeModel,
@@ -60,7 +60,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
   private agentLoads = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly expansion: ExpansionService,
+    private readonly expansion: ExpansionClient,
     private readonly output: vscode.OutputChannel,
   ) {
     this.view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });

@@ -10,7 +10,7 @@ import { renderTestDetails } from './subint';
 import { renderTraces } from './trace';
 import { HostError, newId, request } from './vscode-api';
 import { resolveTime } from '../explorer/time';
-import { summaryWindowForRange } from '../archive/summaries';
+import { summaryWindowForRange } from '../../../archive-client/summaries';
 
 type Dir = 'forward' | 'reverse';
 

@@ -5,7 +5,7 @@ import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { MAX_ANALYSIS_CHARS } from './analysis';
-import { toDiagnostic } from './convert';
+import { toDiagnostic } from './to-lsp';
 import type { BackgroundRunner, DiagnosticsOutcome } from './background-worker';
 import type { Logger } from './guard';
 

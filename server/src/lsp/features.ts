@@ -35,7 +35,7 @@ import {
 } from '../template/navigation/names';
 import type { NavModel } from '../template/navigation/model';
 import type { AnalysisCache } from './analysis';
-import { completionKind, toDocumentSymbol, toRange } from './convert';
+import { completionKind, toDocumentSymbol, toRange } from './to-lsp';
 import type { ExpansionService } from './expansion-service';
 import { runSafe, type Logger } from './guard';
 import type { SchemaService } from './schema-service';

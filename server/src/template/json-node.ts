@@ -17,6 +17,14 @@ export interface JsonNode {
   comment?: boolean;
 }
 
+export interface DuplicateKey {
+  key: string;
+  /** Key node of the later occurrence (the one whose value pSConfig keeps: Python's json keeps the last). */
+  node: JsonNode;
+  /** Key node of the first occurrence. */
+  first: JsonNode;
+}
+
 export interface SyntaxProblem {
   message: string;
   start: number;

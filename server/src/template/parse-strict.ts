@@ -1,8 +1,7 @@
 // Strict JSON (RFC 8259) parser for the fast path: a hand-written scanner building the AST with offsets, noting
 // comment keys and duplicate keys as it goes. Throws StrictSyntaxError at the first problem; parse.ts then falls
 // back to the recovering parser.
-import { makeNode, type JsonNode } from './json-node';
-import type { DuplicateKey } from './parse';
+import { makeNode, type DuplicateKey, type JsonNode } from './json-node';
 
 export class StrictSyntaxError extends Error {}
 

@@ -6,20 +6,12 @@
 //
 // Valid JSON takes a fast strict path (a hand-written scanner, a few times the cost of JSON.parse). Text with a
 // syntax error is re-parsed by parse-recovering.ts, which recovers a partial tree and lists every error.
-import type { JsonNode, JsonPath, SyntaxProblem } from './json-node';
+import type { DuplicateKey, JsonNode, JsonPath, SyntaxProblem } from './json-node';
 import { parseRecovering } from './parse-recovering';
 import { StrictParser, StrictSyntaxError } from './parse-strict';
 
-export type { JsonNode, JsonNodeType, JsonPath, SyntaxProblem } from './json-node';
+export type { DuplicateKey, JsonNode, JsonNodeType, JsonPath, SyntaxProblem } from './json-node';
 export { makeNode } from './json-node';
-
-export interface DuplicateKey {
-  key: string;
-  /** Key node of the later occurrence (the one whose value pSConfig keeps: Python's json keeps the last). */
-  node: JsonNode;
-  /** Key node of the first occurrence. */
-  first: JsonNode;
-}
 
 export interface ParsedTemplate {
   text: string;

@@ -1,7 +1,7 @@
 // Server-side summaries, updated on every write (reference esmond.md §1d): epoch-aligned bins of `window` seconds
 // (0 = one bin per point); integer/float aggregation = sum, average = mean; percentage aggregation = Σnum/Σden;
 // histogram aggregation = bucket-wise sum; statistics = esmond statistics of the bin's merged histogram.
-import { histogramStatistics } from '../../../client/src/archive/statistics';
+import { histogramStatistics } from '../../../archive-client/statistics';
 import type { ValueClass } from './event-types';
 import { SortedSeries } from './sorted-series';
 

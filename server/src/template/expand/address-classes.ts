@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles } from '../jq/batch';
-import { isObject, JsonObject, NameLabelAddress, str, strList, TemplateView, truthy, Json } from './model';
+import { isObject, JsonObject, NameLabelAddress, str, strList, TemplateView, truthy, Json } from './template-view';
 
 export interface ClassContext {
   view: TemplateView;

@@ -3,7 +3,7 @@
 import { ClassContext } from './address-classes';
 import { requestingAgentFrom } from './engine';
 import { NodeTable } from './groups';
-import { isObject, stripHashKeys, viewOf } from './model';
+import { isObject, stripHashKeys, viewOf } from './template-view';
 import { agentMatcher, planTask } from './scheduling';
 
 export interface TaskCount {

@@ -13,7 +13,7 @@ import type { JqValueResult } from '../jq/batch';
 import { ClassContext, prefetchClassJq } from './address-classes';
 import { NodeTable } from './groups';
 import { IncludeOptions, mergeIncludes } from './includes';
-import { isObject, Json, JsonObject, strList, stripHashKeys, TemplateView, viewOf, AddressNode } from './model';
+import { isObject, Json, JsonObject, strList, stripHashKeys, TemplateView, viewOf, AddressNode } from './template-view';
 import { archivesFor, assembleTask, contextsFor, Sourced, withoutMeta } from './pscheduler-task';
 import { agentMatcher, PlannedCombination, planTask, TaskPlan } from './scheduling';
 import { CompiledTemplate, compileTemplate, expandVar, fillTemplate, VarScope, VarValue } from './template-vars';

@@ -12,7 +12,7 @@ import {
   NameLabelAddress,
   str,
   truthy,
-} from './model';
+} from './template-view';
 
 /** Hands out AddressNodes, reusing one per (address, label, remote key) so a 300-address mesh stays cheap. */
 export class NodeTable {

@@ -1,6 +1,6 @@
 // `includes` merged as pSConfig 5.x merges them (base_connect.py expand_config/_merge_configs, psconfig.md §3.8):
 // in order, per section, keys already present win; an included file's own `includes` and `_meta` are ignored.
-import { isObject, JsonObject, stripHashKeys } from './model';
+import { isObject, JsonObject, stripHashKeys } from './template-view';
 
 export const MERGED_SECTIONS = [
   'addresses',

@@ -5,4 +5,4 @@ export { countCombinations } from './count';
 export type { CountResult, TaskCount } from './count';
 export { mergeIncludes, MERGED_SECTIONS } from './includes';
 export type { IncludeReader, IncludeOptions } from './includes';
-export { stripHashKeys } from './model';
+export { stripHashKeys } from './template-view';

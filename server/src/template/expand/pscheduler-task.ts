@@ -1,7 +1,7 @@
 // The pieces of the pScheduler task JSON the agent builds per combination (psconfig.md §3.5):
 // archives (task + scheduler host, de-duplicated), per-participant contexts, and the final assembly.
 import { PSchedulerTask } from '../../../../common/protocol';
-import { AddressNode, canonicalJson, hostOf, isObject, Json, JsonObject, strList, TemplateView } from './model';
+import { AddressNode, canonicalJson, hostOf, isObject, Json, JsonObject, strList, TemplateView } from './template-view';
 
 export type Sourced<T> = { ok: true; value: T } | { ok: false; error: string };
 

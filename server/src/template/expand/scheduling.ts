@@ -3,7 +3,16 @@
 // Synchronous and jq-free, so code lenses can count tasks cheaply (psconfig.md §3.4).
 import { ClassContext } from './address-classes';
 import { GroupContext, iterateGroup, NodeTable } from './groups';
-import { AddressNode, effectiveAddress, isDisabled, isNoAgent, JsonObject, str, TemplateView, truthy } from './model';
+import {
+  AddressNode,
+  effectiveAddress,
+  isDisabled,
+  isNoAgent,
+  JsonObject,
+  str,
+  TemplateView,
+  truthy,
+} from './template-view';
 
 export interface PlannedCombination {
   members: AddressNode[];

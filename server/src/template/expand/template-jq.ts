@@ -3,7 +3,7 @@
 // item only indexes them; jq rebuilds the document pSConfig's _jq_obj gives each combination.
 import { DEFAULT_JQ_TIMEOUT_MS, JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles, JqValueResult } from '../jq/batch';
-import { AddressNode, JsonObject, strList, TemplateView } from './model';
+import { AddressNode, JsonObject, strList, TemplateView } from './template-view';
 
 /** Above this many combinations, the batch is split over two concurrent jq processes (one per core). */
 const PARALLEL_JQ_THRESHOLD = 10_000;

@@ -4,7 +4,7 @@
 // string path gives; anything unusual (a variable in a key, a `"` or `\` in a value, a match spanning two
 // strings, a URL inside a jq object) makes fill return undefined and the caller takes the string path.
 import { bracketIpv6Urls } from './ipv6-url';
-import { isObject, Json } from './model';
+import { isObject, Json } from './template-view';
 
 export type TreeNode =
   | { k: 0; v: Json } // constant, shared between combinations

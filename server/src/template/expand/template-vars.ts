@@ -3,7 +3,7 @@
 // literals after http(s):// bracketed, then parsed back. A template is compiled once per task and filled per
 // combination, which keeps a 40,000-task mesh in the low hundreds of milliseconds.
 import { isIPv6 } from 'node:net';
-import { AddressNode, Json } from './model';
+import { AddressNode, Json } from './template-view';
 import { bracketIpv6Urls } from './ipv6-url';
 import { compileTree, fillTree, TreeNode } from './template-tree';
 

@@ -2,9 +2,9 @@
 // shape, by the first character) and validate against that one, so errors name the actual field at fault
 // instead of "is not valid under any of the given schemas".
 import { members, propertyValue, type JsonNode } from '../parse';
-import type { Frame, SchemaChecker } from './validator';
+import type { Frame, SchemaCheck } from './checker-types';
 
-type Dispatcher = (c: SchemaChecker, node: JsonNode, frame: Frame) => void;
+type Dispatcher = (c: SchemaCheck, node: JsonNode, frame: Frame) => void;
 
 /** Alternatives discriminated by their `type` enum (groups, address-class filters). */
 function byType(kind: string): Dispatcher {
@@ -98,7 +98,7 @@ const selector: Dispatcher = (c, node, frame) => {
 
 /** Checks node against definition `def` with the frame switched to it in place (the frame is restored after;
  *  checks never keep a frame), avoiding a frame copy per value. */
-function checkAs(c: SchemaChecker, node: JsonNode, def: string, frame: Frame): void {
+function checkAs(c: SchemaCheck, node: JsonNode, def: string, frame: Frame): void {
   const saved = frame.def;
   frame.def = def;
   c.check(node, c.defs[def], frame);

@@ -19,20 +19,7 @@ import {
 } from './describe';
 import { officialSchema, type JsonSchema } from './schema-source';
 import { unknownPropertyHint } from './property-hints';
-
-export interface Frame {
-  /** Nearest schema definition name (`#` for the root). */
-  def: string;
-  /** Property that holds the value (for array items: the array's property). */
-  field?: string;
-  /** Key node of that property (used to place "missing property" errors). */
-  keyNode?: JsonNode;
-  item?: boolean;
-  /** Inside an object pSConfig does not validate (name outside NameType): problems are warnings. */
-  lenient?: boolean;
-  /** Properties already reported by an alternative dispatcher. */
-  ignore?: ReadonlySet<string>;
-}
+import type { Frame, SchemaCheck } from './checker-types';
 
 const NAME_KEY = '^[a-zA-Z0-9:._\\-]+$';
 
@@ -40,7 +27,7 @@ interface Compiled {
   refName: string | undefined;
   refSchema: JsonSchema | undefined;
   anyJson: boolean;
-  alt: ((c: SchemaChecker, node: JsonNode, frame: Frame) => void) | undefined;
+  alt: ((c: SchemaCheck, node: JsonNode, frame: Frame) => void) | undefined;
   alternatives: boolean;
   type: string | string[] | undefined;
   enumValues: unknown[] | undefined;
@@ -56,7 +43,7 @@ interface Compiled {
 /** Compiled keywords per schema object (the official schema is loaded once and never mutated). */
 const COMPILED = new Map<JsonSchema, Compiled>();
 
-export class SchemaChecker {
+export class SchemaChecker implements SchemaCheck {
   readonly out: TemplateDiagnostic[] = [];
   readonly defs: Record<string, JsonSchema>;
   private readonly regexps = new Map<string, RegExp>();

@@ -1,7 +1,7 @@
 // psconfig-tools: the command line on the same modules as the language server.
-import { runValidateCommand } from './cli/validate-command';
-import { runExpandCommand } from './cli/expand-command';
-import { runArchiveCommand } from '../../client/src/archive/cli-command';
+import { runValidateCommand } from './validate-command';
+import { runExpandCommand } from './expand-command';
+import { runArchiveCommand } from './archive-command';
 
 const USAGE = `usage: psconfig-tools <command> [options]
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expandText } from '../template/expand/from-text';
+import { expandText } from '../server/src/template/expand/from-text';
 
 const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--allow-remote-includes]
 

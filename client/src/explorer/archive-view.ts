@@ -1,8 +1,8 @@
 // From the archive client's shapes to what the explorer shows (pure): metadata → table rows, normalised points →
 // chart columns in display units (bits/s, %, ms), statistics computed from histograms when the archive has none.
-import type { EventTypeInfo, Metadata } from '../archive/types';
-import type { NormalPoint } from '../archive/values';
-import type { StatisticsPoint } from '../archive/summaries';
+import type { EventTypeInfo, Metadata } from '../../../archive-client/types';
+import type { NormalPoint } from '../../../archive-client/values';
+import type { StatisticsPoint } from '../../../archive-client/summaries';
 import type { EventTypeRef, MeasurementRow, SeriesData, Subinterval, TraceHop, Unit } from './messages';
 
 const SUBJECT_FIELDS = new Set([
@@ -127,7 +127,7 @@ export function bucketToMs(eventType: string, fields: Record<string, string>): n
   return Number.isFinite(w) && w > 0 ? w / 0.001 : 1;
 }
 
-function hopOf(h: import('../archive/values').TraceHop): TraceHop {
+function hopOf(h: import('../../../archive-client/values').TraceHop): TraceHop {
   return {
     ttl: h.ttl,
     query: h.query,
@@ -142,7 +142,7 @@ function hopOf(h: import('../archive/values').TraceHop): TraceHop {
   };
 }
 
-function subOf(s: import('../archive/values').Subinterval): Subinterval {
+function subOf(s: import('../../../archive-client/values').Subinterval): Subinterval {
   return { start: s.start, duration: s.duration, value: s.value ?? null };
 }
 

@@ -1,8 +1,8 @@
 // `psconfig-tools validate FILE... [--format text|json] [--no-jq]`: the language server's checks on files.
 // Exit 0 when no errors, 1 when any error, 2 when a file cannot be read or the arguments are wrong.
 import { readFile } from 'node:fs/promises';
-import { checkJqExpressions, validateTemplate, type TemplateDiagnostic } from '../template/diagnostics';
-import { LineIndex } from '../template/positions';
+import { checkJqExpressions, validateTemplate, type TemplateDiagnostic } from '../server/src/template/diagnostics';
+import { LineIndex } from '../server/src/template/positions';
 
 export interface CliDiagnostic {
   file: string;

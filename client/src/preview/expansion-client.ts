@@ -10,12 +10,12 @@ import {
 } from '../../../common/protocol';
 import { onTypedNotification, sendTypedRequest } from '../language/typed-messages';
 
-export interface ExpandOptions {
+export interface ExpansionRequestOptions {
   agentAddresses: string[];
   limit?: number;
 }
 
-export class ExpansionService implements vscode.Disposable {
+export class ExpansionClient implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TemplateChangedParams>();
   /** The server says a template's previews are stale (uri as the server knows it). */
   readonly onTemplateChanged = this.changed.event;
@@ -36,7 +36,7 @@ export class ExpansionService implements vscode.Disposable {
 
   async expand(
     template: vscode.Uri,
-    options: ExpandOptions,
+    options: ExpansionRequestOptions,
     token?: vscode.CancellationToken,
   ): Promise<ExpandTasksResult> {
     const client = await this.startClient();

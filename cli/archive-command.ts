@@ -1,14 +1,14 @@
 // `psconfig-tools archive search|get`: the archive client on the command line. Exit 0 on success, 1 when the
 // archive fails (the message says what happened), 2 on a usage error.
-import { ArchiveError, redact } from './errors';
-import { closeArchiveConnections } from './http';
-import { searchMetadata } from './search';
-import { fetchSeries } from './series';
-import { parseSeriesUri } from './summaries';
-import type { ArchiveOptions, Metadata, SearchFilters } from './types';
-import { parseDuration, parseTimestamp } from './url';
-import { normalisePoints } from './values';
-import { toCsv } from './export-csv';
+import { ArchiveError, redact } from '../archive-client/errors';
+import { closeArchiveConnections } from '../archive-client/http';
+import { searchMetadata } from '../archive-client/search';
+import { fetchSeries } from '../archive-client/series';
+import { parseSeriesUri } from '../archive-client/summaries';
+import type { ArchiveOptions, Metadata, SearchFilters } from '../archive-client/types';
+import { parseDuration, parseTimestamp } from '../archive-client/url';
+import { normalisePoints } from '../archive-client/values';
+import { toCsv } from '../archive-client/export-csv';
 
 const USAGE = `usage:
   psconfig-tools archive search URL [--source A] [--destination B] [--measurement-agent M] [--tool-name T]
