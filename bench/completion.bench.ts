@@ -2,9 +2,7 @@
 // 1,000 tasks): the pure module on a warm model, and over LSP to the bundled server, beside JSON.parse of the
 // same text measured in the same run.   npm run bench -- completion
 import { completeAt } from '../server/src/template/navigation/completion';
-import type { NavModel } from '../server/src/template/navigation/model';
-import { parseTemplate } from '../server/src/template/parse';
-import { buildSymbolIndex } from '../server/src/template/symbols';
+import { analyseTemplate } from '../server/src/template/model';
 import { LspClient, offsetToPosition } from '../test/lsp/lsp-client';
 import { generateLargeTemplate } from './diagnostics.bench';
 
@@ -55,8 +53,7 @@ export async function run(): Promise<void> {
 
   JSON.parse(text);
   const jsonParse = timeSync(() => JSON.parse(text), 15);
-  const parsed = parseTemplate(text);
-  const model: NavModel = { text, parsed, index: buildSymbolIndex(parsed.root) };
+  const model = analyseTemplate(text);
   console.log(
     `template: ${(text.length / 1e6).toFixed(2)} MB; ${runs} completions per position; JSON.parse of the same text ${fmt(jsonParse)}`,
   );

@@ -1,9 +1,8 @@
-// Parse cache keyed by (uri, version): one parse and one symbol index per document version, shared by
-// diagnostics and every navigation request. Very large documents are not analysed at all (see MAX_ANALYSIS_CHARS).
+// Parse cache keyed by (uri, version): one analysis per document version (the parsed tree, its symbol index and
+// the template model the checks build, template/model.ts), shared by every navigation request. Very large
+// documents are not analysed at all (see MAX_ANALYSIS_CHARS).
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseTemplate } from '../template/parse';
-import { buildSymbolIndex } from '../template/symbols';
-import type { NavModel } from '../template/navigation/model';
+import { analyseTemplate, type TemplateModel } from '../template/model';
 import { extendRegion, type EditedRegion } from '../template/navigation/edited-text';
 
 /**
@@ -18,7 +17,7 @@ export interface Analysis {
   version: number;
   text: string;
   /** Undefined when the document is too large to analyse. */
-  model: NavModel | undefined;
+  model: TemplateModel | undefined;
 }
 
 export class AnalysisCache {
@@ -56,11 +55,8 @@ export class AnalysisCache {
     const hit = this.entries.get(doc.uri);
     if (hit && hit.version === doc.version) return hit;
     const text = doc.getText();
-    let model: NavModel | undefined;
-    if (text.length <= MAX_ANALYSIS_CHARS) {
-      const parsed = parseTemplate(text);
-      model = { text, parsed, index: buildSymbolIndex(parsed.root) };
-    }
+    let model: TemplateModel | undefined;
+    if (text.length <= MAX_ANALYSIS_CHARS) model = analyseTemplate(text);
     return this.set({ uri: doc.uri, version: doc.version, text, model });
   }
 

@@ -33,7 +33,7 @@ import {
   rename,
   type TextEditOffsets,
 } from '../template/navigation/names';
-import type { NavModel } from '../template/navigation/model';
+import type { TemplateModel } from '../template/model';
 import type { AnalysisCache } from './analysis';
 import { completionKind, toDocumentSymbol, toRange } from './to-lsp';
 import type { ExpansionService } from './expansion-service';
@@ -78,7 +78,7 @@ export function registerFeatures(d: FeatureDeps): void {
   const { connection, documents, cache, log } = d;
 
   /** The document and its model, or undefined when it is not open or too large. */
-  const modelOf = (uri: string): { doc: TextDocument; model: NavModel } | undefined => {
+  const modelOf = (uri: string): { doc: TextDocument; model: TemplateModel } | undefined => {
     const doc = documents.get(uri);
     if (!doc) return undefined;
     const model = cache.get(doc).model;

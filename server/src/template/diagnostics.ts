@@ -1,11 +1,12 @@
 // The one entry point for template diagnostics: parse once, build the symbol index and model, run every check.
 //
 //   const { diagnostics, parsed, index, model } = validateTemplate(text);
+//   const diagnostics = validateModel(model);        // on a model already built (analyseTemplate, model.ts)
 //   const slow = await checkJqExpressions(model);   // jq compile errors, published after the fast ones
 //
 // Offsets are UTF-16 offsets into `text`; convert with positions.ts (LineIndex) or the LSP TextDocument.
-import { buildModel, type TemplateModel } from './model';
-import { parseTemplate, propertyValue, itemsOf, type ParsedTemplate } from './parse';
+import { analyseTemplate, type TemplateModel } from './model';
+import { propertyValue, itemsOf, type ParsedTemplate } from './parse';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
@@ -13,7 +14,7 @@ import { checkSyntax } from './rules/syntax';
 import { checkTemplateVariables } from './rules/template-variables';
 import { checkUnused } from './rules/unused';
 import { validateSchema } from './schema/validator';
-import { buildSymbolIndex, type SymbolIndex } from './symbols';
+import type { SymbolIndex } from './symbols';
 import type { TemplateDiagnostic } from './rules/diagnostic';
 
 export type { TemplateDiagnostic, Severity, DiagnosticTag, DiagnosticData } from './rules/diagnostic';
@@ -39,9 +40,13 @@ const MAX_SYNTAX_ERRORS = 100;
 export const MAX_DIAGNOSTICS = 5000;
 
 export function validateTemplate(text: string, opts: ValidateOptions = {}): ValidationResult {
-  const parsed = parseTemplate(text);
-  const index = buildSymbolIndex(parsed.root);
-  const model = buildModel(parsed, index);
+  const model = analyseTemplate(text);
+  return { diagnostics: validateModel(model, opts), parsed: model.parsed, index: model.index, model };
+}
+
+/** Every synchronous check on one analysis, sorted by position and capped at MAX_DIAGNOSTICS. */
+export function validateModel(model: TemplateModel, opts: ValidateOptions = {}): TemplateDiagnostic[] {
+  const { parsed, text } = model;
   const out: TemplateDiagnostic[] = [];
   const syntax = checkSyntax(parsed);
   append(out, syntax.slice(0, MAX_SYNTAX_ERRORS));
@@ -84,7 +89,7 @@ export function validateTemplate(text: string, opts: ValidateOptions = {}): Vali
       end: last.end,
     });
   }
-  return { diagnostics: out, parsed, index, model };
+  return out;
 }
 
 /** push(...items) without the argument-count limit (a hostile template can produce huge lists). */

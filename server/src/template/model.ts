@@ -1,7 +1,17 @@
-// Derived facts the rules share: group types and sizes, which tasks use which test/archive/context.
-// Built once per parse from the AST and the symbol index (only string-valued fields count; the schema check
-// reports the rest).
-import { itemsOf, members, propertyValue, stringValue, type JsonNode, type ParsedTemplate } from './parse';
+// The template model: one per document version, read by every check and every navigation feature. It holds the
+// parsed tree, the symbol index and the derived facts they share: group types and sizes, which tasks use which
+// test/archive/context (only string-valued fields count; the schema check reports the rest).
+//
+//   const model = analyseTemplate(text);   // diagnostics (validateModel), completion, hover, lenses, quick fixes
+import {
+  itemsOf,
+  members,
+  parseTemplate,
+  propertyValue,
+  stringValue,
+  type JsonNode,
+  type ParsedTemplate,
+} from './parse';
 import { buildSymbolIndex, sectionNode, type SymbolIndex } from './symbols';
 
 export type GroupType = 'mesh' | 'disjoint' | 'list';
@@ -28,17 +38,27 @@ export interface TaskInfo {
 }
 
 export interface TemplateModel {
+  /** The text that was parsed (parsed.text). */
+  text: string;
   parsed: ParsedTemplate;
   index: SymbolIndex;
   groups: Map<string, GroupInfo>;
   tasks: TaskInfo[];
   /** Tasks whose expansion uses an object: tests and task archives directly, host archives and contexts
-   *  through the addresses of the task's group. */
+   *  through the addresses of the task's group (addresses selected by class are not known statically). */
   usersOf(kind: 'tests' | 'archives' | 'contexts', name: string): TaskInfo[];
+  /** The task of that name (the last one when the key is duplicated, as pSConfig reads it). */
+  task(name: string): TaskInfo | undefined;
 }
 
 export function groupSize(type: GroupType | undefined): number | undefined {
   return type === 'list' ? 1 : type === 'mesh' || type === 'disjoint' ? 2 : undefined;
+}
+
+/** Parses the text and builds its symbol index and model: the one analysis of a document version. */
+export function analyseTemplate(text: string): TemplateModel {
+  const parsed = parseTemplate(text);
+  return buildModel(parsed, buildSymbolIndex(parsed.root));
 }
 
 export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSymbolIndex(parsed.root)): TemplateModel {
@@ -96,6 +116,7 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     }
   }
 
+  let byName: Map<string, TaskInfo> | undefined;
   type UserKind = 'tests' | 'archives' | 'contexts';
   let users: Record<UserKind, Map<string, TaskInfo[]>> | undefined;
   const buildUsers = (): Record<UserKind, Map<string, TaskInfo[]>> => {
@@ -133,6 +154,7 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
   };
 
   return {
+    text: parsed.text,
     parsed,
     index,
     groups,
@@ -140,6 +162,10 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     usersOf(kind, name) {
       users ??= buildUsers();
       return users[kind].get(name) ?? [];
+    },
+    task(name) {
+      byName ??= new Map(tasks.map((t) => [t.name, t]));
+      return byName.get(name);
     },
   };
 }

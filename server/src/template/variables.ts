@@ -5,28 +5,9 @@
 // `\"` is un-escaped exactly as pSConfig does before running jq. `{%x%}` without the required whitespace is
 // reported as `malformed` (pSConfig leaves it as literal text).
 import type { JsonNode } from './parse';
+import { INDEXED_VARIABLES, VARIABLES, type VariableKind } from './variable-table';
 
-export type VariableKind =
-  | 'address'
-  | 'pscheduler_address'
-  | 'lead_bind_address'
-  | 'scheduled_by_address'
-  | 'flip'
-  | 'localhost'
-  | 'jq'
-  | 'unknown';
-
-/** The variable names pSConfig knows, as written (indexed ones with `[N]`). */
-export const VARIABLE_NAMES = [
-  'address',
-  'pscheduler_address',
-  'lead_bind_address',
-  'scheduled_by_address',
-  'flip',
-  'localhost',
-  'jq',
-] as const;
-export const INDEXED_VARIABLES: readonly VariableKind[] = ['address', 'pscheduler_address', 'lead_bind_address'];
+export type { VariableKind } from './variable-table';
 
 export interface TemplateVariable {
   kind: VariableKind;
@@ -52,8 +33,10 @@ export interface TemplateVariable {
   standalone: boolean;
 }
 
-const INDEXED = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
+const INDEXED = new RegExp(`^(${INDEXED_VARIABLES.join('|')})\\[(\\d+)\\]$`);
 const WS = /\s/;
+/** Names written as they are (no index, no script). */
+const PLAIN_NAMES = new Set<string>(VARIABLES.filter((v) => !v.indexed && v.name !== 'jq').map((v) => v.name));
 
 /**
  * Scans raw (escaped) string-token text; `base` is the document offset of raw[0].
@@ -140,8 +123,8 @@ function classify(
     v.index = Number(idx[2]);
     v.indexStart = v.nameEnd + 1;
     v.indexEnd = v.indexStart + idx[2].length;
-  } else if (text === 'scheduled_by_address' || text === 'flip' || text === 'localhost') {
-    v.kind = text;
+  } else if (PLAIN_NAMES.has(text)) {
+    v.kind = text as VariableKind;
   } else if (text.startsWith('jq') && text.length > 3 && text[2] === ' ') {
     // pSConfig: re.match(r'^jq (.+)$') on the stripped name
     v.kind = 'jq';

@@ -1,15 +1,12 @@
 // Builds a navigation model from template text; `|` in the text marks the cursor.
-import { parseTemplate } from '../../../server/src/template/parse';
-import { buildSymbolIndex } from '../../../server/src/template/symbols';
-import type { NavModel } from '../../../server/src/template/navigation/model';
+import { analyseTemplate, type TemplateModel } from '../../../server/src/template/model';
 
-export function navModel(text: string): NavModel {
-  const parsed = parseTemplate(text);
-  return { text, parsed, index: buildSymbolIndex(parsed.root) };
+export function navModel(text: string): TemplateModel {
+  return analyseTemplate(text);
 }
 
 /** Removes the `|` cursor marker and returns the model and the cursor offset. */
-export function atCursor(marked: string): { model: NavModel; offset: number } {
+export function atCursor(marked: string): { model: TemplateModel; offset: number } {
   const offset = marked.indexOf('|');
   if (offset < 0) throw new Error('no | cursor in the text');
   return { model: navModel(marked.slice(0, offset) + marked.slice(offset + 1)), offset };

@@ -5,7 +5,7 @@ import type { DiagnosticData } from '../rules/diagnostic';
 import { keyOf, nodeAtOffset, propertyValue, stringValue, type JsonNode } from '../parse';
 import { isSection, type SymbolKind } from '../symbols';
 import { singular } from './completion';
-import type { NavModel } from './model';
+import type { TemplateModel } from '../model';
 import type { TextEditOffsets } from './names';
 import { labelsOfAddress } from './reference-slots';
 
@@ -27,7 +27,7 @@ function isData(d: unknown): d is DiagnosticData {
   return typeof d === 'object' && d !== null && typeof (d as { kind?: unknown }).kind === 'string';
 }
 
-export function quickFixes(model: NavModel, diag: FixableDiagnostic): NavCodeAction[] {
+export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCodeAction[] {
   const data = isData(diag.data) ? diag.data : undefined;
   if (data?.kind === 'unknown-property') return renameProperty(model, diag, data.property, data.closest);
   if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
@@ -71,7 +71,7 @@ function escapeInner(s: string): string {
 }
 
 function renameProperty(
-  model: NavModel,
+  model: TemplateModel,
   diag: FixableDiagnostic,
   property: string,
   closest: string | undefined,
@@ -112,7 +112,7 @@ const PROPERTY_DEFAULTS: Record<string, unknown> = {
   script: '.',
 };
 
-function addProperty(model: NavModel, diag: FixableDiagnostic, property: string): NavCodeAction[] {
+function addProperty(model: TemplateModel, diag: FixableDiagnostic, property: string): NavCodeAction[] {
   const node = nodeAtOffset(model.parsed.root, diag.start, false);
   let obj: JsonNode | undefined;
   if (node?.type === 'object') obj = node;
@@ -157,7 +157,7 @@ function skeleton(kind: SymbolKind, name: string, addressValue?: string): unknow
 }
 
 function createObject(
-  model: NavModel,
+  model: TemplateModel,
   kind: SymbolKind,
   name: string,
   address: string | undefined,

@@ -1,9 +1,10 @@
 // Code lens data: a count line on every task, and an "open in Archive Explorer" on archives whose data names
 // an esmond or http archive URL. Counts come from the expansion the caller passes in.
+import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
+import { tasksExpanding } from '../variable-table';
 import { plural, type ExpansionFacts } from './hover';
-import { tasksExpanding, type NavModel } from './model';
 
 export interface TaskLens {
   kind: 'task';
@@ -29,7 +30,7 @@ export interface ArchiveLens {
   args: ArchiveExplorerArgs;
 }
 
-export function taskLenses(model: NavModel, facts?: ExpansionFacts): TaskLens[] {
+export function taskLenses(model: TemplateModel, facts?: ExpansionFacts): TaskLens[] {
   const out: TaskLens[] = [];
   for (const d of model.index.definitions) {
     if (d.kind !== 'tasks') continue;
@@ -60,7 +61,7 @@ export function archiveUrl(archiver: string | undefined, data: unknown): string 
   return typeof candidate === 'string' && /^https?:\/\//i.test(candidate) ? candidate : undefined;
 }
 
-export function archiveLenses(model: NavModel, facts?: ExpansionFacts): ArchiveLens[] {
+export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): ArchiveLens[] {
   const root = model.parsed.root;
   const out: ArchiveLens[] = [];
   for (const [name, prop] of members(sectionNode(root, 'archives'))) {
@@ -75,8 +76,8 @@ export function archiveLenses(model: NavModel, facts?: ExpansionFacts): ArchiveL
           : undefined;
     const rawUrl = stringValue(raw);
     if (rawUrl === undefined || !/^https?:\/\//i.test(rawUrl)) continue;
-    const users = tasksExpanding(root, 'archives', name).map((u) => u.task);
-    const combo = facts?.combinations.find((c) => !c.error && users.includes(c.task));
+    const users = new Set(tasksExpanding(model, { section: 'archives', name }).map((t) => t.name));
+    const combo = facts?.combinations.find((c) => !c.error && users.has(c.task));
     let url = rawUrl;
     if (url.includes('{%')) {
       if (!combo) continue;

@@ -1,10 +1,11 @@
 // Completion of names at reference positions and of `{% %}` variables, as plain offset-based items.
 // Positions that are neither are left to schema completion (the LSP layer asks the JSON language service).
+import type { TemplateModel } from '../model';
 import { nodeAtOffset, nodePath, type JsonNode, type JsonPath } from '../parse';
-import { isSection, NAME_PATTERN, type Section, type SymbolKind } from '../symbols';
-import { INDEXED_VARIABLES } from '../variables';
+import { NAME_PATTERN, type SymbolKind } from '../symbols';
+import { expandedOwner, meaningOf, validIndexCount, VARIABLES } from '../variable-table';
 import { singular as sectionSingular } from '../schema/describe';
-import { maxAddressIndex, summaryOf, type NavModel } from './model';
+import { summaryOf } from './summary';
 import { keySlotAt, labelsOfAddress, valueSlotAt, type ReferenceSlot } from './reference-slots';
 
 export interface NavCompletionItem {
@@ -34,7 +35,7 @@ export interface NavCompletionResult {
 
 const NONE: NavCompletionResult = { context: 'none', items: [] };
 
-export function completeAt(model: NavModel, offset: number): NavCompletionResult {
+export function completeAt(model: TemplateModel, offset: number): NavCompletionResult {
   const root = model.parsed.root;
   const node = nodeAtOffset(root, offset, true);
   if (!node) return NONE;
@@ -67,7 +68,7 @@ function closed(text: string, node: JsonNode): boolean {
   return node.length >= 2 && text.charCodeAt(end) === 34 && text.charCodeAt(end - 1) !== 92;
 }
 
-function completeInString(model: NavModel, node: JsonNode, offset: number): NavCompletionResult {
+function completeInString(model: TemplateModel, node: JsonNode, offset: number): NavCompletionResult {
   const start = node.offset + 1;
   const end = closed(model.text, node) ? node.offset + node.length - 1 : node.offset + node.length;
   const parent = node.parent;
@@ -91,9 +92,9 @@ interface NameEntry {
 }
 
 /** Candidate lists per model (one per document version) and slot: large templates offer thousands of names. */
-const nameCache = new WeakMap<NavModel, Map<string, NameEntry[]>>();
+const nameCache = new WeakMap<TemplateModel, Map<string, NameEntry[]>>();
 
-function candidates(model: NavModel, slot: ReferenceSlot): NameEntry[] {
+function candidates(model: TemplateModel, slot: ReferenceSlot): NameEntry[] {
   let perModel = nameCache.get(model);
   if (!perModel) nameCache.set(model, (perModel = new Map()));
   const key = `${slot.kind}\u0000${slot.address ?? ''}`;
@@ -122,7 +123,13 @@ function candidates(model: NavModel, slot: ReferenceSlot): NameEntry[] {
   return list;
 }
 
-function names(model: NavModel, slot: ReferenceSlot, start: number, end: number, quote: boolean): NavCompletionResult {
+function names(
+  model: TemplateModel,
+  slot: ReferenceSlot,
+  start: number,
+  end: number,
+  quote: boolean,
+): NavCompletionResult {
   const source = candidates(model, slot);
   const items: NavCompletionItem[] = source.map((c) => ({
     label: c.label,
@@ -137,7 +144,7 @@ function names(model: NavModel, slot: ReferenceSlot, start: number, end: number,
 }
 
 /** Completion detail of a name: what it is and its type / address / archiver. */
-export function nameDetail(model: NavModel, kind: SymbolKind, name: string): string {
+export function nameDetail(model: TemplateModel, kind: SymbolKind, name: string): string {
   const what = singular(kind);
   const summary = summaryOf(model.index.definitionsOf(kind, name)[0]?.valueNode);
   return summary ? `${what} · ${summary}` : what;
@@ -153,27 +160,8 @@ export function singular(kind: SymbolKind): string {
   return NESTED_SINGULAR[kind] ?? sectionSingular(kind);
 }
 
-/** Sections whose objects pSConfig expands, and the owning object of a path inside them. */
-export function expandedOwner(path: JsonPath): { section: Section; name: string } | undefined {
-  const [section, name, field] = path;
-  if (typeof section !== 'string' || typeof name !== 'string' || !isSection(section)) return undefined;
-  if (section === 'tests' || section === 'archives' || section === 'contexts') return { section, name };
-  if (section === 'tasks' && field === 'reference') return { section, name };
-  return undefined;
-}
-
-const VARIABLE_DOCS: Record<string, string> = {
-  address: 'The `address` of the N-th address object in the combination (after label / remote-address selection).',
-  pscheduler_address: "The N-th address's `pscheduler-address`, falling back to its `address` (IPv6 bracketed).",
-  lead_bind_address: "The N-th address's `lead-bind-address`, falling back to its `address`.",
-  scheduled_by_address: 'The address of the agent that schedules the task.',
-  flip: '`true` when the scheduler is not the `scheduled-by` member because that one is `no-agent` (a JSON boolean when standalone).',
-  localhost: '`localhost`, or the scheduling address when `flip` is true.',
-  jq: 'The result of a jq script run on the task document (`addresses`, `archives`, `contexts`, `hosts`, `task`, `test`, `schedule`).',
-};
-
 function completeVariable(
-  model: NavModel,
+  model: TemplateModel,
   path: JsonPath,
   start: number,
   end: number,
@@ -194,28 +182,25 @@ function completeVariable(
   const close = text.indexOf('%}', to);
   const hasClose = close !== -1 && close < end && !text.slice(to, close).includes('{%');
   const wrap = (v: string): string => `${hasSpace ? '' : ' '}${v}${hasClose ? '' : ' %}'}`;
-  const maxIndex = owner ? maxAddressIndex(model.parsed.root, owner.section, owner.name) : 1;
+  // The same table decides which indexes the variable rule accepts here (variable-table.ts).
+  const indexes = validIndexCount(model, owner);
   const items: NavCompletionItem[] = [];
-  const add = (label: string, name: string, sort: number, insert = label): void => {
-    items.push({
-      label,
-      kind: 'variable',
-      detail: owner ? 'pSConfig template variable' : 'pSConfig template variable (not expanded here)',
-      documentation: VARIABLE_DOCS[name],
-      insertText: wrap(insert),
-      replaceStart: from,
-      replaceEnd: to,
-      sortText: `${sort}${label}`,
-    });
-  };
-  let sort = 0;
-  for (const name of INDEXED_VARIABLES) {
-    for (let i = 0; i <= maxIndex; i++) add(`${name}[${i}]`, name, sort);
-    sort++;
-  }
-  add('scheduled_by_address', 'scheduled_by_address', sort++);
-  add('flip', 'flip', sort++);
-  add('localhost', 'localhost', sort++);
-  add('jq', 'jq', sort++, 'jq .');
+  VARIABLES.forEach((v, sort) => {
+    const add = (label: string, index?: number): void => {
+      const meaning = meaningOf(v.name, index)!;
+      items.push({
+        label,
+        kind: 'variable',
+        detail: owner ? 'pSConfig template variable' : 'pSConfig template variable (not expanded here)',
+        documentation: meaning[0].toUpperCase() + meaning.slice(1) + '.',
+        insertText: wrap(v.insert ?? label),
+        replaceStart: from,
+        replaceEnd: to,
+        sortText: `${sort}${label}`,
+      });
+    };
+    if (v.indexed) for (let i = 0; i < indexes; i++) add(`${v.name}[${i}]`, i);
+    else add(v.name);
+  });
   return { context: 'variable', items };
 }

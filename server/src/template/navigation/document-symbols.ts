@@ -1,7 +1,8 @@
 // The outline: one entry per top-level section, its objects beneath (with labels under their address).
 import { keyOf, members, type JsonNode } from '../parse';
 import { isSection, type SymbolKind } from '../symbols';
-import { summaryOf, type NavModel } from './model';
+import type { TemplateModel } from '../model';
+import { summaryOf } from './summary';
 
 export interface NavSymbol {
   name: string;
@@ -18,7 +19,7 @@ export interface NavSymbol {
 /** Objects listed per document before the outline is cut (huge generated meshes). */
 export const MAX_OUTLINE_ITEMS = 10000;
 
-export function documentSymbols(model: NavModel): NavSymbol[] {
+export function documentSymbols(model: TemplateModel): NavSymbol[] {
   const out: NavSymbol[] = [];
   let budget = MAX_OUTLINE_ITEMS;
   for (const [key, prop] of members(model.parsed.root)) {

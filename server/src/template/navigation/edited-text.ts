@@ -4,7 +4,7 @@
 // offers. Only the offsets after the edit move: they are mapped through the edited region.
 import { nodeAtOffset } from '../parse';
 import { completeAt, type NavCompletionResult } from './completion';
-import type { NavModel } from './model';
+import type { TemplateModel } from '../model';
 
 /**
  * What changed since the parsed version: its text [lo, hiOld) became the current text [lo, hiNew).
@@ -58,7 +58,7 @@ const STRUCTURAL = /["\\{}%\u0000-\u001f]/;
  * not hold or the position is not a name slot: the caller parses the current text instead.
  */
 export function completeInEditedText(
-  model: NavModel,
+  model: TemplateModel,
   region: EditedRegion,
   inserted: string,
   offset: number,

@@ -1,10 +1,11 @@
 // Hover text (markdown) for names and template variables. Expansion figures come from the caller (the engine's
 // result for this document version), so this module stays pure and cheap.
 import type { ExpandedCombination } from '../../../../common/protocol';
+import type { TemplateModel } from '../model';
 import { nodeAtOffset, nodePath, propertyValue, stringValue, toValue, type JsonNode } from '../parse';
 import { scanStringNode, type TemplateVariable } from '../variables';
-import { singular, expandedOwner } from './completion';
-import { tasksExpanding, tasksUsing, type NavModel } from './model';
+import { expandedOwner, meaningOf, tasksExpanding } from '../variable-table';
+import { singular } from './completion';
 import { definitionsOf, targetAt, type NameTarget } from './names';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
@@ -35,7 +36,7 @@ export interface NavHover {
 
 const MAX_SNIPPET_LINES = 30;
 
-export function hoverAt(model: NavModel, offset: number, facts?: ExpansionFacts): NavHover | undefined {
+export function hoverAt(model: TemplateModel, offset: number, facts?: ExpansionFacts): NavHover | undefined {
   const t = targetAt(model, offset);
   if (t) return hoverName(model, t, facts);
   const node = nodeAtOffset(model.parsed.root, offset, false);
@@ -53,7 +54,7 @@ function fence(value: unknown): string {
   return `\`\`\`json\n${json}\n\`\`\``;
 }
 
-function hoverName(model: NavModel, t: NameTarget, facts?: ExpansionFacts): NavHover {
+function hoverName(model: TemplateModel, t: NameTarget, facts?: ExpansionFacts): NavHover {
   const defs = definitionsOf(model, t);
   const what = singular(t.kind);
   const parts: string[] = [];
@@ -72,10 +73,10 @@ function hoverName(model: NavModel, t: NameTarget, facts?: ExpansionFacts): NavH
   return { start: t.start, end: t.end, markdown: parts.filter((p) => p !== '').join('\n\n') };
 }
 
-function groupFacts(model: NavModel, group: string, value: JsonNode | undefined, facts?: ExpansionFacts): string {
+function groupFacts(model: TemplateModel, group: string, value: JsonNode | undefined, facts?: ExpansionFacts): string {
   const type = stringValue(propertyValue(value, 'type')) ?? '(no type)';
   const lines = [`Type: \`${type}\``];
-  const tasks = tasksUsing(model.parsed.root, 'group', group);
+  const tasks = model.tasks.filter((t) => t.group === group).map((t) => t.name);
   if (tasks.length === 0) lines.push('No task uses this group.');
   for (const task of tasks.slice(0, 5)) {
     const s = facts?.tasks.find((x) => x.task === task);
@@ -97,17 +98,7 @@ function taskFacts(task: string, facts?: ExpansionFacts): string {
   return `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
 }
 
-const DESCRIPTIONS: Record<string, string> = {
-  address: 'the `address` of address object',
-  pscheduler_address: 'the `pscheduler-address` (else `address`) of address object',
-  lead_bind_address: 'the `lead-bind-address` (else `address`) of address object',
-  scheduled_by_address: 'the address of the agent that schedules the task',
-  flip: '`true` when the task is scheduled by the other side because the `scheduled-by` member is `no-agent`',
-  localhost: '`localhost`, or the scheduling address when `flip` is true',
-  jq: 'the result of the jq script on the task document',
-};
-
-function hoverVariable(model: NavModel, node: JsonNode, v: TemplateVariable, facts?: ExpansionFacts): NavHover {
+function hoverVariable(model: TemplateModel, node: JsonNode, v: TemplateVariable, facts?: ExpansionFacts): NavHover {
   const range = { start: v.start, end: v.end };
   if (v.malformed) {
     return {
@@ -119,19 +110,18 @@ function hoverVariable(model: NavModel, node: JsonNode, v: TemplateVariable, fac
     };
   }
   if (v.kind === 'unknown') return { ...range, markdown: `\`${v.text}\` is not a pSConfig template variable.` };
-  const desc = DESCRIPTIONS[v.kind] + (v.index !== undefined ? ` ${v.index} of the combination` : '');
-  const parts = [`**{% ${v.text} %}**: ${desc}.`];
+  const parts = [`**{% ${v.text} %}**: ${meaningOf(v.kind, v.index)}.`];
   const path = nodePath(node);
   const owner = expandedOwner(path);
   if (!owner) {
     parts.push('pSConfig does not expand variables here: the text stays as written.');
     return { ...range, markdown: parts.join('\n\n') };
   }
-  const users = tasksExpanding(model.parsed.root, owner.section, owner.name);
-  const combo = facts?.combinations.find((c) => !c.error && users.some((u) => u.task === c.task));
+  const users = new Set(tasksExpanding(model, owner).map((t) => t.name));
+  const combo = facts?.combinations.find((c) => !c.error && users.has(c.task));
   if (!combo) {
     parts.push(
-      users.length === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).',
+      users.size === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).',
     );
     return { ...range, markdown: parts.join('\n\n') };
   }
@@ -149,7 +139,7 @@ function bracketV6(a: string): string {
 }
 
 /** Value of a non-jq variable for one combination (jq results are read from the expanded task instead). */
-function variableValue(model: NavModel, v: TemplateVariable, c: ExpandedCombination): unknown {
+function variableValue(model: TemplateModel, v: TemplateVariable, c: ExpandedCombination): unknown {
   const addresses = propertyValue(model.parsed.root, 'addresses');
   const field = (i: number, key: string): string | undefined =>
     stringValue(propertyValue(propertyValue(addresses, c.addresses[i]), key));

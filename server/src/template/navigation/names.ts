@@ -1,6 +1,6 @@
 // Go to definition, find references and rename, on the symbol index. Everything is offsets into the text.
 import { NAME_PATTERN, type Definition, type Reference, type SymbolKind } from '../symbols';
-import type { NavModel } from './model';
+import type { TemplateModel } from '../model';
 import { singular } from './completion';
 
 export interface OffsetRange {
@@ -21,7 +21,7 @@ export interface NameTarget {
   reference?: Reference;
 }
 
-export function targetAt(model: NavModel, offset: number): NameTarget | undefined {
+export function targetAt(model: TemplateModel, offset: number): NameTarget | undefined {
   const idx = model.index;
   const ref = idx.referenceAt(offset);
   if (ref)
@@ -37,26 +37,26 @@ export function targetAt(model: NavModel, offset: number): NameTarget | undefine
   return undefined;
 }
 
-export function definitionsOf(model: NavModel, t: NameTarget): Definition[] {
+export function definitionsOf(model: TemplateModel, t: NameTarget): Definition[] {
   return model.index.definitionsOf(t.kind, t.name, t.kind === 'labels' ? t.address : undefined);
 }
 
 /** Where the name at offset is defined (empty when nothing is there or the name is undefined). */
-export function findDefinitions(model: NavModel, offset: number): Definition[] {
+export function findDefinitions(model: TemplateModel, offset: number): Definition[] {
   const t = targetAt(model, offset);
   if (!t) return [];
   if (t.definition && t.definition.kind !== 'remote-addresses') return [t.definition];
   return definitionsOf(model, t);
 }
 
-function referencesOfTarget(model: NavModel, t: NameTarget): Reference[] {
+function referencesOfTarget(model: TemplateModel, t: NameTarget): Reference[] {
   if (t.kind !== 'labels') return model.index.referencesTo(t.kind, t.name);
   // A label: selectors naming its address, plus `default-address-label`s (which apply to any address).
   return model.index.referencesTo('labels', t.name, t.address);
 }
 
 /** Every place naming the same object; with `includeDeclaration`, its definition keys first. */
-export function findReferences(model: NavModel, offset: number, includeDeclaration: boolean): OffsetRange[] {
+export function findReferences(model: TemplateModel, offset: number, includeDeclaration: boolean): OffsetRange[] {
   const t = targetAt(model, offset);
   if (!t) return [];
   const out: OffsetRange[] = [];
@@ -77,7 +77,7 @@ function dedupe(ranges: OffsetRange[]): OffsetRange[] {
 
 export type PrepareRenameResult = { start: number; end: number; placeholder: string } | { error: string };
 
-export function prepareRename(model: NavModel, offset: number): PrepareRenameResult {
+export function prepareRename(model: TemplateModel, offset: number): PrepareRenameResult {
   const t = targetAt(model, offset);
   if (!t)
     return { error: 'Only names of template objects (addresses, groups, tests, tasks, …) and labels can be renamed.' };
@@ -92,7 +92,7 @@ export interface TextEditOffsets {
 
 export type RenameResult = { edits: TextEditOffsets[] } | { error: string };
 
-export function rename(model: NavModel, offset: number, newName: string): RenameResult {
+export function rename(model: TemplateModel, offset: number, newName: string): RenameResult {
   const t = targetAt(model, offset);
   if (!t) return { error: 'Nothing to rename here.' };
   if (!NAME_PATTERN.test(newName)) {
@@ -125,6 +125,6 @@ export function rename(model: NavModel, offset: number, newName: string): Rename
   return { edits: dedupe(ranges).map((r) => ({ start: r.start, end: r.end, newText: newName })) };
 }
 
-function labelOnlyOn(model: NavModel, label: string, address: string | undefined): boolean {
+function labelOnlyOn(model: TemplateModel, label: string, address: string | undefined): boolean {
   return model.index.definitionsOf('labels', label).every((d) => address === undefined || d.address === address);
 }

@@ -6,7 +6,8 @@ import { sectionNode } from '../symbols';
 import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 import { jqResultType } from './jq-result-type';
-import { placeOf, stringsWithVariables } from './template-variables';
+import { placeOf } from '../variable-table';
+import { stringsWithVariables } from './template-variables';
 
 export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];

@@ -6,7 +6,8 @@ import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
 import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
-import { placeOf, stringsWithVariables } from './template-variables';
+import { placeOf } from '../variable-table';
+import { stringsWithVariables } from './template-variables';
 
 export interface JqSite {
   expression: string;

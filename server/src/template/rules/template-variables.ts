@@ -1,53 +1,30 @@
 // Template variables `{% … %}`: names, spacing, indexes against the groups of the tasks that use them,
 // standalone `localhost`, and variables in places pSConfig never expands.
-import type { TaskInfo, TemplateModel } from '../model';
+import type { TemplateModel } from '../model';
 import { nodeAtOffset, nodePath, type JsonNode, type JsonPath, type ParsedTemplate } from '../parse';
 import type { Section } from '../symbols';
-import { INDEXED_VARIABLES, scanStringNode, type TemplateVariable } from '../variables';
+import { scanStringNode, type TemplateVariable } from '../variables';
+import {
+  expandedOwner,
+  indexLimits,
+  INDEXED_VARIABLES,
+  KNOWN_SPELLINGS,
+  MAX_COMBINATION_SIZE,
+  placeOf,
+  type ExpandedOwner,
+} from '../variable-table';
 import { closestName } from './closest-name';
 import { diag, type TemplateDiagnostic } from './diagnostic';
-
-/** Where pSConfig expands variables: whole tests, archives and contexts, and a task's `reference`. */
-const EXPANDED: Section[] = ['tests', 'archives', 'contexts'];
-/** Where it never does (a task's other fields too). Subtasks are never generated at all. */
-const LITERAL: Section[] = ['addresses', 'address-classes', 'groups', 'hosts', 'schedules', 'tasks'];
-
-const KNOWN = [
-  'address[0]',
-  'pscheduler_address[0]',
-  'lead_bind_address[0]',
-  'scheduled_by_address',
-  'flip',
-  'localhost',
-  'jq',
-];
 
 export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
   const { text } = model.parsed;
-  const tasks = new Map(model.tasks.map((t) => [t.name, t]));
   for (const { node, path } of stringsWithVariables(model.parsed)) {
-    const [section, name] = path as [Section, string];
-    const place = placeOf(path);
-    if (place === 'expanded') {
-      const users =
-        section === 'tasks'
-          ? (): TaskInfo[] => (tasks.has(name) ? [tasks.get(name)!] : [])
-          : (): TaskInfo[] => model.usersOf(section as 'tests' | 'archives' | 'contexts', name);
-      for (const v of scanStringNode(text, node)) checkExpanded(v, section, name, users, model, out);
-    } else if (place === 'literal') literal(node, section, text, out);
+    const owner = expandedOwner(path);
+    if (owner) for (const v of scanStringNode(text, node)) checkExpanded(v, owner, model, out);
+    else if (placeOf(path) === 'literal') literal(node, path[0] as Section, text, out);
   }
   return out;
-}
-
-/** Where a string sits: expanded by pSConfig, literal (never expanded), or neither (comments, _meta, subtasks). */
-export function placeOf(path: JsonPath): 'expanded' | 'literal' | 'other' {
-  const section = path[0] as Section;
-  if (path.length < 3) return 'other';
-  if (EXPANDED.includes(section)) return 'expanded';
-  if (section === 'tasks' && path[2] === 'reference') return 'expanded';
-  if (LITERAL.includes(section) && !path.includes('_meta')) return 'literal';
-  return 'other';
 }
 
 /** String values (not keys, not under `#` comments) containing `{%`, found from the text rather than by walking
@@ -94,9 +71,7 @@ function literal(node: JsonNode, section: Section, text: string, out: TemplateDi
 
 function checkExpanded(
   v: TemplateVariable,
-  section: Section,
-  name: string,
-  users: () => TaskInfo[],
+  owner: ExpandedOwner,
   model: TemplateModel,
   out: TemplateDiagnostic[],
 ): void {
@@ -128,30 +103,19 @@ function checkExpanded(
       ),
     );
   }
-  if (v.index !== undefined && INDEXED_VARIABLES.includes(v.kind)) checkIndex(v, section, name, users(), model, out);
+  if (v.index !== undefined && INDEXED_VARIABLES.includes(v.kind)) checkIndex(v, owner, model, out);
 }
 
-function checkIndex(
-  v: TemplateVariable,
-  section: Section,
-  name: string,
-  users: TaskInfo[],
-  model: TemplateModel,
-  out: TemplateDiagnostic[],
-): void {
-  const index = v.index!;
-  const bad: { task: TaskInfo; group: string; type: string; size: number }[] = [];
-  for (const t of users) {
-    const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
-    if (g?.size !== undefined && index >= g.size) bad.push({ task: t, group: g.name, type: g.type!, size: g.size });
-  }
+/** The index against the groups of the tasks that expand the object (variable-table.ts decides, for completion too). */
+function checkIndex(v: TemplateVariable, owner: ExpandedOwner, model: TemplateModel, out: TemplateDiagnostic[]): void {
+  const { tasks: bad, beyondAnyGroup } = indexLimits(model, owner, v.index!);
   const shown = `{% ${v.text} %}`;
   if (bad.length) {
     const [b] = bad;
     const where =
-      section === 'tasks'
+      owner.section === 'tasks'
         ? `the \`reference\` of task \`${b.task.name}\``
-        : `${section.slice(0, -1)} \`${name}\`, used by task \`${b.task.name}\`,`;
+        : `${owner.section.slice(0, -1)} \`${owner.name}\`, used by task \`${b.task.name}\`,`;
     const yields = b.size === 1 ? 'one address per task (only index 0)' : 'two addresses per task (indexes 0 and 1)';
     const more = bad.length > 1 ? ` ${bad.length - 1} more task(s) have the same problem.` : '';
     out.push(
@@ -163,12 +127,12 @@ function checkIndex(
         v.end,
       ),
     );
-  } else if (index >= 2) {
+  } else if (beyondAnyGroup) {
     out.push(
       diag(
         'psconfig/variable-index',
         'error',
-        `\`${shown}\` is out of range: no group yields more than two addresses per task (indexes 0 and 1).`,
+        `\`${shown}\` is out of range: no group yields more than ${MAX_COMBINATION_SIZE === 2 ? 'two' : MAX_COMBINATION_SIZE} addresses per task (indexes 0 and 1).`,
         v.start,
         v.end,
       ),
@@ -183,36 +147,10 @@ function unknownMessage(name: string): string {
   if (base) return `\`${name}\` needs a decimal index in brackets, e.g. \`${base[1]}[0]\`.`;
   if (/^jq(\s|$)/.test(name))
     return '`jq` needs exactly one space and then a jq script, e.g. `{% jq .addresses[0]._meta."display-name" %}`.';
-  const closest = closestName(name, KNOWN);
+  const closest = closestName(name, KNOWN_SPELLINGS);
   return `Unknown template variable \`${name}\`${closest ? `; did you mean \`${closest}\`?` : '.'} Known: address[N], pscheduler_address[N], lead_bind_address[N], scheduled_by_address, flip, localhost, jq <script>.`;
 }
 
 function raw(text: string, v: TemplateVariable): string {
   return text.slice(v.start, v.end);
-}
-
-/** Calls fn on every string value under node (comment keys skipped; `_meta` skipped when skipMeta). */
-export function eachString(node: JsonNode | undefined, fn: (n: JsonNode) => void, skipMeta = false): void {
-  if (!node) return;
-  const stack: JsonNode[] = [node];
-  while (stack.length) {
-    const n = stack.pop()!;
-    switch (n.type) {
-      case 'string':
-        if ((n.value as string).includes('{%')) fn(n);
-        break;
-      case 'object':
-        for (const p of n.children ?? []) {
-          if (p.comment || !p.children?.[1]) continue;
-          if (skipMeta && p.children[0].value === '_meta') continue;
-          stack.push(p.children[1]);
-        }
-        break;
-      case 'array':
-        for (const c of n.children ?? []) stack.push(c);
-        break;
-      default:
-        break;
-    }
-  }
 }
