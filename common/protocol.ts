@@ -61,8 +61,18 @@ export interface ExpandedTaskSummary {
   disabled?: boolean;
 }
 
-/** Where pSConfig 5.x (Python) would behave differently from what we show (Perl 4.x / docs semantics). */
+/**
+ * What a note depends on: the whole template (includes, address-class data sources), one task's plan (a missing
+ * schedule, `priority: 0`, class filters), or the combinations that were built (a variable's value, per-participant
+ * contexts) — only the last kind changes when an agent filter or a limit leaves combinations out.
+ */
+export type ExpansionNoteScope = 'template' | 'task' | 'combination';
+
+/** Where pSConfig 5.x (Python) would behave differently from what we show (Perl 4.x / docs semantics), or why
+ *  part of the template could not be read. */
 export interface ExpansionNote {
+  scope: ExpansionNoteScope;
+  /** The task it concerns (always set for `task` and `combination` notes). */
   task?: string;
   message: string;
 }
@@ -89,6 +99,22 @@ export interface ExpandTasksResult {
   /** Agents that appear as schedulers, in first-seen order (for the agent picker). */
   agents: string[];
   elapsedMs: number;
+}
+
+/** A result with nothing expanded: `error` says why (the one builder of an empty result, server and client). */
+export function emptyExpansionResult(uri: string, version: number | null, error?: string): ExpandTasksResult {
+  const r: ExpandTasksResult = {
+    uri,
+    version,
+    tasks: [],
+    combinations: [],
+    truncated: false,
+    notes: [],
+    agents: [],
+    elapsedMs: 0,
+  };
+  if (error !== undefined) r.error = error;
+  return r;
 }
 
 export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult> = { method: 'psconfig/expandTasks' };

@@ -27,16 +27,10 @@ test("VS Code's nested section is mapped", () => {
   );
 });
 
-test('nonsense becomes defaults; the jq path falls back to JQ_PATH', () => {
+test('nonsense becomes defaults; the jq path falls back to the server default (JQ_PATH)', () => {
   assert.deepEqual(toServerSettings(null), {});
   assert.deepEqual(toServerSettings({ jq: { path: 3 }, preview: 'x' }), {});
-  const saved = process.env.JQ_PATH;
-  process.env.JQ_PATH = '/from/env/jq';
-  try {
-    assert.equal(effectiveJqPath({}), '/from/env/jq');
-    assert.equal(effectiveJqPath({ jqPath: '/set/jq' }), '/set/jq');
-  } finally {
-    if (saved === undefined) delete process.env.JQ_PATH;
-    else process.env.JQ_PATH = saved;
-  }
+  assert.equal(effectiveJqPath({}, '/from/env/jq'), '/from/env/jq');
+  assert.equal(effectiveJqPath({ jqPath: '/set/jq' }, '/from/env/jq'), '/set/jq');
+  assert.equal(effectiveJqPath({}, ''), undefined);
 });

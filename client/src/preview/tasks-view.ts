@@ -3,7 +3,7 @@
 // hidden view just remembers it is stale); a newer refresh cancels an older request.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExpandTasksResult } from '../../../common/protocol';
+import { emptyExpansionResult, type ExpandTasksResult } from '../../../common/protocol';
 import { LANGUAGE_ID } from '../language/language-client';
 import { agentAddressList } from '../language/server-settings';
 import type { ExpansionClient } from './expansion-client';
@@ -127,17 +127,10 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
         load = this.expansion.expand(template, { agentAddresses: [node.agent] }).then(
           (r) => model.setAgentResult(node.agent, r),
           (err: unknown) =>
-            model.setAgentResult(node.agent, {
-              uri: template.toString(),
-              version: null,
-              error: err instanceof Error ? err.message : String(err),
-              tasks: [],
-              combinations: [],
-              truncated: false,
-              notes: [],
-              agents: [],
-              elapsedMs: 0,
-            }),
+            model.setAgentResult(
+              node.agent,
+              emptyExpansionResult(template.toString(), null, err instanceof Error ? err.message : String(err)),
+            ),
         );
         this.agentLoads.set(node.agent, load);
       }

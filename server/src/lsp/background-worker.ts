@@ -1,7 +1,7 @@
 // Heavy work runs in a worker thread so the main thread keeps answering completion, hovers and the rest:
 // diagnostics of a large template, task counts for code lenses, and task expansion (which may start jq).
 // The worker is the same bundle (dist/server.js) started with workerData { psconfigWorker: true };
-// startServer() sees that and serves these jobs instead of LSP.
+// the entry point (server/src/server.ts) sees that and serves these jobs instead of LSP.
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
 import type { ExpandTasksResult } from '../../../common/protocol';
 import { countCombinations } from '../template/expand';

@@ -9,7 +9,6 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
-import { effectiveJqPath } from './settings';
 
 function baseDirOf(uri: string): string | undefined {
   try {
@@ -50,6 +49,7 @@ export class ExpansionService {
   runsStarted = 0;
 
   constructor(
+    /** The settings in effect (the jq path already falls back to the server's default). */
     private readonly settings: () => ServerSettings,
     private readonly runner: BackgroundRunner,
     /** The open document's current state (to retry on it when an edit superseded a run). */
@@ -188,7 +188,7 @@ export class ExpansionService {
         agentAddresses,
         limit,
         settings,
-        jqPath: effectiveJqPath(settings),
+        jqPath: settings.jqPath,
       },
       cancel,
       shared,
@@ -212,6 +212,6 @@ export class ExpansionService {
 
   private settingsKey(): string {
     const s = this.settings();
-    return JSON.stringify([effectiveJqPath(s) ?? '', s.includesAllowRemote === true]);
+    return JSON.stringify([s.jqPath ?? '', s.includesAllowRemote === true]);
   }
 }

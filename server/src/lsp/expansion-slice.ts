@@ -5,9 +5,9 @@
 //   scheduler's effective address and cutting at `limit` gives the engine's list;
 // - tasks: `count` is planned combinations minus failures among the built ones, `agents` the matching ones;
 // - agents: first-seen order is preserved by filtering;
-// - notes: phase-1 notes do not depend on the filter; notes raised while filling a combination (variable
-//   divergences, per-participant contexts) do, so they are kept when all of the task's combinations are kept,
-//   dropped when none are, and otherwise the slice is refused (the caller runs the engine).
+// - notes: template and task notes do not depend on the filter; `combination` notes (raised while filling a
+//   combination: variable divergences, per-participant contexts) do, so they are kept when all of the task's
+//   combinations are kept, dropped when none are, and otherwise the slice is refused (the caller runs the engine).
 // Pure: no LSP imports.
 import type { ExpandedCombination, ExpandedTaskSummary, ExpandTasksResult } from '../../../common/protocol';
 
@@ -22,11 +22,6 @@ function matcherOf(agentAddresses: string[]): ((agent: string | undefined) => bo
   if (!set.size) return undefined;
   // The engine matches effectiveAddress (undefined → ''), while the combination shows 'undefined' for it.
   return (agent) => set.has(agent === undefined || agent === 'undefined' ? '' : agent.toLowerCase());
-}
-
-/** Notes raised in the engine's fill phase, per combination (see engine.ts phase 3 and divergence.ts). */
-function isFillNote(message: string): boolean {
-  return message.startsWith('{% ') || message.startsWith('Contexts are sent per participant');
 }
 
 /**
@@ -67,7 +62,7 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
 
   const notes = [];
   for (const n of full.notes) {
-    if (n.task === undefined || !isFillNote(n.message)) {
+    if (n.task === undefined || n.scope !== 'combination') {
       notes.push(n);
       continue;
     }

@@ -43,12 +43,6 @@ import type { SchemaService } from './schema-service';
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
 
-/**
- * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing in
- * a string uses the previous parse (the example templates stay below it, so their tests exercise the plain path).
- */
-const EDITED_TEXT_MIN_CHARS = Number(process.env.PSCONFIG_EDITED_TEXT_MIN_CHARS ?? '') || 256 * 1024;
-
 /** Above this many names, completion items carry no detail; completionItem/resolve adds it. */
 const LAZY_DETAIL_ITEMS = 300;
 
@@ -72,10 +66,17 @@ export interface FeatureDeps {
   log: Logger;
   /** The client accepts CompletionList.itemDefaults.editRange (LSP 3.17). */
   supportsEditRangeDefault: () => boolean;
+  /**
+   * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing
+   * in a string uses the previous parse (the example templates stay below it, so their tests exercise the plain
+   * path).
+   */
+  editedTextMinChars: number;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
   const { connection, documents, cache, log } = d;
+  const EDITED_TEXT_MIN_CHARS = d.editedTextMinChars;
 
   /** The document and its model, or undefined when it is not open or too large. */
   const modelOf = (uri: string): { doc: TextDocument; model: TemplateModel } | undefined => {

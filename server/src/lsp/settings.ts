@@ -34,7 +34,8 @@ export function toServerSettings(section: unknown): ServerSettings {
   return out;
 }
 
-/** The jq binary: the setting, then JQ_PATH, then whatever the engine's default is. */
-export function effectiveJqPath(settings: ServerSettings): string | undefined {
-  return settings.jqPath ?? (process.env.JQ_PATH || undefined);
+/** The jq binary: the setting, then the server's default (JQ_PATH, read by the entry point), then whatever the
+ *  engine's default is. */
+export function effectiveJqPath(settings: ServerSettings, defaultJqPath: string | undefined): string | undefined {
+  return settings.jqPath ?? (defaultJqPath || undefined);
 }

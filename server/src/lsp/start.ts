@@ -1,9 +1,8 @@
-// The language server: documents, settings, diagnostics, navigation, expansion. `node dist/server.js --stdio`
-// (or --node-ipc when VS Code starts it). Documents of language `psconfig` and the `json` documents the client
-// decides are templates are both handled: the client's document selector makes that choice.
+// The language server on a connection: documents, settings, diagnostics, navigation, expansion. The entry point
+// (server/src/server.ts) creates the connection and reads the environment; everything here comes from `options`.
+// Documents of language `psconfig` and the `json` documents the client decides are templates are both handled:
+// the client's document selector makes that choice.
 import {
-  createConnection,
-  ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
@@ -16,6 +15,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { readFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
 import {
+  emptyExpansionResult,
   ExpandTasksRequest,
   TemplateChangedNotification,
   type ExpandTasksParams,
@@ -25,17 +25,32 @@ import {
 } from '../../../common/protocol';
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
-import { BackgroundRunner, isBackgroundWorker, serveBackgroundJobs } from './background-worker';
+import { BackgroundRunner } from './background-worker';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { effectiveJqPath, toServerSettings } from './settings';
 
-/** Quiet period after the last edit before diagnostics run (PSCONFIG_DIAGNOSTICS_DELAY_MS overrides, for tests). */
-const DIAGNOSTICS_DELAY_MS = Number(process.env.PSCONFIG_DIAGNOSTICS_DELAY_MS ?? '') || 250;
+export interface ServerOptions {
+  /** Quiet period after the last edit before diagnostics run. */
+  diagnosticsDelayMs: number;
+  /** Script a background worker thread runs (this bundle); undefined: heavy jobs run on the main thread. */
+  workerEntry: string | undefined;
+  /** From this document size on, completion while typing in a string answers from the previous parse. */
+  editedTextMinChars: number;
+  /** jq binary when the `psconfig.jq.path` setting is empty (the entry point passes JQ_PATH). */
+  defaultJqPath: string | undefined;
+}
 
-function consoleLogger(connection: Connection): Logger {
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
+  diagnosticsDelayMs: 250,
+  workerEntry: undefined,
+  editedTextMinChars: 256 * 1024,
+  defaultJqPath: undefined,
+};
+
+export function consoleLogger(connection: Connection): Logger {
   return {
     error: (m) => connection.console.error(m),
     warn: (m) => connection.console.warn(m),
@@ -43,22 +58,10 @@ function consoleLogger(connection: Connection): Logger {
   };
 }
 
-export function startServer(): Connection | undefined {
-  if (isBackgroundWorker()) {
-    serveBackgroundJobs();
-    return undefined;
-  }
-  const connection = createConnection(ProposedFeatures.all);
+/** Serves the language server on `connection` (which it starts listening). */
+export function startServer(connection: Connection, options: ServerOptions = DEFAULT_SERVER_OPTIONS): void {
   const log = consoleLogger(connection);
-  // stdout is the protocol channel with --stdio: anything printed by a library must go to the log instead.
-  console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
-  console.info = console.log;
-  console.warn = (...a: unknown[]) => connection.console.warn(a.map(String).join(' '));
-  console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
-  process.on('uncaughtException', (err) => log.error(`uncaught exception: ${err.stack ?? err.message}`));
-  process.on('unhandledRejection', (reason) =>
-    log.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
-  );
+  const DIAGNOSTICS_DELAY_MS = options.diagnosticsDelayMs;
 
   const cache = new AnalysisCache();
   // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
@@ -85,9 +88,10 @@ export function startServer(): Connection | undefined {
   let configurationSupported = false;
   let editRangeDefault = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
-  const runner = new BackgroundRunner(process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename, log);
+  const runner = new BackgroundRunner(options.workerEntry, log);
+  const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
   const expansion = new ExpansionService(
-    () => settings,
+    () => ({ ...settings, jqPath: jqPath() }),
     runner,
     (uri) => documents.get(uri),
   );
@@ -99,7 +103,7 @@ export function startServer(): Connection | undefined {
     (uri) => documents.get(uri),
     DIAGNOSTICS_DELAY_MS,
     runner,
-    () => effectiveJqPath(settings),
+    jqPath,
   );
 
   connection.onInitialize((params): InitializeResult => {
@@ -180,7 +184,7 @@ export function startServer(): Connection | undefined {
     runSafe<ExpandTasksResult>(
       log,
       'expandTasks',
-      emptyExpansion(params?.uri ?? '', 'internal error while expanding (see the server log)'),
+      emptyExpansionResult(params?.uri ?? '', null, 'internal error while expanding (see the server log)'),
       token,
       async () => {
         if (!params || typeof params.uri !== 'string')
@@ -189,12 +193,13 @@ export function startServer(): Connection | undefined {
         if (!doc) {
           // Not open in the editor: expand the file on disk.
           const u = URI.parse(params.uri);
-          if (u.scheme !== 'file') return emptyExpansion(params.uri, 'The document is not open.');
+          if (u.scheme !== 'file') return emptyExpansionResult(params.uri, null, 'The document is not open.');
           try {
             doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
           } catch (err) {
-            return emptyExpansion(
+            return emptyExpansionResult(
               params.uri,
+              null,
               `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
             );
           }
@@ -220,22 +225,8 @@ export function startServer(): Connection | undefined {
     expansion,
     log,
     supportsEditRangeDefault: () => editRangeDefault,
+    editedTextMinChars: options.editedTextMinChars,
   });
   documents.listen(connection);
   connection.listen();
-  return connection;
-}
-
-function emptyExpansion(uri: string, error: string): ExpandTasksResult {
-  return {
-    uri,
-    version: null,
-    error,
-    tasks: [],
-    combinations: [],
-    truncated: false,
-    notes: [],
-    agents: [],
-    elapsedMs: 0,
-  };
 }

@@ -207,7 +207,7 @@ test('message items: no template, loading, request failure, syntax error, empty 
         error: 'The scheduled-by property for task list-task is too big. It is set to 1 but must not be bigger than 0',
       },
     ],
-    notes: [{ task: 'tput', message: 'Python 5.x would flatten class selectors' }],
+    notes: [{ scope: 'task', task: 'tput', message: 'Python 5.x would flatten class selectors' }],
   });
   // A cut result for one agent's scope (the all-agents case is the lazy-agents mode, tested below).
   const m = model(full, ['h0.example', 'h1.example']);

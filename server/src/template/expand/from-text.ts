@@ -2,7 +2,7 @@
 // Parses, resolves local includes against the template's directory, picks the jq runner, and never throws.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { ExpandTasksResult } from '../../../../common/protocol';
+import { emptyExpansionResult, ExpandTasksResult } from '../../../../common/protocol';
 import { createJqRunner, JqRunner } from '../jq';
 import { LineIndex } from '../positions';
 import { expandTemplate } from './engine';
@@ -54,17 +54,7 @@ export function syntaxErrorOf(text: string): string | undefined {
 }
 
 export async function expandText(input: ExpandTextInput): Promise<ExpandTasksResult> {
-  const empty = (error: string, elapsedMs = 0): ExpandTasksResult => ({
-    uri: input.uri,
-    version: input.version,
-    error,
-    tasks: [],
-    combinations: [],
-    truncated: false,
-    notes: [],
-    agents: [],
-    elapsedMs,
-  });
+  const empty = (error: string): ExpandTasksResult => emptyExpansionResult(input.uri, input.version, error);
   let template: unknown;
   try {
     template = JSON.parse(input.text);

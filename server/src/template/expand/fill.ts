@@ -1,0 +1,162 @@
+// Phase 3 of expandTemplate (engine.ts): fill each gathered combination's templates with its variables (jq
+// results from the batch) and assemble the pScheduler task JSON; then the per-task summary and the agent list.
+import type { ExpandedCombination, ExpandedTaskSummary } from '../../../../common/protocol';
+import type { JqValueResult } from '../jq/batch';
+import { noteVariableDivergence } from './divergence';
+import { noContexts, type Built, type Gathered, type TaskEntry } from './gather';
+import type { ExpansionNotes } from './notes';
+import { assembleTask } from './pscheduler-task';
+import type { TaskPlan } from './scheduling';
+import { expandVar, fillTemplate, type VarScope, type VarValue } from './template-vars';
+import { AddressNode, isObject, type Json } from './template-view';
+
+/** The jq batch's answer: item × script index → result. */
+export type JqCell = (item: number, script: number) => JqValueResult;
+
+export interface Filled {
+  combinations: ExpandedCombination[];
+  /** Failed combinations per task. */
+  failures: Map<TaskPlan, number>;
+}
+
+export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNotes): Filled {
+  const combinations: ExpandedCombination[] = [];
+  const failures = new Map<TaskPlan, number>();
+  for (const b of g.built) {
+    const entry = g.entries.get(b.plan);
+    if (!entry) continue;
+    const { plan, combo } = b;
+    const addressValues = combo.members.map((m) => m.address ?? 'undefined');
+    const base: ExpandedCombination = {
+      task: plan.name,
+      addresses: combo.members.map((m) => m.objectName),
+      addressValues,
+      agent: effective(combo.scheduler),
+      flip: combo.flip,
+    };
+    const error = fillOne(b, entry, g, jqCell, base, notes);
+    if (error !== undefined) {
+      failures.set(plan, (failures.get(plan) ?? 0) + 1);
+      combinations.push({ ...base, error: `task=${plan.name},addresses=${addressValues.join('->')},error=${error}` });
+    } else combinations.push(base);
+  }
+  return { combinations, failures };
+}
+
+/** Fills one combination into base.pscheduler, or returns the pSConfig-worded reason it cannot be expanded. */
+function fillOne(
+  b: Built,
+  entry: TaskEntry,
+  g: Gathered,
+  jqCell: JqCell,
+  base: ExpandedCombination,
+  notes: ExpansionNotes,
+): string | undefined {
+  const { plan, combo } = b;
+  if (!b.archives.ok) return b.archives.error;
+  if (!b.contexts.ok) return b.contexts.error;
+  const set = entry.set !== undefined ? g.jqSets[entry.set] : NO_SCRIPTS;
+  const item = b.jqItem;
+  const scope: VarScope = {
+    members: combo.members,
+    scheduler: combo.scheduler,
+    flip: combo.flip,
+    jq: (script) => (item === undefined ? JQ_MISSING : jqCell(item, set.indexOf(script))),
+  };
+  const memo = new Map<string, VarValue>();
+  const value = (name: string): VarValue => {
+    let v = memo.get(name);
+    if (!v) {
+      v = expandVar(name, scope);
+      memo.set(name, v);
+      noteVariableDivergence(name, v, scope, entry.note);
+    }
+    return v;
+  };
+  const test = fillTemplate(entry.test, value);
+  if (!test.ok || !isObject(test.value) || !Object.keys(test.value).length)
+    return `Error expanding test specification: ${test.ok ? '' : test.error}`;
+  const archives: Json[] = [];
+  for (const c of b.archives.value.compiled) {
+    const r = fillTemplate(c, value);
+    if (!r.ok || !isObject(r.value) || !Object.keys(r.value).length)
+      return `Error expanding archives: ${r.ok ? '' : r.error}`;
+    archives.push(r.value);
+  }
+  const none = b.contexts === noContexts(combo.members.length);
+  const contexts: Json[] = none ? NO_CONTEXT_VALUES : [];
+  for (const c of none ? [] : b.contexts.value) {
+    const r = fillTemplate(c.compiled, value);
+    if (!r.ok) return `Error expanding context: ${r.error}`;
+    contexts.push(r.value);
+  }
+  let reference: Json | undefined;
+  if (entry.reference) {
+    const r = fillTemplate(entry.reference, value);
+    if (!r.ok) return `Error expanding reference: ${r.error}`;
+    reference = r.value;
+  }
+  if (!none && contexts.some((c) => Array.isArray(c) && c.length)) {
+    notes.add(
+      'combination',
+      plan.name,
+      'Contexts are sent per participant ({"contexts": [[...], [...]]}) as Perl 4.x and pScheduler expect; pSConfig 5.x flattens them into one list.',
+    );
+  }
+  base.pscheduler = assembleTask({
+    test: test.value,
+    archives,
+    contexts,
+    schedule: entry.schedule,
+    reference,
+    referenceShared: reference !== undefined && reference === entry.reference?.constant,
+    tools: entry.tools,
+    priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
+    schedulerAddress: combo.scheduler.address ?? '',
+  });
+  return undefined;
+}
+
+/** Per task: what it yields for whom; and every scheduling agent in first-seen order. */
+export function summarise(
+  plans: TaskPlan[],
+  failures: Map<TaskPlan, number>,
+): { tasks: ExpandedTaskSummary[]; agents: string[] } {
+  const agents: string[] = [];
+  const seenAgents = new Set<string>();
+  const tasks = plans.map((p) => {
+    const taskAgents: string[] = [];
+    const seen = new Set<string>();
+    for (const c of p.combos) {
+      const a = effective(c.scheduler);
+      if (!seen.has(a)) {
+        seen.add(a);
+        taskAgents.push(a);
+      }
+      if (!seenAgents.has(a)) {
+        seenAgents.add(a);
+        agents.push(a);
+      }
+    }
+    const s: ExpandedTaskSummary = {
+      task: p.name,
+      testType: typeof p.test?.type === 'string' ? p.test.type : undefined,
+      group: p.groupName,
+      groupType: typeof p.group?.type === 'string' ? p.group.type : undefined,
+      count: p.disabled ? 0 : p.combos.length - (failures.get(p) ?? 0),
+      agents: p.disabled ? [] : taskAgents,
+    };
+    if (p.error) s.error = p.error;
+    if (p.disabled) s.disabled = true;
+    return s;
+  });
+  return { tasks, agents };
+}
+
+const NO_CONTEXT_VALUES: Json[] = [];
+const NO_SCRIPTS: string[] = [];
+const JQ_MISSING: JqValueResult = { ok: false, error: 'jq result missing' };
+
+function effective(n: AddressNode): string {
+  return n.parentAddress ?? n.address ?? 'undefined';
+}
