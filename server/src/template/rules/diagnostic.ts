@@ -1,4 +1,7 @@
 // The diagnostic value every check produces (offsets into the template text; the LSP layer converts them).
+import type { DiagnosticCode } from './codes';
+
+export type { DiagnosticCode } from './codes';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 export type DiagnosticTag = 'unnecessary' | 'deprecated';
@@ -12,7 +15,7 @@ export type DiagnosticData =
 
 export interface TemplateDiagnostic {
   /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
-  code: string;
+  code: DiagnosticCode;
   severity: Severity;
   message: string;
   start: number;
@@ -22,7 +25,7 @@ export interface TemplateDiagnostic {
 }
 
 export function diag(
-  code: string,
+  code: DiagnosticCode,
   severity: Severity,
   message: string,
   start: number,

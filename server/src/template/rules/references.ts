@@ -4,10 +4,11 @@ import type { TemplateModel } from '../model';
 import { nodePath } from '../parse';
 import type { Reference, SymbolIndex, SymbolKind } from '../symbols';
 import { closestName } from './closest-name';
-import { diag, type TemplateDiagnostic } from './diagnostic';
+import { diag, type DiagnosticCode, type TemplateDiagnostic } from './diagnostic';
 import { singular } from '../schema/describe';
 
-const CODES: Record<SymbolKind, string> = {
+/** Nothing in a template names a task, so there is no unknown-task. */
+const CODES: Record<Exclude<SymbolKind, 'tasks'>, DiagnosticCode> = {
   addresses: 'psconfig/unknown-address',
   'address-classes': 'psconfig/unknown-address-class',
   archives: 'psconfig/unknown-archive',
@@ -16,7 +17,6 @@ const CODES: Record<SymbolKind, string> = {
   hosts: 'psconfig/unknown-host',
   schedules: 'psconfig/unknown-schedule',
   subtasks: 'psconfig/unknown-subtask',
-  tasks: 'psconfig/unknown-task',
   tests: 'psconfig/unknown-test',
   labels: 'psconfig/unknown-label',
   'remote-addresses': 'psconfig/unknown-remote-address',
@@ -49,7 +49,7 @@ export function checkReferences(model: TemplateModel): TemplateDiagnostic[] {
       );
       continue;
     }
-    if (index.definitionsOf(r.kind, r.name).length > 0) continue;
+    if (r.kind === 'tasks' || index.definitionsOf(r.kind, r.name).length > 0) continue;
     const closest = closestName(r.name, index.namesIn(r.kind));
     if (r.isKey) {
       out.push(

@@ -1,7 +1,7 @@
 // What the alternative dispatchers (alternatives.ts) may ask of the schema checker (validator.ts): declared here
 // so the dispatchers depend on this small surface and the checker depends on the dispatchers, with no cycle.
 import type { JsonNode } from '../parse';
-import type { TemplateDiagnostic } from '../rules/diagnostic';
+import type { DiagnosticCode, TemplateDiagnostic } from '../rules/diagnostic';
 import type { JsonSchema } from './schema-source';
 
 /** Where a value sits while it is checked. */
@@ -24,7 +24,7 @@ export interface SchemaCheck {
   readonly defs: Record<string, JsonSchema>;
   check(node: JsonNode, s: JsonSchema, frame: Frame): void;
   report(
-    code: string,
+    code: DiagnosticCode,
     frame: Frame,
     message: string,
     start: number,

@@ -5,7 +5,7 @@
 // dispatched on (see alternatives.ts) so messages name the field at fault. `#` keys are comments and skipped.
 // Objects whose names pSConfig does not validate (outside NameType) get a warning and are validated leniently.
 import { keyOf, memberProps, nodePath, propertyValue, type JsonNode } from '../parse';
-import { diag, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
+import { diag, type DiagnosticCode, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
 import { closestName } from '../rules/closest-name';
 import { ALTERNATIVES } from './alternatives';
 import {
@@ -56,7 +56,7 @@ export class SchemaChecker implements SchemaCheck {
   }
 
   report(
-    code: string,
+    code: DiagnosticCode,
     frame: Frame,
     message: string,
     start: number,
