@@ -1,4 +1,4 @@
-// psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--allow-remote-includes]
+// psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
 // Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: all combinations expanded;
 // 1: some combination or task failed; 2: the file cannot be read or parsed, or bad usage.
 import { readFile } from 'node:fs/promises';
@@ -6,14 +6,15 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
 
-const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--allow-remote-includes]
+const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
 
   --agent ADDRESS          only tasks this agent schedules (repeatable; case-insensitive exact match, as the agent's
                            match-addresses); default: every agent
   --format json            (default) one element per combination:
                            {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"}
   --format pscheduler      the bare array of task JSON, as \`psconfig pscheduler-tasks\` prints it
-  --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH)
+  --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH; a bare name: PATH)
+  --jq-memory-mb N         memory limit of each jq run (default 256; 0: none)
   --allow-remote-includes  fetch http(s) URLs listed in \`includes\`
 Notes (where pSConfig 5.x would behave differently) and errors go to stderr.
 `;
@@ -23,6 +24,7 @@ interface Args {
   agents: string[];
   format: 'json' | 'pscheduler';
   jq?: string;
+  jqMemoryMb?: number;
   allowRemote: boolean;
 }
 
@@ -48,6 +50,10 @@ function parseArgs(argv: string[]): Args | string {
       const v = value();
       if (!v) return '--jq needs a path';
       a.jq = v;
+    } else if (name === '--jq-memory-mb') {
+      const v = Number(value());
+      if (!Number.isFinite(v) || v < 0) return '--jq-memory-mb needs a number of megabytes (0: no limit)';
+      a.jqMemoryMb = v;
     } else if (name === '--allow-remote-includes') {
       a.allowRemote = true;
     } else if (arg.startsWith('-') && arg !== '-') {
@@ -87,7 +93,7 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
     text,
     baseDir: dirname(file),
     agentAddresses: args.agents,
-    jqPath: args.jq,
+    jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
     allowRemoteIncludes: args.allowRemote,
   });
   if (result.error) {

@@ -131,6 +131,15 @@ export const TemplateChangedNotification: NotificationDef<TemplateChangedParams>
 /** Settings the client forwards to the server (workspace/configuration section `psconfig`). */
 export interface ServerSettings {
   jqPath?: string;
+  /** jq's memory limit per run in MB (`psconfig.jq.memoryLimitMb`; default 256, 0 = none). */
+  jqMemoryLimitMb?: number;
+  /** At most this many jq processes at once per server (`psconfig.jq.maxConcurrent`; default 2). */
+  jqMaxConcurrent?: number;
   includesAllowRemote?: boolean;
   agentAddresses?: string[];
+  /**
+   * false when the editor runs the workspace in restricted mode (VS Code's untrusted workspaces): no jq runs and
+   * no remote include is fetched. Absent means trusted (editors without a trust model).
+   */
+  workspaceTrusted?: boolean;
 }

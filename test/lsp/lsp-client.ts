@@ -33,6 +33,11 @@ export class LspClient {
   private waiters: Waiter[] = [];
   private exited = false;
   private versions = new Map<string, number>();
+  /** What the server gets for workspace/configuration section `psconfig` (VS Code's nested shape). */
+  settings: Record<string, unknown> = {
+    jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' },
+    preview: { agentAddresses: [] },
+  };
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     this.connection = createProtocolConnection(
@@ -65,24 +70,24 @@ export class LspClient {
       this.templateChanged.push(p);
     });
     this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((i) =>
-        i.section === 'psconfig'
-          ? { jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' }, preview: { agentAddresses: [] } }
-          : null,
-      ),
+      p.items.map((i) => (i.section === 'psconfig' ? this.settings : null)),
     );
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.listen();
   }
 
-  /** `itemDefaults`: declare LSP 3.17 CompletionList.itemDefaults support, as VS Code does. */
-  static async start(options: { itemDefaults?: boolean } = {}): Promise<LspClient> {
+  /**
+   * `itemDefaults`: declare LSP 3.17 CompletionList.itemDefaults support, as VS Code does. `settings`: the
+   * `psconfig` section answered from the start (default: jq.path from JQ_PATH).
+   */
+  static async start(options: { itemDefaults?: boolean; settings?: Record<string, unknown> } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
       env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
     });
     const client = new LspClient(child);
+    if (options.settings) client.settings = options.settings;
     const died = new Promise<never>((_, reject) =>
       child.once('exit', (code) =>
         reject(
@@ -145,6 +150,22 @@ export class LspClient {
       contentChanges: changes,
     });
     return p;
+  }
+
+  /**
+   * New settings, announced as Neovim and Emacs do: `push` sends them inside didChangeConfiguration, otherwise
+   * the notification carries nothing and the server asks with workspace/configuration.
+   */
+  changeSettings(settings: Record<string, unknown>, push = false): void {
+    this.settings = settings;
+    void this.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: push ? { psconfig: settings } : null,
+    });
+  }
+
+  /** The version the last open/change gave `uri`. */
+  version(uri: string): number {
+    return this.versions.get(uri) ?? 0;
   }
 
   close(uri: string): void {

@@ -6,12 +6,23 @@ import type { ServerSettings } from '../../../common/protocol';
 export type SettingGetter = (key: string) => unknown;
 
 /** Keys below `psconfig.` whose change the server must hear about. */
-export const SERVER_SETTING_KEYS = ['jq.path', 'includes.allowRemote', 'preview.agentAddresses'] as const;
+export const SERVER_SETTING_KEYS = [
+  'jq.path',
+  'jq.memoryLimitMb',
+  'jq.maxConcurrent',
+  'includes.allowRemote',
+  'preview.agentAddresses',
+] as const;
 
 export function serverSettingsFrom(get: SettingGetter): ServerSettings {
   const settings: ServerSettings = {};
   const jq = get('jq.path');
   if (typeof jq === 'string' && jq.trim() !== '') settings.jqPath = jq.trim();
+  const memory = get('jq.memoryLimitMb');
+  if (typeof memory === 'number' && Number.isFinite(memory) && memory >= 0) settings.jqMemoryLimitMb = memory;
+  const concurrent = get('jq.maxConcurrent');
+  if (typeof concurrent === 'number' && Number.isInteger(concurrent) && concurrent >= 1)
+    settings.jqMaxConcurrent = concurrent;
   const remote = get('includes.allowRemote');
   if (typeof remote === 'boolean') settings.includesAllowRemote = remote;
   settings.agentAddresses = agentAddressList(get('preview.agentAddresses'));

@@ -12,9 +12,10 @@ import { computeDiagnostics } from './diagnostics-source';
 import { runEngine, type EngineInput } from './expansion-engine';
 import { SharedExpansions } from './expansion-shared';
 import type { Logger } from './guard';
+import type { JqConfig } from '../template/jq/config';
 
 type JobBody =
-  | { kind: 'diagnostics'; text: string; jqPath: string | undefined }
+  | { kind: 'diagnostics'; text: string; jq: JqConfig | undefined; cancel?: SharedArrayBuffer }
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'forget'; uri: string };
@@ -78,7 +79,7 @@ export function serveBackgroundJobs(): void {
   port.on('message', (job: Job) => {
     try {
       if (job.kind === 'diagnostics') {
-        const pass = computeDiagnostics(job.text, job.jqPath);
+        const pass = computeDiagnostics(job.text, job.jq, pollerOf(job.cancel));
         post({ id: job.id, phase: 'result', value: pass.diagnostics });
         pass.later().then(
           (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
@@ -137,9 +138,9 @@ export class BackgroundRunner {
     private readonly log: Logger,
   ) {}
 
-  async diagnostics(text: string, jqPath: string | undefined): Promise<DiagnosticsOutcome> {
+  async diagnostics(text: string, jq: JqConfig | undefined, cancel?: CancelFlag): Promise<DiagnosticsOutcome> {
     if (!this.ensureWorker()) {
-      const pass = computeDiagnostics(text, jqPath);
+      const pass = computeDiagnostics(text, jq, cancel ? () => cancel.cancelled : undefined);
       return { diagnostics: pass.diagnostics, later: pass.later() };
     }
     let later!: (d: TemplateDiagnostic[]) => void;
@@ -150,7 +151,7 @@ export class BackgroundRunner {
     });
     laterP.catch(() => undefined);
     const diagnostics = (await this.send(
-      { kind: 'diagnostics', text, jqPath },
+      { kind: 'diagnostics', text, jq, cancel: cancel?.buffer },
       later,
       laterFail,
     )) as TemplateDiagnostic[];

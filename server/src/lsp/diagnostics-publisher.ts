@@ -6,13 +6,16 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './to-lsp';
-import type { BackgroundRunner, DiagnosticsOutcome } from './background-worker';
+import { CancelFlag, type BackgroundRunner, type DiagnosticsOutcome } from './background-worker';
+import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
 
 export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<string>();
   private readonly dirty = new Set<string>();
+  /** The pass in flight per document: an edit cancels it (its jq compile checks are killed). */
+  private readonly cancels = new Map<string, CancelFlag>();
 
   constructor(
     private readonly connection: Connection,
@@ -20,10 +23,11 @@ export class DiagnosticsPublisher {
     private readonly current: (uri: string) => TextDocument | undefined,
     private readonly delayMs: number,
     private readonly runner: BackgroundRunner,
-    private readonly jqPath: () => string | undefined,
+    private readonly jq: () => JqConfig,
   ) {}
 
   schedule(doc: TextDocument): void {
+    this.cancels.get(doc.uri)?.cancel();
     const pending = this.timers.get(doc.uri);
     if (pending) clearTimeout(pending);
     this.timers.set(
@@ -36,6 +40,8 @@ export class DiagnosticsPublisher {
   }
 
   clear(uri: string): void {
+    this.cancels.get(uri)?.cancel();
+    this.cancels.delete(uri);
     const pending = this.timers.get(uri);
     if (pending) clearTimeout(pending);
     this.timers.delete(uri);
@@ -43,6 +49,7 @@ export class DiagnosticsPublisher {
   }
 
   dispose(): void {
+    for (const c of this.cancels.values()) c.cancel();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
@@ -62,10 +69,12 @@ export class DiagnosticsPublisher {
       return;
     }
     this.inFlight.add(uri);
+    const cancel = new CancelFlag();
+    this.cancels.set(uri, cancel);
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jqPath());
+      outcome = await this.runner.diagnostics(text, this.jq(), cancel);
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -84,7 +93,7 @@ export class DiagnosticsPublisher {
     const diagnostics = outcome.diagnostics;
     await this.publish(now, diagnostics);
     try {
-      const extra = await outcome.later;
+      const extra = await outcome.later.finally(() => this.cancels.get(uri) === cancel && this.cancels.delete(uri));
       const latest = this.current(uri);
       if (extra.length > 0 && latest && latest.version === version)
         await this.publish(latest, [...diagnostics, ...extra]);

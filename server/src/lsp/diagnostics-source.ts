@@ -1,7 +1,7 @@
 // The one place the server asks for a template's diagnostics (the rules live in server/src/template).
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { checkJqExpressions, validateTemplate, type ValidationResult } from '../template/diagnostics';
-import { jqRunnerFor } from '../template/expand/from-text';
+import { jqRunnerFor, type JqConfig } from '../template/jq/config';
 
 export interface DiagnosticsPass {
   diagnostics: TemplateDiagnostic[];
@@ -10,11 +10,16 @@ export interface DiagnosticsPass {
   later: () => Promise<TemplateDiagnostic[]>;
 }
 
-export function computeDiagnostics(text: string, jqPath: string | undefined): DiagnosticsPass {
+/** `isCancelled`: polled while jq compiles; an edit makes this pass stale and its jq processes are killed. */
+export function computeDiagnostics(
+  text: string,
+  jq: JqConfig | undefined,
+  isCancelled?: () => boolean,
+): DiagnosticsPass {
   const result = validateTemplate(text);
   return {
     diagnostics: result.diagnostics,
     result,
-    later: () => checkJqExpressions(result.model, jqRunnerFor(jqPath)),
+    later: () => checkJqExpressions(result.model, jqRunnerFor(jq).cancellable(isCancelled)),
   };
 }

@@ -1,6 +1,7 @@
 // Adapter to the expansion engine (server/src/template/expand): the only file that knows its entry point.
 import type { ExpandTasksResult, ServerSettings } from '../../../common/protocol';
 import { expandText } from '../template/expand/from-text';
+import type { JqConfig } from '../template/jq/config';
 
 export interface EngineInput {
   uri: string;
@@ -11,7 +12,8 @@ export interface EngineInput {
   agentAddresses: string[];
   limit: number | undefined;
   settings: ServerSettings;
-  jqPath: string | undefined;
+  /** jq binary, limits, or why jq may not run (settings.ts jqConfigOf). */
+  jq: JqConfig;
 }
 
 /** `isCancelled` is polled by the engine between phases; a cancelled run answers `error: 'cancelled'`. */
@@ -23,8 +25,9 @@ export function runEngine(input: EngineInput, isCancelled?: () => boolean): Prom
     baseDir: input.baseDir,
     agentAddresses: input.agentAddresses,
     limit: input.limit,
-    jqPath: input.jqPath,
-    allowRemoteIncludes: input.settings.includesAllowRemote === true,
+    jq: input.jq,
+    // A restricted workspace fetches no remote include, whatever its settings say.
+    allowRemoteIncludes: input.settings.includesAllowRemote === true && input.settings.workspaceTrusted !== false,
     isCancelled,
   });
 }

@@ -9,6 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
+import { jqConfigOf } from './settings';
 
 function baseDirOf(uri: string): string | undefined {
   try {
@@ -118,6 +119,15 @@ export class ExpansionService {
     return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey(), false).result;
   }
 
+  /**
+   * The document changed: runs for older versions are cancelled now (their jq processes killed), not when the
+   * next request for the new version arrives, which may never come.
+   */
+  documentChanged(uri: string, version: number): void {
+    this.supersede(uri, version);
+    this.runner.forgetExpansion(uri);
+  }
+
   forget(uri: string): void {
     this.supersede(uri, Infinity);
     this.runner.forgetExpansion(uri);
@@ -188,7 +198,7 @@ export class ExpansionService {
         agentAddresses,
         limit,
         settings,
-        jqPath: settings.jqPath,
+        jq: jqConfigOf(settings),
       },
       cancel,
       shared,
@@ -212,6 +222,6 @@ export class ExpansionService {
 
   private settingsKey(): string {
     const s = this.settings();
-    return JSON.stringify([s.jqPath ?? '', s.includesAllowRemote === true]);
+    return JSON.stringify([jqConfigOf(s), s.includesAllowRemote === true, s.workspaceTrusted !== false]);
   }
 }

@@ -43,7 +43,7 @@ export class SharedExpansions {
   }
 
   private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
-    const key = JSON.stringify([input.baseDir ?? '', input.jqPath ?? '', input.settings.includesAllowRemote === true]);
+    const key = JSON.stringify([input.baseDir ?? '', input.jq, input.settings.includesAllowRemote === true]);
     const hit = this.full.get(input.uri);
     // Documents not open in the editor have no version: their text is compared instead.
     if (hit && hit.version === input.version && hit.key === key && input.version !== null) return hit.result;

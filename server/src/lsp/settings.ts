@@ -2,6 +2,7 @@
 // The client may hand back either VS Code's nested view of the section ({ jq: { path }, includes:
 // { allowRemote }, preview: { agentAddresses } }) or ServerSettings' flat keys; both are accepted.
 import type { ServerSettings } from '../../../common/protocol';
+import { JQ_RESTRICTED, type JqConfig } from '../template/jq/config';
 
 type Json = Record<string, unknown>;
 
@@ -27,6 +28,12 @@ export function toServerSettings(section: unknown): ServerSettings {
   const out: ServerSettings = {};
   const jq = pick(section, 'jqPath', ['jq', 'path']);
   if (typeof jq === 'string' && jq.trim() !== '') out.jqPath = jq.trim();
+  const memory = pick(section, 'jqMemoryLimitMb', ['jq', 'memoryLimitMb']);
+  if (typeof memory === 'number' && Number.isFinite(memory) && memory >= 0) out.jqMemoryLimitMb = memory;
+  const concurrent = pick(section, 'jqMaxConcurrent', ['jq', 'maxConcurrent']);
+  if (typeof concurrent === 'number' && Number.isInteger(concurrent) && concurrent >= 1)
+    out.jqMaxConcurrent = concurrent;
+  if (section.workspaceTrusted === false) out.workspaceTrusted = false;
   const remote = pick(section, 'includesAllowRemote', ['includes', 'allowRemote']);
   if (typeof remote === 'boolean') out.includesAllowRemote = remote;
   const agents = pick(section, 'agentAddresses', ['preview', 'agentAddresses']);
@@ -38,4 +45,17 @@ export function toServerSettings(section: unknown): ServerSettings {
  *  engine's default is. */
 export function effectiveJqPath(settings: ServerSettings, defaultJqPath: string | undefined): string | undefined {
   return settings.jqPath ?? (defaultJqPath || undefined);
+}
+
+/**
+ * Everything the jq runner needs from the settings (whose jqPath is already the effective one, see
+ * effectiveJqPath); a restricted workspace runs no jq at all.
+ */
+export function jqConfigOf(settings: ServerSettings): JqConfig {
+  return {
+    path: settings.jqPath,
+    memoryLimitMb: settings.jqMemoryLimitMb,
+    maxConcurrent: settings.jqMaxConcurrent,
+    disabled: settings.workspaceTrusted === false ? JQ_RESTRICTED : undefined,
+  };
 }

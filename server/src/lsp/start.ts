@@ -30,7 +30,7 @@ import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
-import { effectiveJqPath, toServerSettings } from './settings';
+import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 
 export interface ServerOptions {
   /** Quiet period after the last edit before diagnostics run. */
@@ -103,7 +103,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     (uri) => documents.get(uri),
     DIAGNOSTICS_DELAY_MS,
     runner,
-    jqPath,
+    () => jqConfigOf({ ...settings, jqPath: jqPath() }),
   );
 
   connection.onInitialize((params): InitializeResult => {
@@ -143,9 +143,11 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       const pushed = (change.settings as Record<string, unknown> | null)?.psconfig;
       if (pushed !== undefined) settings = toServerSettings(pushed);
       else await refreshSettings();
-      // Settings change expansion (jq path, includes): previews and lenses must be recomputed.
+      // Settings change diagnostics (jq path, trust) and expansion (jq, includes): every open document is checked
+      // again, and previews and lenses recomputed.
       for (const doc of documents.all()) {
         expansion.forget(doc.uri);
+        publisher.schedule(doc);
         notifyChanged(doc);
       }
     }),
@@ -168,6 +170,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   documents.onDidChangeContent((e) =>
     guarded(log, 'didChange', () => {
       publisher.schedule(e.document);
+      expansion.documentChanged(e.document.uri, e.document.version);
       notifyChanged(e.document);
     }),
   );

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { emptyExpansionResult, ExpandTasksResult } from '../../../../common/protocol';
-import { createJqRunner, JqRunner } from '../jq';
+import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
 import { expandTemplate } from './engine';
 
@@ -15,8 +15,10 @@ export interface ExpandTextInput {
   baseDir?: string;
   agentAddresses?: string[];
   limit?: number;
-  /** The `psconfig.jq.path` setting (empty: JQ_PATH, node-jq's binary, then PATH). */
+  /** The `psconfig.jq.path` setting (empty: JQ_PATH, node-jq's binary, then PATH); `jq` replaces it. */
   jqPath?: string;
+  /** jq binary, limits, or the reason jq may not run (restricted workspace). */
+  jq?: JqConfig;
   allowRemoteIncludes?: boolean;
   /** Reads include files (default: the file system). */
   readFile?: (path: string) => Promise<string>;
@@ -24,18 +26,7 @@ export interface ExpandTextInput {
   isCancelled?: () => boolean;
 }
 
-const runners = new Map<string, JqRunner>();
-
-/** One runner per jq path, so compile checks stay cached and a changed setting takes effect at once. */
-export function jqRunnerFor(jqPath: string | undefined): JqRunner {
-  const key = jqPath ?? '';
-  let r = runners.get(key);
-  if (!r || r.unavailable) {
-    r = createJqRunner({ jqPath });
-    runners.set(key, r);
-  }
-  return r;
-}
+export { jqRunnerFor } from '../jq/config';
 
 /** The first JSON syntax error as `line L, column C: message` (1-based, as editors show it). */
 export function syntaxErrorOf(text: string): string | undefined {
@@ -72,13 +63,16 @@ export async function expandText(input: ExpandTextInput): Promise<ExpandTasksRes
   };
   try {
     const r = await expandTemplate(template, {
-      jq: jqRunnerFor(input.jqPath),
+      // Every jq run of this expansion is killed when it is cancelled (a newer version of the document).
+      jq: jqRunnerFor(input.jq ?? { path: input.jqPath }).cancellable(input.isCancelled),
       agentAddresses: input.agentAddresses,
       limit: input.limit,
       readInclude,
       allowRemoteIncludes: input.allowRemoteIncludes,
       isCancelled: input.isCancelled,
     });
+    // Cancelled while jq ran: its runs were killed, so the combinations hold no real values.
+    if (input.isCancelled?.()) return empty('cancelled');
     const { jqProcesses: _jq, ...rest } = r;
     return { uri: input.uri, version: input.version, ...rest };
   } catch (e) {

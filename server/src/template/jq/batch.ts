@@ -1,5 +1,6 @@
 // Batched jq evaluation: one jq process evaluates every expression for every item, each expression wrapped
 // in `try ... catch` so one failing combination does not lose the batch. Plus cached compile checks.
+import { selfContained, refusedJqFeature } from './program-check';
 import { createJqRunner, JqRunner } from './runner';
 
 /** Every output of one expression on one item, or the jq error it raised. */
@@ -24,9 +25,12 @@ export interface JqBatchRequest {
 
 export type JqBatchResult = { ok: true; items: JqValueResult[][] } | { ok: false; error: string };
 
-/** A user expression inside our program: the newline keeps a trailing `# comment` from eating our ')'. */
+/**
+ * A user expression inside our program. The newline ends a trailing `# comment`; the line holding only a space
+ * ends it even when the comment ends in a backslash (jq 1.7 continues such a comment onto one more line).
+ */
 function wrap(expr: string): string {
-  return `(try [(${expr}\n)] catch {"e": .})`;
+  return `(try [(${expr}\n \n)] catch {"e": .})`;
 }
 
 /** One program for the whole batch. Expressions must already be known to compile (see checkJqCompiles). */
@@ -67,13 +71,21 @@ export async function runJqBatch(runner: JqRunner, request: JqBatchRequest): Pro
 }
 
 // ---- compile checks ------------------------------------------------------------------------------------------
+// jq compiles a program and evaluates it once per input; given no input at all it compiles and exits. So every
+// compile check runs with stdin closed and without `-n` (JqRunner.compile): whatever the expression's text, and
+// however it plays with our brackets, nothing of it is ever evaluated.
 
 const compileCache = new Map<string, string | null>();
+/** Every keystroke in a jq expression is a new entry: the oldest go first beyond this many. */
+const COMPILE_CACHE_MAX = 5_000;
 
-/** Compiles without running: the `if false` branch is never taken, so no input and no side effects. */
-function compileProgram(exprs: string[]): string {
-  return `if false then [${exprs.map((e) => `(${e}\n)`).join(',')}] else empty end`;
+function remember(key: string, verdict: string | null): void {
+  compileCache.set(key, verdict);
+  if (compileCache.size > COMPILE_CACHE_MAX) compileCache.delete(compileCache.keys().next().value as string);
 }
+
+/** The failures that say nothing about the expression (it may compile): not cached, reported as unchecked. */
+const NOT_ITS_FAULT = new Set(['unavailable', 'start', 'timeout', 'memory', 'output', 'cancelled']);
 
 /** jq's error lines without the echo of our wrapper program and its position in it. */
 function cleanCompileError(stderr: string): string {
@@ -93,8 +105,24 @@ export function getDefaultJqRunner(): JqRunner {
 }
 
 /**
+ * One expression alone: the compile error, null when it compiles both as pSConfig runs it (the whole program)
+ * and wrapped as our batches run it, or undefined when jq could not say (time limit, cancelled...).
+ */
+async function checkOne(runner: JqRunner, e: string): Promise<string | null | undefined> {
+  const inBatch = await runner.compile(`[${wrap(e)}]`);
+  if (!inBatch.ok && NOT_ITS_FAULT.has(inBatch.kind)) return undefined;
+  if (inBatch.ok && selfContained(e)) return null;
+  const alone = await runner.compile(e);
+  if (!alone.ok)
+    return NOT_ITS_FAULT.has(alone.kind) ? undefined : cleanCompileError(alone.error) || 'jq compile error';
+  if (inBatch.ok) return null;
+  return `it compiles as a whole program but not as one expression (${cleanCompileError(inBatch.error)})`;
+}
+
+/**
  * Compile errors per expression (null = compiles), cached per jq binary. When jq itself is unavailable every
  * value is null (nothing can be said about the expression) and nothing is cached; `runner.unavailable` says why.
+ * Refused module words (program-check.ts) are errors without a process.
  */
 export async function checkJqCompiles(
   expressions: string[],
@@ -107,26 +135,31 @@ export async function checkJqCompiles(
     return result;
   }
   const keyOf = (e: string): string => `${runner.binary?.path}\u0000${e}`;
-  const todo = distinct.filter((e) => !compileCache.has(keyOf(e)));
-  if (todo.length) {
-    const all = await runner.run(compileProgram(todo), '', { flags: ['-n'] });
-    if (all.ok) {
-      for (const e of todo) compileCache.set(keyOf(e), null);
-    } else {
-      // At least one fails: check each alone, a few at a time, to attribute the errors.
-      const queue = [...todo];
-      const worker = async (): Promise<void> => {
-        for (let e = queue.shift(); e !== undefined; e = queue.shift()) {
-          const r = await runner.run(compileProgram([e]), '', { flags: ['-n'] });
-          if (r.ok) compileCache.set(keyOf(e), null);
-          else if (/^Timeout|^Unable to start jq/.test(r.error))
-            result.set(e, null); // not the expression's fault
-          else compileCache.set(keyOf(e), cleanCompileError(r.error) || 'jq compile error');
-        }
-      };
-      await Promise.all([worker(), worker(), worker()]);
-    }
+  const todo: string[] = [];
+  for (const e of distinct) {
+    if (compileCache.has(keyOf(e))) continue;
+    const refused = refusedJqFeature(e);
+    if (refused) remember(keyOf(e), refused);
+    else todo.push(e);
   }
+  // Balanced expressions are checked together in one program; the rest, or all when that fails, one by one.
+  const together = todo.filter(selfContained);
+  let alone = todo.filter((e) => !selfContained(e));
+  if (together.length > 1) {
+    const all = await runner.compile(`[${together.map(wrap).join(',\n')}]`);
+    if (all.ok) for (const e of together) remember(keyOf(e), null);
+    else if (!NOT_ITS_FAULT.has(all.kind)) alone = [...together, ...alone];
+    else for (const e of together) result.set(e, null);
+  } else alone = [...together, ...alone];
+  const queue = [...alone];
+  const worker = async (): Promise<void> => {
+    for (let e = queue.shift(); e !== undefined; e = queue.shift()) {
+      const verdict = await checkOne(runner, e);
+      if (verdict === undefined) result.set(e, null);
+      else remember(keyOf(e), verdict);
+    }
+  };
+  await Promise.all([worker(), worker()]);
   for (const e of distinct) if (!result.has(e)) result.set(e, compileCache.get(keyOf(e)) ?? null);
   return result;
 }

@@ -48,12 +48,27 @@ function onPath(name: string, pathEnv: string | undefined): string | undefined {
   return undefined;
 }
 
+/** A command name without any directory part (`jq`, `jq.exe`), looked up on PATH like a shell does. */
+function isBareName(p: string): boolean {
+  return !/[\\/]/.test(p);
+}
+
 /**
  * Resolve the jq binary. An explicit path or JQ_PATH that does not point at an executable is an error
  * (the user asked for that binary), not a reason to silently fall back to another jq.
  */
 export function resolveJqBinary(explicitPath?: string, env: NodeJS.ProcessEnv = process.env): JqResolution {
   const explicit = explicitPath?.trim();
+  if (explicit && isBareName(explicit)) {
+    // `"jq.path": "jq"` (what Neovim and Emacs users write) means the jq on PATH, as a shell would read it.
+    const found = onPath(explicit, env.PATH);
+    return found
+      ? { ok: true, binary: { path: found, source: `setting psconfig.jq.path (${explicit} on PATH)` } }
+      : {
+          ok: false,
+          error: `jq not found: the setting psconfig.jq.path is ${explicit}, which is not on PATH. ${JQ_INSTALL_HINT}`,
+        };
+  }
   if (explicit) {
     return isExecutableFile(explicit)
       ? { ok: true, binary: { path: explicit, source: 'setting psconfig.jq.path' } }

@@ -1,6 +1,6 @@
 // jq that does not compile, checked with jq itself (async, so the server can publish the fast diagnostics first):
 // `{% jq … %}` variables where pSConfig expands them, address-class `jq` filters and archive `transform` scripts.
-import { checkJqCompiles, getDefaultJqRunner, type JqRunner } from '../jq';
+import { checkJqCompiles, getDefaultJqRunner, refusedJqFeature, type JqRunner } from '../jq';
 import type { TemplateModel } from '../model';
 import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
@@ -59,44 +59,46 @@ function script(node: JsonNode | undefined, what: string, sites: JqSite[]): void
   }
 }
 
-/** jq compile errors for the template's jq programs. Never rejects; without a jq binary it returns one note. */
+/**
+ * jq compile errors for the template's jq programs, and programs using refused module words (no process needed).
+ * Never rejects; without a jq binary (or in a restricted workspace) it adds one note saying why nothing was checked.
+ */
 export async function checkJqExpressions(
   model: TemplateModel,
   runner: JqRunner = getDefaultJqRunner(),
 ): Promise<TemplateDiagnostic[]> {
   const sites = collectJqSites(model);
   if (sites.length === 0) return [];
-  if (runner.unavailable || !runner.binary) {
-    const s = sites[0];
-    return [
-      diag(
-        'psconfig/jq-unavailable',
-        'information',
-        `jq expressions were not checked: ${runner.unavailable ?? 'no jq binary'}.`,
-        s.start,
-        s.end,
-      ),
-    ];
+  const out: TemplateDiagnostic[] = [];
+  const checkable: JqSite[] = [];
+  for (const s of sites) {
+    const refused = refusedJqFeature(s.expression);
+    if (refused)
+      out.push(diag('psconfig/jq-not-allowed', 'error', `This ${s.what} cannot be used: ${refused}.`, s.start, s.end));
+    else checkable.push(s);
   }
+  if (checkable.length === 0) return out;
+  const unchecked = (why: string): TemplateDiagnostic[] => [
+    ...out,
+    diag(
+      'psconfig/jq-unavailable',
+      'information',
+      `jq expressions were not checked: ${why}.`,
+      checkable[0].start,
+      checkable[0].end,
+    ),
+  ];
+  if (runner.unavailable || !runner.binary) return unchecked(runner.unavailable ?? 'no jq binary');
   let results: Map<string, string | null>;
   try {
     results = await checkJqCompiles(
-      sites.map((s) => s.expression),
+      checkable.map((s) => s.expression),
       runner,
     );
   } catch (e) {
-    return [
-      diag(
-        'psconfig/jq-unavailable',
-        'information',
-        `jq expressions were not checked: ${(e as Error).message}`,
-        sites[0].start,
-        sites[0].end,
-      ),
-    ];
+    return unchecked((e as Error).message);
   }
-  const out: TemplateDiagnostic[] = [];
-  for (const s of sites) {
+  for (const s of checkable) {
     const err = results.get(s.expression);
     if (err)
       out.push(diag('psconfig/jq-compile', 'error', `This ${s.what} does not compile: ${tidy(err)}`, s.start, s.end));

@@ -1,0 +1,65 @@
+// Process-table helpers for tests that prove no child outlives its parent (Linux /proc; callers skip elsewhere).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+export const haveProc = process.platform === 'linux' && existsSync('/proc/self/stat');
+
+interface Stat {
+  pid: number;
+  comm: string;
+  state: string;
+  ppid: number;
+}
+
+function stat(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split at the last ')'.
+    const close = text.lastIndexOf(')');
+    const rest = text.slice(close + 2).split(' ');
+    return { pid, comm: text.slice(text.indexOf('(') + 1, close), state: rest[0], ppid: Number(rest[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function all(): Stat[] {
+  const out: Stat[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = stat(Number(name));
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** Every live (not zombie) descendant of `pid`, with its command name. */
+export function descendants(pid: number): { pid: number; comm: string }[] {
+  const table = all();
+  const out: { pid: number; comm: string }[] = [];
+  const frontier = [pid];
+  while (frontier.length) {
+    const p = frontier.pop() as number;
+    for (const s of table)
+      if (s.ppid === p) {
+        if (s.state !== 'Z') out.push({ pid: s.pid, comm: s.comm });
+        frontier.push(s.pid);
+      }
+  }
+  return out;
+}
+
+/** True while `pid` exists and is not a zombie (a killed orphan may stay a zombie where nobody reaps it). */
+export function running(pid: number): boolean {
+  const s = stat(pid);
+  return s !== undefined && s.state !== 'Z';
+}
+
+/** Polls `predicate` every 25 ms until it holds or `ms` passes; returns whether it held. */
+export async function waitFor(predicate: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (predicate()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
