@@ -37,6 +37,7 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/variable-not-expanded',
   'psconfig/jq-compile',
   'psconfig/jq-unavailable',
+  'psconfig/jq-not-allowed',
   'psconfig/jq-result-not-string',
   // semantics and agent behaviour
   'psconfig/scheduled-by-range',
