@@ -2,6 +2,7 @@
 import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
+import { runDashboardCommand } from './dashboard-command';
 
 const USAGE = `usage: psconfig-tools <command> [options]
 
@@ -11,6 +12,9 @@ commands:
                                                the pScheduler tasks each agent would create
   archive search URL [filters] [--format json|table]
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
+  dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
+                                               configured pairs against the archive's latest results;
+                                               exit 1 when a pair is red or has no data
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -22,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
       return runExpandCommand(rest);
     case 'archive':
       return runArchiveCommand(rest);
+    case 'dashboard':
+      return runDashboardCommand(rest);
     case '-h':
     case '--help':
     case 'help':

@@ -143,3 +143,55 @@ export interface ServerSettings {
    */
   workspaceTrusted?: boolean;
 }
+
+/**
+ * One task's configured pairs, laid out as a dashboard grid (psconfig/dashboardPairs). Rows and columns are the
+ * group's members (address objects, by name); a `list` group has one column; a `disjoint` group has its A side as
+ * rows and its B side as columns. Numbers index into the task's tables so a 39,800-pair mesh stays small on the wire.
+ */
+export interface DashboardTaskPairs {
+  task: string;
+  testType?: string;
+  groupType?: string;
+  /** Member names of the rows and columns; labels are their addresses. */
+  rows: string[];
+  rowLabels: string[];
+  cols: string[];
+  colLabels: string[];
+  /** True for a mesh: every direction a→b also fills the reverse half of cell (b, a). */
+  square: boolean;
+  /** Strings the test spec names as source and destination (what the archiver records as input-source/-destination). */
+  endpoints: string[];
+  /** esmond read URLs the combinations write to, as written in the task JSON (variables resolved). */
+  archives: string[];
+  archiveSets: number[][];
+  /**
+   * Configured directions, 6 numbers each: row, column, half (0: row → column, 1: column → row), source endpoint,
+   * destination endpoint, archive set.
+   */
+  directions: number[];
+  /** Spec facts the archiver writes into the metadata, from the task's first combination. */
+  spec: { ipVersion?: number; udp?: boolean; tools?: string[] };
+  /** Combinations that could not be expanded (not on the grid), and why the first one failed. */
+  failed: number;
+  error?: string;
+}
+
+export interface DashboardPairsParams {
+  uri: string;
+  /** Only these tasks (default: every task). */
+  tasks?: string[];
+}
+
+export interface DashboardPairsResult {
+  uri: string;
+  version: number | null;
+  /** Set when the template cannot be expanded at all. */
+  error?: string;
+  tasks: DashboardTaskPairs[];
+  elapsedMs: number;
+}
+
+export const DashboardPairsRequest: RequestDef<DashboardPairsParams, DashboardPairsResult> = {
+  method: 'psconfig/dashboardPairs',
+};

@@ -1,6 +1,6 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js, dist/server.js, dist/cli.js, dist/webview/*
-//   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
+//   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, mkdirSync, copyFileSync, existsSync, chmodSync } from 'node:fs';
@@ -48,7 +48,7 @@ if (args.has('--tests')) {
       else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(rel);
     }
   };
-  ['common', 'archive-client', 'cli', 'server/src', 'client/src', 'test', 'bench'].forEach(walk);
+  ['common', 'archive-client', 'dashboard', 'cli', 'server/src', 'client/src', 'test', 'bench'].forEach(walk);
   builds.push(
     esbuild.build({
       absWorkingDir: root,

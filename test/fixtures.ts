@@ -49,3 +49,10 @@ export function exampleFiles(): string[] {
     .filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json')
     .sort();
 }
+
+/** Templates of the dashboard tests (test/fixtures/dashboard): the generated mesh the local archive also seeds. */
+export const dashboardFixturesDir = join(fixturesDir, 'dashboard');
+
+export function dashboardFixturePath(name: string): string {
+  return join(dashboardFixturesDir, name);
+}

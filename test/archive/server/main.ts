@@ -4,7 +4,10 @@ import { startArchiveServer } from './server';
 async function main(): Promise<void> {
   const port = process.env.PORT !== undefined ? Number(process.env.PORT) : 8085;
   const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
-  const server = await startArchiveServer({ port, tokens: token ? [token] : undefined });
+  // The dashboard's mesh (20 hosts) is on unless PSCONFIG_ARCHIVE_MESH=0; PSCONFIG_ARCHIVE_MESH=N seeds N hosts.
+  const meshEnv = process.env.PSCONFIG_ARCHIVE_MESH;
+  const mesh = meshEnv === '0' ? false : meshEnv && /^\d+$/.test(meshEnv) ? { hosts: Number(meshEnv) } : true;
+  const server = await startArchiveServer({ port, tokens: token ? [token] : undefined, seed: { mesh } });
   for (const w of server.seed.warnings) process.stderr.write(`warning: ${w}\n`);
   process.stdout.write(
     `local archive: ${server.url}\n` +

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { esmondFixturesDir } from '../../fixtures';
 import { seedFromFixtures } from './seed-fixtures';
 import { seedBenchSeries, seedGenerated } from './seed-generated';
+import { seedMesh, type MeshOptions, type MeshScenario } from './seed-mesh';
 import type { ArchiveStore } from './store';
 
 export interface SeedOptions {
@@ -16,6 +17,8 @@ export interface SeedOptions {
   benchPoints?: number;
   /** Clock for generated data, UNIX seconds (default now). */
   now?: number;
+  /** A generated mesh for the dashboard (seed-mesh.ts): true for 20 hosts, or its options. Default off. */
+  mesh?: boolean | MeshOptions;
 }
 
 export interface SeedReport {
@@ -26,6 +29,8 @@ export interface SeedReport {
   warnings: string[];
   /** metadata-key of the bench series when benchPoints was set. */
   benchKey?: string;
+  /** What the generated mesh holds, when one was seeded. */
+  mesh?: MeshScenario;
 }
 
 export function defaultFixturesDir(): string {
@@ -60,6 +65,15 @@ export function seedArchive(store: ArchiveStore, opts: SeedOptions): SeedReport 
     rep.records++;
     rep.points += opts.benchPoints;
     rep.sources.push(`bench throughput series (${opts.benchPoints} points, key ${rep.benchKey})`);
+  }
+  if (opts.mesh) {
+    const m = seedMesh(store, now, opts.mesh === true ? {} : opts.mesh);
+    rep.mesh = m.scenario;
+    rep.records += m.records;
+    rep.points += m.points;
+    rep.sources.push(
+      `generated mesh of ${m.scenario.hosts.length} hosts (${m.records} metadata, ${m.points} points; see seed-mesh.ts)`,
+    );
   }
   return rep;
 }

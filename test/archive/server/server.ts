@@ -37,6 +37,8 @@ export interface ArchiveServerHandle {
   store: ArchiveStore;
   seed: SeedReport;
   requests: RequestLogEntry[];
+  /** Requests received since start (`requests` keeps only the latest ones). */
+  requestCount(): number;
   setFault(mode: FaultMode | undefined): void;
   /** The URL of an archive that always answers with `mode` (served by this server). */
   faultUrl(mode: FaultMode): string;
@@ -66,10 +68,12 @@ export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promi
   };
   let fault: FaultMode | undefined = opts.fault;
   const requests: RequestLogEntry[] = [];
+  let requestCount = 0;
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = url.pathname;
+    requestCount++;
     requests.push({
       method: req.method ?? 'GET',
       path: `${path}${url.search}`,
@@ -124,6 +128,7 @@ export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promi
     store,
     seed,
     requests,
+    requestCount: () => requestCount,
     setFault: (m) => {
       fault = m;
     },

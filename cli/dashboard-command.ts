@@ -1,0 +1,201 @@
+// psconfig-tools dashboard TEMPLATE [--task T]... [--archive URL] [--metric M] [--window W] [--format table|json]
+// The template's configured pairs against the archive's latest results, as the editor's dashboard shows them:
+// for cron and monitoring. Exit 0: every configured pair has a value inside its thresholds (or a warning);
+// 1: some configured pair is red (critical or its latest run failed), has no data, or its archive failed;
+// 2: the template cannot be read or expanded, or bad usage.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { closeArchiveConnections } from '../archive-client/http';
+import { parseDuration } from '../archive-client/url';
+import { dashboardPairsOf } from '../server/src/template/expand/dashboard-pairs';
+import { expandText } from '../server/src/template/expand/from-text';
+import { summarise, type DashboardReport, reportOf } from '../dashboard/report';
+import { effectiveThresholds, METRIC_IDS, type MetricId } from '../dashboard/metrics';
+import { DashboardSession, DEFAULT_SESSION_OPTIONS, type WindowChoice } from '../dashboard/session';
+import { renderTable } from './dashboard-table';
+
+const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive URL] [--metric M] [--window W]
+                                [--threshold METRIC.warning=N]... [--format table|json] [--max-reads N]
+                                [--timeout SECONDS] [--token-on-reads] [--jq PATH] [--allow-remote-includes]
+
+  --task T          only this task (repeatable; default every task: one grid each)
+  --archive URL     read every pair from this archive instead of the archives the tasks write to
+  --metric M        throughput, loss, owdelay, rtt or paths (default per test type: throughput, loss, rtt, paths)
+  --window W        auto (default: MaDDash's range per metric: throughput 1d, loss/delay/rtt 45m, paths 1h),
+                    or a duration (1h, 12h, 1d, 3600)
+  --threshold M.warning=N, M.critical=N   override a default (Gbps for throughput, % for loss, ms, paths)
+  --format table    (default) the grid, each cell "forward/reverse", then every problem pair; json: everything
+  --max-reads N     series requests per run (default ${DEFAULT_SESSION_OPTIONS.maxReads})
+  --token-on-reads  send PSCONFIG_ARCHIVE_TOKEN on reads too
+Exit 0: all configured pairs ok or warning; 1: some pair is red, failed, has no data or its archive failed; 2: usage,
+or the template cannot be read or expanded.
+`;
+
+interface Args {
+  file?: string;
+  tasks: string[];
+  archive?: string;
+  metric?: MetricId;
+  window: WindowChoice;
+  thresholds: Record<string, Record<string, number>>;
+  format: 'table' | 'json';
+  maxReads: number;
+  timeoutMs?: number;
+  tokenOnReads: boolean;
+  jq?: string;
+  allowRemote: boolean;
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const a: Args = {
+    tasks: [],
+    window: 'auto',
+    thresholds: {},
+    format: 'table',
+    maxReads: DEFAULT_SESSION_OPTIONS.maxReads,
+    tokenOnReads: false,
+    allowRemote: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string | undefined => (arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : argv[++i]);
+    switch (name) {
+      case '--task': {
+        const v = value();
+        if (!v) return '--task needs a task name';
+        a.tasks.push(v);
+        break;
+      }
+      case '--archive': {
+        const v = value();
+        if (!v) return '--archive needs a URL';
+        a.archive = v;
+        break;
+      }
+      case '--metric': {
+        const v = value();
+        if (!METRIC_IDS.includes(v as MetricId)) return `--metric must be one of ${METRIC_IDS.join(', ')}`;
+        a.metric = v as MetricId;
+        break;
+      }
+      case '--window': {
+        const v = value();
+        if (v === 'auto') a.window = 'auto';
+        else {
+          const s = v === undefined ? undefined : parseDuration(v);
+          if (!s || s <= 0) return `--window must be auto or a duration such as 1h, 1d or 3600 (got ${v ?? 'nothing'})`;
+          a.window = s;
+        }
+        break;
+      }
+      case '--threshold': {
+        const v = value() ?? '';
+        const m = /^([a-z]+)\.(warning|critical)=(-?[\d.]+(?:e-?\d+)?)$/i.exec(v);
+        if (!m || !METRIC_IDS.includes(m[1] as MetricId) || !Number.isFinite(Number(m[3])))
+          return `--threshold must be METRIC.warning=N or METRIC.critical=N with METRIC one of ${METRIC_IDS.join(', ')} (got ${v})`;
+        (a.thresholds[m[1]] ??= {})[m[2]] = Number(m[3]);
+        break;
+      }
+      case '--format': {
+        const v = value();
+        if (v !== 'table' && v !== 'json') return `--format must be table or json, not ${v ?? '(nothing)'}`;
+        a.format = v;
+        break;
+      }
+      case '--max-reads': {
+        const v = value();
+        if (!v || !/^\d+$/.test(v)) return '--max-reads needs a whole number';
+        a.maxReads = Number(v);
+        break;
+      }
+      case '--timeout': {
+        const v = value();
+        if (!v || !(Number(v) > 0)) return '--timeout needs a number of seconds';
+        a.timeoutMs = Number(v) * 1000;
+        break;
+      }
+      case '--token-on-reads':
+        a.tokenOnReads = true;
+        break;
+      case '--jq': {
+        const v = value();
+        if (!v) return '--jq needs a path';
+        a.jq = v;
+        break;
+      }
+      case '--allow-remote-includes':
+        a.allowRemote = true;
+        break;
+      default:
+        if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
+        if (a.file !== undefined) return `only one TEMPLATE (got ${a.file} and ${arg})`;
+        a.file = arg;
+    }
+  }
+  return a.file ? a : 'missing TEMPLATE';
+}
+
+export async function runDashboardCommand(argv: string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`psconfig-tools dashboard: ${args}\n\n${USAGE}`);
+    return 2;
+  }
+  const file = resolve(args.file as string);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`psconfig-tools dashboard: cannot read ${args.file}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const expansion = await expandText({
+    uri: pathToFileURL(file).toString(),
+    version: null,
+    text,
+    baseDir: dirname(file),
+    jqPath: args.jq,
+    allowRemoteIncludes: args.allowRemote,
+  });
+  if (expansion.error) {
+    process.stderr.write(`${args.file}: ${expansion.error}\n`);
+    return 2;
+  }
+  const unknown = args.tasks.filter((t) => !expansion.tasks.some((s) => s.task === t));
+  if (unknown.length) {
+    process.stderr.write(
+      `psconfig-tools dashboard: no task ${unknown.join(', ')} in ${args.file} (tasks: ${expansion.tasks.map((t) => t.task).join(', ')})\n`,
+    );
+    return 2;
+  }
+  const pairs = dashboardPairsOf(expansion, JSON.parse(text) as unknown, args.tasks);
+  const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
+  const session = new DashboardSession(pairs.tasks, {
+    ...DEFAULT_SESSION_OPTIONS,
+    metric: args.metric ? () => args.metric : undefined,
+    window: args.window,
+    thresholds: effectiveThresholds(args.thresholds),
+    archive: args.archive,
+    maxReads: args.maxReads,
+    archiveOptions: async () => ({ token, tokenOnReads: args.tokenOnReads && !!token, timeoutMs: args.timeoutMs }),
+  });
+  let report: DashboardReport;
+  try {
+    const stats = await session.refresh();
+    report = reportOf(session, stats, args.file as string);
+  } catch (e) {
+    process.stderr.write(`psconfig-tools dashboard: ${(e as Error).message}\n`);
+    return 2;
+  } finally {
+    await closeArchiveConnections();
+  }
+  process.stdout.write(args.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderTable(report));
+  return summarise(report).problems > 0 ? 1 : 0;
+}

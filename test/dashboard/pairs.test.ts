@@ -1,0 +1,144 @@
+// Configured pairs as grids, from the engine's expansion of real templates: a mesh is square (each direction in
+// two halves), a disjoint group has its A side as rows and B side as columns, a list is one column, excluded
+// pairs leave their half empty, and each direction knows the esmond archive its task writes to.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { DashboardTaskPairs } from '../../common/protocol';
+import { buildGrid } from '../../dashboard/grid';
+import { dashboardPairsOf, esmondReadUrl } from '../../server/src/template/expand/dashboard-pairs';
+import { expandText } from '../../server/src/template/expand/from-text';
+import { dashboardFixturePath, examplePath } from '../fixtures';
+
+async function pairsOf(path: string): Promise<DashboardTaskPairs[]> {
+  const text = readFileSync(path, 'utf8');
+  const result = await expandText({ uri: 'file:///t.json', version: null, text });
+  assert.equal(result.error, undefined);
+  const pairs = dashboardPairsOf(result, JSON.parse(text), undefined);
+  // Every task of the template gets a grid, in template order.
+  assert.deepEqual(
+    pairs.tasks.map((t) => t.task),
+    result.tasks.map((t) => t.task),
+  );
+  return pairs.tasks;
+}
+
+/** Directions as "source>destination" at "row,col,half" (labels), from the grid's halves. */
+function drawn(p: DashboardTaskPairs): Map<string, string> {
+  const g = buildGrid(p);
+  const out = new Map<string, string>();
+  for (let r = 0; r < g.rows.length; r++)
+    for (let c = 0; c < g.cols.length; c++)
+      for (const h of [0, 1]) {
+        const d = g.halves[(r * g.cols.length + c) * 2 + h];
+        if (d >= 0)
+          out.set(
+            `${g.rowLabels[r]},${g.colLabels[c]},${h}`,
+            `${g.directions[d].source}>${g.directions[d].destination}`,
+          );
+      }
+  return out;
+}
+
+test('a mesh is square: each direction fills row→column of its cell and column→row of the mirrored cell', async () => {
+  const [t] = await pairsOf(examplePath('perl-shared--client-psconfig-mesh.json'));
+  assert.equal(t.square, true);
+  assert.deepEqual(t.rowLabels, ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']);
+  assert.deepEqual(t.colLabels, t.rowLabels);
+  const d = drawn(t);
+  const a = 'host-a.perfsonar.net';
+  const b = 'host-b.perfsonar.net';
+  assert.equal(d.get(`${a},${b},0`), `${a}>${b}`);
+  assert.equal(d.get(`${a},${b},1`), `${b}>${a}`);
+  assert.equal(d.get(`${b},${a},0`), `${b}>${a}`);
+  assert.equal(d.get(`${b},${a},1`), `${a}>${b}`);
+  // 6 directions, each drawn twice; the diagonal is not configured.
+  assert.equal(t.directions.length / 6, 6);
+  assert.equal(d.size, 12);
+  assert.equal(d.get(`${a},${a},0`), undefined);
+  // The task writes to the esmond archive the template names.
+  assert.deepEqual(t.archives, ['https://archive.perfsonar.net/esmond/perfsonar/archive/']);
+});
+
+test('a disjoint group shows its two sides: A as rows, B as columns, B → A in the second half', async () => {
+  const tasks = await pairsOf(examplePath('perl-shared--client-psconfig-disjoint.json'));
+  const both = tasks.find((t) => t.task === 'example-task-throughput')!;
+  assert.equal(both.square, false);
+  assert.deepEqual(both.rowLabels, ['host-a.perfsonar.net']);
+  assert.deepEqual(both.colLabels, ['host-b.perfsonar.net', 'host-c.perfsonar.net']);
+  const d = drawn(both);
+  assert.equal(d.get('host-a.perfsonar.net,host-b.perfsonar.net,0'), 'host-a.perfsonar.net>host-b.perfsonar.net');
+  assert.equal(d.get('host-a.perfsonar.net,host-b.perfsonar.net,1'), 'host-b.perfsonar.net>host-a.perfsonar.net');
+  // Unidirectional: the B → A halves are not configured.
+  const uni = drawn(tasks.find((t) => t.task === 'example-task-throughput-uni')!);
+  assert.equal(uni.size, 2);
+  assert.ok([...uni.keys()].every((k) => k.endsWith(',0')));
+  // Excludes: a → f is not configured, f → a is.
+  const ex = tasks.find((t) => t.task === 'example-task-throughput-exclude')!;
+  assert.deepEqual(ex.rowLabels, ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']);
+  const exd = drawn(ex);
+  assert.equal(exd.get('host-a.perfsonar.net,host-f.perfsonar.net,0'), undefined);
+  assert.equal(exd.get('host-a.perfsonar.net,host-f.perfsonar.net,1'), 'host-f.perfsonar.net>host-a.perfsonar.net');
+  assert.equal(exd.size, 17);
+});
+
+test('a list group is one column; a direction without a spec source starts at the scheduling agent', async () => {
+  const [t] = await pairsOf(examplePath('perl-shared--client-psconfig-list.json'));
+  assert.equal(t.cols.length, 1);
+  assert.equal(t.rows.length, 3);
+  const g = buildGrid(t);
+  assert.deepEqual(
+    g.directions.map((d) => [d.row, d.col, d.half, d.source, d.destination]),
+    ['host-a', 'host-b', 'host-c'].map((h, i) => [i, 0, 0, `${h}.perfsonar.net`, `${h}.perfsonar.net`]),
+  );
+});
+
+test('the generated mesh: template order, excluded pairs not configured, http archive read through _meta.esmond_url', async () => {
+  const tasks = await pairsOf(dashboardFixturePath('mesh-20.psconfig.json'));
+  assert.equal(tasks.length, 3);
+  for (const t of tasks) {
+    assert.equal(t.rows.length, 20);
+    assert.deepEqual(
+      t.rowLabels,
+      Array.from({ length: 20 }, (_, i) => `mesh-${String(i + 1).padStart(2, '0')}.example.net`),
+    );
+    assert.deepEqual(t.archives, ['http://127.0.0.1:8085/esmond/perfsonar/archive/']);
+    assert.equal(t.directions.length / 6, 20 * 19 - 2);
+    const d = drawn(t);
+    assert.equal(d.get('mesh-01.example.net,mesh-02.example.net,0'), undefined);
+    assert.equal(d.get('mesh-01.example.net,mesh-02.example.net,1'), 'mesh-02.example.net>mesh-01.example.net');
+    assert.equal(d.get('mesh-02.example.net,mesh-01.example.net,0'), 'mesh-02.example.net>mesh-01.example.net');
+  }
+  assert.deepEqual(
+    tasks.map((t) => t.testType),
+    ['throughput', 'latencybg', 'trace'],
+  );
+});
+
+test('example-1-simple: the http archiver with _meta.esmond_url, variables already resolved by the engine', async () => {
+  const tasks = await pairsOf(examplePath('psconfig--example-1-simple.json'));
+  for (const t of tasks) assert.deepEqual(t.archives, ['http://archive.perfsonar.net/esmond/perfsonar/archive/']);
+});
+
+test('esmondReadUrl: esmond url, _meta.esmond_url, http _url only when it is an esmond path', () => {
+  const url = 'https://ma.example.net/esmond/perfsonar/archive/';
+  assert.equal(esmondReadUrl({ archiver: 'esmond', data: { url } }), url);
+  assert.equal(esmondReadUrl({ archiver: 'http', data: { _url: 'https://ma.example.net/logstash' } }), undefined);
+  assert.equal(esmondReadUrl({ archiver: 'http', data: { _url: url } }), url);
+  assert.equal(
+    esmondReadUrl({ archiver: 'http', data: { _url: 'https://x/logstash', _meta: { esmond_url: url } } }),
+    url,
+  );
+  assert.equal(esmondReadUrl({ archiver: 'syslog', data: {} }), undefined);
+  assert.equal(esmondReadUrl({ archiver: 'esmond', data: { url: 'ftp://x/' } }), undefined);
+});
+
+test('a task filter keeps only the named tasks', async () => {
+  const text = readFileSync(dashboardFixturePath('mesh-20.psconfig.json'), 'utf8');
+  const result = await expandText({ uri: 'file:///t.json', version: null, text });
+  const pairs = dashboardPairsOf(result, JSON.parse(text), ['mesh-trace']);
+  assert.deepEqual(
+    pairs.tasks.map((t) => t.task),
+    ['mesh-trace'],
+  );
+});
