@@ -21,8 +21,8 @@
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { registerArchiveExplorer } from './explorer/provider';
-import { createLanguageClient, LANGUAGE_ID } from './language/language-client';
+import type { ArchiveExplorer } from './explorer/provider';
+import { LANGUAGE_ID } from './language/language-id';
 import { TemplateLanguageSwitch } from './language/template-language-switch';
 import { ExpansionClient } from './preview/expansion-client';
 import { registerPreviewCommands } from './preview/preview-commands';
@@ -50,31 +50,38 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   const output = vscode.window.createOutputChannel('pSConfig', { log: true });
   context.subscriptions.push(output);
 
-  let starting: Promise<LanguageClient> | undefined;
+  // The language client (vscode-languageclient, a third of the extension's code) loads with the first template, not
+  // at activation, which also runs for every plain JSON file: ./language/language-client is its own bundle.
+  let starting: { ready: Promise<LanguageClient>; client?: LanguageClient } | undefined;
   const expansion = new ExpansionClient(() => startClient());
   const startClient = (): Promise<LanguageClient> => {
     if (!starting) {
       const t = performance.now();
-      const c = createLanguageClient(context, output);
-      client = c;
-      expansion.attach(c);
-      starting = c.start().then(() => {
-        output.appendLine(`Language server running (${(performance.now() - t).toFixed(0)} ms to start)`);
+      const s: { ready?: Promise<LanguageClient>; client?: LanguageClient } = {};
+      s.ready = (async () => {
+        const { createLanguageClient } = await import('./language/language-client');
+        const c = createLanguageClient(context, output);
+        s.client = client = c;
+        expansion.attach(c);
+        await c.start();
+        output.appendLine(`Language server running (${(performance.now() - t).toFixed(0)} ms to load and start)`);
         return c;
-      });
-      starting.catch((err: unknown) =>
+      })();
+      s.ready.catch((err: unknown) =>
         output.appendLine(`Language server failed to start: ${err instanceof Error ? err.message : String(err)}`),
       );
+      starting = s as { ready: Promise<LanguageClient>; client?: LanguageClient };
     }
-    return starting;
+    return starting.ready;
   };
   // The document selector lists the `psconfig.files` globs: a changed list needs a new client.
   const restartClient = async (): Promise<void> => {
-    if (!starting) return;
-    const old = client;
+    const old = starting;
+    if (!old) return;
     starting = undefined;
-    client = undefined;
-    await old?.stop().catch(() => undefined);
+    await old.ready.catch(() => undefined);
+    if (client === old.client) client = undefined;
+    await old.client?.stop().catch(() => undefined);
     output.appendLine('psconfig.files changed: restarting the language server');
     await startClient().catch(() => undefined);
   };
@@ -98,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     vscode.workspace.onDidOpenTextDocument(startForTemplate),
   );
   registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
-  context.subscriptions.push(...registerArchiveExplorer(context));
+  context.subscriptions.push(...registerLazyArchiveExplorer(context, output));
 
   vscode.workspace.textDocuments.forEach(startForTemplate);
   languageSwitch.checkAll();
@@ -112,6 +119,44 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     walkTasksTree: (depth) => tasks.walk(depth),
     tasksTemplate: () => tasks.template?.toString(),
   };
+}
+
+/** The archive explorer's view id (package.json `views`). */
+const ARCHIVE_EXPLORER_VIEW = 'psconfig.archiveExplorer';
+
+/**
+ * The archive explorer and the archive client behind it (undici: half of the extension's code) load when the view
+ * is first shown or one of its commands first runs, not at activation: the view and commands are registered here
+ * with stand-ins that load `./explorer/provider` (its own bundle, dist/archive-explorer.js) and delegate.
+ */
+function registerLazyArchiveExplorer(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): vscode.Disposable[] {
+  let loading: Promise<ArchiveExplorer> | undefined;
+  const load = (): Promise<ArchiveExplorer> =>
+    (loading ??= (async () => {
+      const t = performance.now();
+      const { createArchiveExplorer } = await import('./explorer/provider');
+      const explorer = createArchiveExplorer(context);
+      context.subscriptions.push(...explorer.disposables);
+      output.appendLine(`Archive explorer loaded in ${(performance.now() - t).toFixed(1)} ms`);
+      return explorer;
+    })());
+  const provider: vscode.WebviewViewProvider = {
+    resolveWebviewView: async (view, resolveContext, token) =>
+      (await load()).provider.resolveWebviewView(view, resolveContext, token),
+  };
+  return [
+    vscode.window.registerWebviewViewProvider(ARCHIVE_EXPLORER_VIEW, provider, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
+    vscode.commands.registerCommand('psconfig.addArchive', async () => (await load()).addArchive()),
+    vscode.commands.registerCommand('psconfig.setArchiveToken', async (archive?: unknown) =>
+      (await load()).setArchiveToken(archive),
+    ),
+    vscode.commands.registerCommand('psconfig.openArchiveExplorer', async (arg?: unknown) => (await load()).open(arg)),
+  ];
 }
 
 export async function deactivate(): Promise<void> {

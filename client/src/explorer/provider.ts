@@ -1,5 +1,7 @@
 // VS Code side of the archive explorer: the webview view `psconfig.archiveExplorer` (state kept when hidden), and
 // the commands Add Archive…, Set Archive Token… and Open Archive Explorer. Archive logic lives in host.ts (pure).
+// Bundled on its own (dist/archive-explorer.js, with the archive client and undici) and loaded by the extension
+// the first time the view is shown or one of the commands runs.
 import * as vscode from 'vscode';
 import { searchMetadata } from '../../../archive-client/search';
 import { normaliseArchiveUrl } from '../../../archive-client/url';
@@ -244,16 +246,24 @@ function prefillOf(arg: unknown): Prefill | undefined {
   return { url, source: s(a.source), destination: s(a.destination), run: true };
 }
 
-export function registerArchiveExplorer(context: vscode.ExtensionContext): vscode.Disposable[] {
+/** What the extension's lazy stand-in (client/src/extension.ts) delegates to once this module is loaded. */
+export interface ArchiveExplorer {
+  provider: vscode.WebviewViewProvider;
+  addArchive(): Promise<void>;
+  setArchiveToken(archive?: unknown): Promise<void>;
+  open(arg?: unknown): Promise<void>;
+  disposables: vscode.Disposable[];
+}
+
+/** The explorer view's provider and its commands (registered by the caller under VIEW_ID and the command ids). */
+export function createArchiveExplorer(context: vscode.ExtensionContext): ArchiveExplorer {
   const log = vscode.window.createOutputChannel('pSConfig Archive Explorer', { log: true });
   const provider = new ArchiveExplorerProvider(context, log);
-  return [
-    log,
-    vscode.window.registerWebviewViewProvider(VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
-    vscode.commands.registerCommand('psconfig.addArchive', () => addArchive()),
-    vscode.commands.registerCommand('psconfig.setArchiveToken', (archive?: unknown) =>
-      setArchiveToken(context.secrets, typeof archive === 'string' ? archive : undefined),
-    ),
-    vscode.commands.registerCommand('psconfig.openArchiveExplorer', (arg?: unknown) => provider.open(prefillOf(arg))),
-  ];
+  return {
+    provider,
+    addArchive: () => addArchive(),
+    setArchiveToken: (archive) => setArchiveToken(context.secrets, typeof archive === 'string' ? archive : undefined),
+    open: (arg) => provider.open(prefillOf(arg)),
+    disposables: [log],
+  };
 }

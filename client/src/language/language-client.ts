@@ -1,6 +1,7 @@
 // Starts the pSConfig language server (dist/server.js over Node IPC) and forwards the `psconfig` settings
 // to it as the flat ServerSettings of common/protocol.ts, both when the server pulls them
-// (workspace/configuration) and when they change (workspace/didChangeConfiguration).
+// (workspace/configuration) and when they change (workspace/didChangeConfiguration). Bundled on its own
+// (dist/language-client.js with vscode-languageclient), loaded when the first template needs the server.
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -12,9 +13,10 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { ServerSettings } from '../../../common/protocol';
+import { LANGUAGE_ID } from './language-id';
 import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
 
-export const LANGUAGE_ID = 'psconfig';
+export { LANGUAGE_ID } from './language-id';
 const SECTION = 'psconfig';
 
 export function currentServerSettings(scope?: vscode.Uri): ServerSettings {

@@ -5,7 +5,7 @@
 // `psconfig` and is ignored); a switch already under way is not repeated; and a document the user turns back
 // into JSON (its `psconfig` copy closes and a `json` copy opens in the same tick) is left alone for the session.
 import * as vscode from 'vscode';
-import { LANGUAGE_ID } from './language-client';
+import { LANGUAGE_ID } from './language-id';
 import { looksLikeTemplate } from './template-detection';
 import { TASK_DOCUMENT_SCHEME } from './document-schemes';
 

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExpandTasksResult } from '../../../common/protocol';
-import { LANGUAGE_ID } from '../language/language-client';
+import { LANGUAGE_ID } from '../language/language-id';
 import { agentAddressList, parseAgentAddressInput } from '../language/server-settings';
 import type { TemplateLanguageSwitch } from '../language/template-language-switch';
 import { pickAgentAddresses, saveAgentAddresses } from './agent-picker';

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { emptyExpansionResult, type ExpandTasksResult } from '../../../common/protocol';
-import { LANGUAGE_ID } from '../language/language-client';
+import { LANGUAGE_ID } from '../language/language-id';
 import { agentAddressList } from '../language/server-settings';
 import type { ExpansionClient } from './expansion-client';
 import type { TaskDocumentAddress } from './task-json';

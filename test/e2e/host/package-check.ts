@@ -16,6 +16,8 @@ function listFiles(dir: string, base = dir): string[] {
 const REQUIRED = [
   'package.json',
   'dist/client.js',
+  'dist/archive-explorer.js',
+  'dist/language-client.js',
   'dist/server.js',
   'dist/cli.js',
   'dist/webview/explorer.js',
