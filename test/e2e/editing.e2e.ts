@@ -49,8 +49,8 @@ suite('editing', () => {
   test('completion inside a task archives array offers the defined archive names', async () => {
     const { doc } = await openTemplate(EDITING);
     await ready(doc);
-    // Inside the second array item of latency-pair: "archives": [ "archive-main", "|archive-backup" ]
-    const pos = positionOf(doc, '"archive-backup" ]', 1);
+    // Inside the second array item of latency-pair: "archives": ["archive-main", "|archive-backup"]
+    const pos = positionOf(doc, '"archive-backup"]', 1);
     const labels = await complete(doc, pos);
     assert.ok(
       labels.includes('archive-main') && labels.includes('archive-backup'),
