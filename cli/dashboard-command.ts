@@ -4,12 +4,13 @@
 // 1: some configured pair is red (critical or its latest run failed), has no data, or its archive failed;
 // 2: the template cannot be read or expanded, or bad usage.
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeArchiveConnections } from '../archive-client/http';
 import { parseDuration } from '../archive-client/url';
 import { dashboardPairsOf } from '../server/src/template/expand/dashboard-pairs';
 import { expandText } from '../server/src/template/expand/from-text';
+import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import { summarise, type DashboardReport, reportOf } from '../dashboard/report';
 import { effectiveThresholds, METRIC_IDS, type MetricId } from '../dashboard/metrics';
 import { DashboardSession, DEFAULT_SESSION_OPTIONS, type WindowChoice } from '../dashboard/session';
@@ -160,9 +161,8 @@ export async function runDashboardCommand(argv: string[]): Promise<number> {
     uri: pathToFileURL(file).toString(),
     version: null,
     text,
-    baseDir: dirname(file),
+    includes: await policyFor(commandLineScope(file, args.allowRemote)),
     jqPath: args.jq,
-    allowRemoteIncludes: args.allowRemote,
   });
   if (expansion.error) {
     process.stderr.write(`${args.file}: ${expansion.error}\n`);

@@ -2,9 +2,10 @@
 // Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: all combinations expanded;
 // 1: some combination or task failed; 2: the file cannot be read or parsed, or bad usage.
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
+import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 
 const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
 
@@ -91,10 +92,9 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
     uri: pathToFileURL(file).toString(),
     version: null,
     text,
-    baseDir: dirname(file),
+    includes: await policyFor(commandLineScope(file, args.allowRemote)),
     agentAddresses: args.agents,
     jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
-    allowRemoteIncludes: args.allowRemote,
   });
   if (result.error) {
     process.stderr.write(`${args.file}: ${result.error}\n`);

@@ -1,8 +1,14 @@
 // `psconfig-tools validate FILE... [--format text|json] [--no-jq]`: the language server's checks on files.
 // Exit 0 when no errors, 1 when any error, 2 when a file cannot be read or the arguments are wrong.
 import { readFile } from 'node:fs/promises';
-import { checkJqExpressions, validateTemplate, type TemplateDiagnostic } from '../server/src/template/diagnostics';
+import {
+  checkJqExpressions,
+  validateTemplateWithIncludes,
+  type TemplateDiagnostic,
+} from '../server/src/template/diagnostics';
 import { LineIndex } from '../server/src/template/positions';
+import type { IncludePolicy } from '../server/src/template/includes/loader';
+import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 
 export interface CliDiagnostic {
   file: string;
@@ -15,11 +21,16 @@ export interface CliDiagnostic {
   message: string;
 }
 
-const USAGE = 'usage: psconfig-tools validate FILE... [--format text|json] [--no-jq]\n';
+const USAGE = 'usage: psconfig-tools validate FILE... [--format text|json] [--no-jq] [--allow-remote-includes]\n';
 
 /** Diagnostics of one template text with 1-based positions (jq compile checks included unless disabled). */
-export async function validateText(file: string, text: string, jq = true): Promise<CliDiagnostic[]> {
-  const { diagnostics, model } = validateTemplate(text);
+export async function validateText(
+  file: string,
+  text: string,
+  includes: IncludePolicy,
+  jq = true,
+): Promise<CliDiagnostic[]> {
+  const { diagnostics, model } = await validateTemplateWithIncludes(text, includes);
   const all = jq ? [...diagnostics, ...(await checkJqExpressions(model))] : diagnostics;
   all.sort((a, b) => a.start - b.start || a.end - b.end);
   const lines = new LineIndex(text);
@@ -42,12 +53,14 @@ export async function validateText(file: string, text: string, jq = true): Promi
 export async function runValidateCommand(args: string[]): Promise<number> {
   let format = 'text';
   let jq = true;
+  let allowRemote = false;
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--format') format = args[++i] ?? '';
     else if (a.startsWith('--format=')) format = a.slice('--format='.length);
     else if (a === '--no-jq') jq = false;
+    else if (a === '--allow-remote-includes') allowRemote = true;
     else if (a === '-h' || a === '--help') {
       process.stdout.write(USAGE);
       return 0;
@@ -77,7 +90,8 @@ export async function runValidateCommand(args: string[]): Promise<number> {
       unreadable = true;
       continue;
     }
-    for (const d of await validateText(file, text, jq)) results.push(d);
+    const includes = await policyFor(commandLineScope(file, allowRemote));
+    for (const d of await validateText(file, text, includes, jq)) results.push(d);
   }
   if (format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else

@@ -123,6 +123,8 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
 export interface TemplateChangedParams {
   uri: string;
   version: number | null;
+  /** `include`: the template's text did not change, a file it includes did (previews keyed by version are stale). */
+  reason?: 'include';
 }
 export const TemplateChangedNotification: NotificationDef<TemplateChangedParams> = {
   method: 'psconfig/templateChanged',
@@ -136,6 +138,8 @@ export interface ServerSettings {
   /** At most this many jq processes at once per server (`psconfig.jq.maxConcurrent`; default 2). */
   jqMaxConcurrent?: number;
   includesAllowRemote?: boolean;
+  /** Folders besides the workspace folders and the template's own folder that local includes may be read from. */
+  includesDirectories?: string[];
   agentAddresses?: string[];
   /**
    * false when the editor runs the workspace in restricted mode (VS Code's untrusted workspaces): no jq runs and

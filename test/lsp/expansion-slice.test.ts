@@ -8,7 +8,7 @@ import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol
 import { ExpandTasksRequest } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
 import { sliceExpansion } from '../../server/src/lsp/expansion-slice';
-import { LspClient, examplesDir, exampleText, exampleUri } from './lsp-client';
+import { LspClient, exampleText, exampleUri } from './lsp-client';
 import { exampleFiles } from '../fixtures';
 
 let client: LspClient;
@@ -56,7 +56,7 @@ for (const name of examples) {
     const text = exampleText(name);
     await client.open(uri, text);
     const engine = (agentAddresses: string[], limit?: number): Promise<ExpandTasksResult> =>
-      expandText({ uri, version: 1, text, baseDir: examplesDir, agentAddresses, limit, jqPath });
+      expandText({ uri, version: 1, text, agentAddresses, limit, jqPath });
     try {
       const full = await expand({ uri });
       assert.deepEqual(withoutTime(full), withoutTime(await engine([])));

@@ -10,6 +10,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
+import type { TemplateChangedParams } from '../../common/protocol';
 
 export const repoRoot = join(__dirname, '..', '..', '..');
 /** The bundled server under test (PSCONFIG_SERVER_JS overrides it, e.g. to test a packaged build). */
@@ -28,9 +29,11 @@ interface Waiter {
 export class LspClient {
   readonly connection: ProtocolConnection;
   readonly logs: { type: number; message: string }[] = [];
-  readonly templateChanged: { uri: string; version: number | null }[] = [];
+  readonly templateChanged: TemplateChangedParams[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private waiters: Waiter[] = [];
+  /** `client/registerCapability` registrations the server asked for (file watchers, …). */
+  readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
   private exited = false;
   private versions = new Map<string, number>();
   /** What the server gets for workspace/configuration section `psconfig` (VS Code's nested shape). */
@@ -66,22 +69,37 @@ export class LspClient {
     this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
       this.logs.push(p);
     });
-    this.connection.onNotification('psconfig/templateChanged', (p: { uri: string; version: number | null }) => {
+    this.connection.onNotification('psconfig/templateChanged', (p: TemplateChangedParams) => {
       this.templateChanged.push(p);
     });
     this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
       p.items.map((i) => (i.section === 'psconfig' ? this.settings : null)),
     );
-    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest(
+      'client/registerCapability',
+      (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
+        this.registrations.push(...p.registrations);
+        return null;
+      },
+    );
+    this.connection.onRequest('client/unregisterCapability', () => null);
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.listen();
   }
 
   /**
    * `itemDefaults`: declare LSP 3.17 CompletionList.itemDefaults support, as VS Code does. `settings`: the
-   * `psconfig` section answered from the start (default: jq.path from JQ_PATH).
+   * `psconfig` section answered from the start (default: jq.path from JQ_PATH). `watchFiles`: declare dynamic
+   * registration of file watchers (relative patterns). `workspaceFolders`: folder URIs.
    */
-  static async start(options: { itemDefaults?: boolean; settings?: Record<string, unknown> } = {}): Promise<LspClient> {
+  static async start(
+    options: {
+      itemDefaults?: boolean;
+      settings?: Record<string, unknown>;
+      watchFiles?: boolean;
+      workspaceFolders?: string[];
+    } = {},
+  ): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
       env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
@@ -100,17 +118,24 @@ export class LspClient {
         ),
       ),
     );
-    await Promise.race([died, client.initialize(options.itemDefaults === true)]);
+    await Promise.race([died, client.initialize(options)]);
     return client;
   }
 
-  private async initialize(itemDefaults: boolean): Promise<void> {
+  private async initialize(options: { itemDefaults?: boolean; watchFiles?: boolean; workspaceFolders?: string[] }) {
     const client = this;
+    const itemDefaults = options.itemDefaults === true;
     await client.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
+      workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder-${i}` })) ?? null,
       capabilities: {
-        workspace: { configuration: true },
+        workspace: {
+          configuration: true,
+          ...(options.watchFiles
+            ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }
+            : {}),
+        },
         textDocument: {
           rename: { prepareSupport: true },
           ...(itemDefaults ? { completion: { completionList: { itemDefaults: ['editRange'] } } } : {}),
@@ -168,6 +193,16 @@ export class LspClient {
     return this.versions.get(uri) ?? 0;
   }
 
+  /** Merges `settings` into the `psconfig` section and pushes it (as VS Code does). */
+  setPsconfigSettings(settings: Record<string, unknown>): void {
+    this.changeSettings({ ...this.settings, ...settings }, true);
+  }
+
+  /** A file changed on disk (the notification an editor's file watcher sends). type: 1 created, 2 changed, 3 deleted. */
+  fileChanged(uri: string, type: 1 | 2 | 3 = 2): void {
+    void this.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type }] });
+  }
+
   close(uri: string): void {
     void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
@@ -189,6 +224,24 @@ export class LspClient {
       };
       this.waiters.push({ uri, version, resolve: done, reject: (e) => (clearTimeout(timer), reject(e)) });
     });
+  }
+
+  /** Resolves with the first published diagnostics of `uri` (the latest, or a later one) that satisfy `ok`. */
+  async diagnosticsWhere(
+    uri: string,
+    ok: (d: Diagnostic[]) => boolean,
+    what = 'the expected diagnostics',
+  ): Promise<Diagnostic[]> {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const last = this.lastDiagnostics(uri);
+      if (last && ok(last)) return last;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${what} for ${uri} within ${WAIT_LIMIT_MS} ms: ${JSON.stringify(last)}`);
+      const next = this.nextDiagnostics(uri);
+      next.catch(() => undefined); // a later publication, or none: the loop looks again either way
+      await Promise.race([next, new Promise((r) => setTimeout(r, Math.min(left, 1000)))]);
+    }
   }
 
   lastDiagnostics(uri: string): Diagnostic[] | undefined {

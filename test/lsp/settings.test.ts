@@ -15,13 +15,14 @@ test("VS Code's nested section is mapped", () => {
   assert.deepEqual(
     toServerSettings({
       jq: { path: ' /usr/bin/jq ' },
-      includes: { allowRemote: false },
+      includes: { allowRemote: false, directories: ['/srv/inc', 'relative/not/taken', 7] },
       preview: { agentAddresses: ['x'] },
       files: ['**/*.json'],
     }),
     {
       jqPath: '/usr/bin/jq',
       includesAllowRemote: false,
+      includesDirectories: ['/srv/inc'],
       agentAddresses: ['x'],
     },
   );

@@ -21,7 +21,7 @@ const SECTION = 'psconfig';
 
 export function currentServerSettings(scope?: vscode.Uri): ServerSettings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  return serverSettingsFrom((key) => config.get(key));
+  return serverSettingsFrom((key) => config.get(key), vscode.workspace.isTrusted);
 }
 
 /** Templates by language, plus JSON documents matched by `psconfig.files` that the user keeps as plain JSON. */
@@ -67,5 +67,14 @@ export function createLanguageClient(
     },
   };
   client = new LanguageClient('psconfig', 'pSConfig Language Server', serverOptions, clientOptions);
+  // Trust is part of ServerSettings (remote includes need it): granting it is a settings change for the server.
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client?.isRunning())
+        void client.sendNotification(DidChangeConfigurationNotification.type, {
+          settings: { [SECTION]: currentServerSettings() },
+        });
+    }),
+  );
   return client;
 }

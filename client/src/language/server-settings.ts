@@ -11,11 +11,13 @@ export const SERVER_SETTING_KEYS = [
   'jq.memoryLimitMb',
   'jq.maxConcurrent',
   'includes.allowRemote',
+  'includes.directories',
   'preview.agentAddresses',
 ] as const;
 
-export function serverSettingsFrom(get: SettingGetter): ServerSettings {
-  const settings: ServerSettings = {};
+/** `trusted`: the workspace's trust state (vscode.workspace.isTrusted); restricted mode runs no jq, fetches nothing. */
+export function serverSettingsFrom(get: SettingGetter, trusted = true): ServerSettings {
+  const settings: ServerSettings = trusted ? {} : { workspaceTrusted: false };
   const jq = get('jq.path');
   if (typeof jq === 'string' && jq.trim() !== '') settings.jqPath = jq.trim();
   const memory = get('jq.memoryLimitMb');
@@ -25,6 +27,9 @@ export function serverSettingsFrom(get: SettingGetter): ServerSettings {
     settings.jqMaxConcurrent = concurrent;
   const remote = get('includes.allowRemote');
   if (typeof remote === 'boolean') settings.includesAllowRemote = remote;
+  const dirs = get('includes.directories');
+  if (Array.isArray(dirs))
+    settings.includesDirectories = dirs.filter((d): d is string => typeof d === 'string' && d !== '');
   settings.agentAddresses = agentAddressList(get('preview.agentAddresses'));
   return settings;
 }

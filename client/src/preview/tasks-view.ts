@@ -81,14 +81,14 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
         if (this.isTemplate(doc.uri)) setTimeout(() => this.forgetIfClosed(doc.uri), 0);
       }),
       expansion.onTemplateChanged((p) => {
-        if (this.isTemplate(vscode.Uri.parse(p.uri))) this.schedule();
+        if (!this.isTemplate(vscode.Uri.parse(p.uri))) return;
+        // An included file changed: the template's version did not, so the request key must.
+        if (p.reason === 'include') this.settingsEpoch++;
+        this.schedule();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('psconfig.preview.agentAddresses')) void this.refresh();
-        else if (
-          e.affectsConfiguration('psconfig.jq.path') ||
-          e.affectsConfiguration('psconfig.includes.allowRemote')
-        ) {
+        else if (e.affectsConfiguration('psconfig.jq.path') || e.affectsConfiguration('psconfig.includes')) {
           this.settingsEpoch++;
           this.schedule();
         }

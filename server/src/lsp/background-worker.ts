@@ -13,9 +13,16 @@ import { runEngine, type EngineInput } from './expansion-engine';
 import { SharedExpansions } from './expansion-shared';
 import type { Logger } from './guard';
 import type { JqConfig } from '../template/jq/config';
+import type { IncludeScope } from '../template/includes/scope';
 
 type JobBody =
-  | { kind: 'diagnostics'; text: string; jq: JqConfig | undefined; cancel?: SharedArrayBuffer }
+  | {
+      kind: 'diagnostics';
+      text: string;
+      jq: JqConfig | undefined;
+      includeScope: IncludeScope;
+      cancel?: SharedArrayBuffer;
+    }
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'forget'; uri: string };
@@ -79,10 +86,15 @@ export function serveBackgroundJobs(): void {
   port.on('message', (job: Job) => {
     try {
       if (job.kind === 'diagnostics') {
-        const pass = computeDiagnostics(job.text, job.jq, pollerOf(job.cancel));
-        post({ id: job.id, phase: 'result', value: pass.diagnostics });
-        pass.later().then(
-          (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
+        computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel)).then(
+          (pass) => {
+            const value: FirstPass = { diagnostics: pass.diagnostics, includePaths: pass.includePaths };
+            post({ id: job.id, phase: 'result', value });
+            pass.later().then(
+              (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
+              (err: unknown) => fail(job.id, err),
+            );
+          },
           (err: unknown) => fail(job.id, err),
         );
       } else if (job.kind === 'counts') {
@@ -105,8 +117,12 @@ export function serveBackgroundJobs(): void {
   });
 }
 
-export interface DiagnosticsOutcome {
+interface FirstPass {
   diagnostics: TemplateDiagnostic[];
+  includePaths: string[];
+}
+
+export interface DiagnosticsOutcome extends FirstPass {
   later: Promise<TemplateDiagnostic[]>;
 }
 
@@ -138,10 +154,15 @@ export class BackgroundRunner {
     private readonly log: Logger,
   ) {}
 
-  async diagnostics(text: string, jq: JqConfig | undefined, cancel?: CancelFlag): Promise<DiagnosticsOutcome> {
+  async diagnostics(
+    text: string,
+    jq: JqConfig | undefined,
+    includeScope: IncludeScope,
+    cancel?: CancelFlag,
+  ): Promise<DiagnosticsOutcome> {
     if (!this.ensureWorker()) {
-      const pass = computeDiagnostics(text, jq, cancel ? () => cancel.cancelled : undefined);
-      return { diagnostics: pass.diagnostics, later: pass.later() };
+      const pass = await computeDiagnostics(text, jq, includeScope, cancel ? () => cancel.cancelled : undefined);
+      return { diagnostics: pass.diagnostics, includePaths: pass.includePaths, later: pass.later() };
     }
     let later!: (d: TemplateDiagnostic[]) => void;
     let laterFail!: (e: Error) => void;
@@ -150,12 +171,12 @@ export class BackgroundRunner {
       laterFail = rej;
     });
     laterP.catch(() => undefined);
-    const diagnostics = (await this.send(
-      { kind: 'diagnostics', text, jq, cancel: cancel?.buffer },
+    const first = (await this.send(
+      { kind: 'diagnostics', text, jq, includeScope, cancel: cancel?.buffer },
       later,
       laterFail,
-    )) as TemplateDiagnostic[];
-    return { diagnostics, later: laterP };
+    )) as FirstPass;
+    return { ...first, later: laterP };
   }
 
   async counts(text: string): Promise<TaskFact[]> {

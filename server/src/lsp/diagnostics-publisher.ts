@@ -9,6 +9,14 @@ import { toDiagnostic } from './to-lsp';
 import { CancelFlag, type BackgroundRunner, type DiagnosticsOutcome } from './background-worker';
 import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
+import type { IncludeScope } from '../template/includes/scope';
+
+/** How the publisher learns a template's include scope and tells the server what it includes. */
+export interface IncludeHooks {
+  scopeFor: (uri: string) => IncludeScope;
+  /** Records the local include paths of `uri`'s check; true to check it again (an included file is open). */
+  record: (uri: string, paths: string[]) => boolean;
+}
 
 export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -24,6 +32,7 @@ export class DiagnosticsPublisher {
     private readonly delayMs: number,
     private readonly runner: BackgroundRunner,
     private readonly jq: () => JqConfig,
+    private readonly includes: IncludeHooks,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -74,7 +83,7 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jq(), cancel);
+      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel);
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -90,6 +99,11 @@ export class DiagnosticsPublisher {
       return;
     }
     if (!outcome || !now || now.version !== version) return;
+    if (this.includes.record(uri, outcome.includePaths)) {
+      // The check read an included file from disk while the editor has it open: check again with its text.
+      this.schedule(now);
+      return;
+    }
     const diagnostics = outcome.diagnostics;
     await this.publish(now, diagnostics);
     try {

@@ -1,25 +1,37 @@
 // The one place the server asks for a template's diagnostics (the rules live in server/src/template).
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
-import { checkJqExpressions, validateTemplate, type ValidationResult } from '../template/diagnostics';
+import { checkJqExpressions, validateTemplateWithIncludes, type ValidationResult } from '../template/diagnostics';
 import { jqRunnerFor, type JqConfig } from '../template/jq/config';
+import { policyFor, type IncludeScope } from '../template/includes/scope';
 
 export interface DiagnosticsPass {
   diagnostics: TemplateDiagnostic[];
   result: ValidationResult;
+  /** Local paths the template's includes name (read or not), for refreshing it when one of them changes. */
+  includePaths: string[];
   /** Checks that need a process (jq compiling expressions), published after the first pass. */
   later: () => Promise<TemplateDiagnostic[]>;
 }
 
-/** `isCancelled`: polled while jq compiles; an edit makes this pass stale and its jq processes are killed. */
-export function computeDiagnostics(
+/**
+ * Includes are read under `scope` before the checks run. `isCancelled`: polled while jq compiles; an edit makes
+ * this pass stale and its jq processes are killed.
+ */
+export async function computeDiagnostics(
   text: string,
   jq: JqConfig | undefined,
+  scope: IncludeScope,
   isCancelled?: () => boolean,
-): DiagnosticsPass {
-  const result = validateTemplate(text);
+): Promise<DiagnosticsPass> {
+  const result = await validateTemplateWithIncludes(text, await policyFor(scope));
+  const includePaths: string[] = [];
+  for (const e of result.includes.entries)
+    if (e.outcome.kind === 'local' && e.outcome.target && !includePaths.includes(e.outcome.target))
+      includePaths.push(e.outcome.target);
   return {
     diagnostics: result.diagnostics,
     result,
+    includePaths,
     later: () => checkJqExpressions(result.model, jqRunnerFor(jq).cancellable(isCancelled)),
   };
 }

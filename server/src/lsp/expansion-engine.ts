@@ -2,13 +2,14 @@
 import type { ExpandTasksResult, ServerSettings } from '../../../common/protocol';
 import { expandText } from '../template/expand/from-text';
 import type { JqConfig } from '../template/jq/config';
+import { policyFor, type IncludeScope } from '../template/includes/scope';
 
 export interface EngineInput {
   uri: string;
   version: number | null;
   text: string;
-  /** Directory `includes` are resolved against (undefined for untitled / non-file documents). */
-  baseDir: string | undefined;
+  /** How this document's `includes` are read (working directory, folders, remote permission, open files). */
+  includeScope: IncludeScope;
   agentAddresses: string[];
   limit: number | undefined;
   settings: ServerSettings;
@@ -17,17 +18,21 @@ export interface EngineInput {
 }
 
 /** `isCancelled` is polled by the engine between phases; a cancelled run answers `error: 'cancelled'`. */
-export function runEngine(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
+export async function runEngine(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
   return expandText({
     uri: input.uri,
     version: input.version,
     text: input.text,
-    baseDir: input.baseDir,
+    includes: await policyFor(input.includeScope),
     agentAddresses: input.agentAddresses,
     limit: input.limit,
     jq: input.jq,
-    // A restricted workspace fetches no remote include, whatever its settings say.
-    allowRemoteIncludes: input.settings.includesAllowRemote === true && input.settings.workspaceTrusted !== false,
     isCancelled,
   });
+}
+
+/** What of an include scope changes an expansion's result (open files by path and length; the rest as is). */
+export function includeScopeKey(scope: IncludeScope): string {
+  const { overlays, ...rest } = scope;
+  return JSON.stringify([rest, (overlays ?? []).map(([p, t]) => [p, t.length])]);
 }

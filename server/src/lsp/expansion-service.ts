@@ -3,22 +3,13 @@
 // expansion is kept and agent-filtered or limited requests are cut from it (expansion-shared.ts); here the full
 // result is cached for lenses and hovers. Identical requests in flight share one answer; runs superseded by a
 // newer version of the document are cancelled.
-import { URI } from 'vscode-uri';
-import { dirname } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
-
-function baseDirOf(uri: string): string | undefined {
-  try {
-    const u = URI.parse(uri);
-    return u.scheme === 'file' ? dirname(u.fsPath) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import type { IncludeScope } from '../template/includes/scope';
+import { includeScopeKey } from './expansion-engine';
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
 export interface Cancellable {
@@ -55,6 +46,8 @@ export class ExpansionService {
     private readonly runner: BackgroundRunner,
     /** The open document's current state (to retry on it when an edit superseded a run). */
     private readonly current: (uri: string) => TextDocument | undefined = () => undefined,
+    /** How a document's includes are read (include-tracker.ts). */
+    private readonly includeScope: (uri: string) => IncludeScope = () => ({ remote: 'untrusted' }),
   ) {}
 
   /** Per-task counts without jq (lenses, group hovers), computed off the main thread once per version. */
@@ -79,7 +72,7 @@ export class ExpansionService {
    * cached per version and settings.
    */
   firstCombinations(doc: TextDocument): Promise<ExpandTasksResult> {
-    const key = this.settingsKey();
+    const key = this.settingsKey(doc.uri);
     const hit = this.full.get(doc.uri);
     if (hit && hit.version === doc.version && hit.key === key) return hit.result;
     this.supersede(doc.uri, doc.version);
@@ -98,7 +91,7 @@ export class ExpansionService {
   /** firstCombinations only if it has already finished for this version (for cheap hovers). */
   settled(doc: TextDocument): ExpandTasksResult | undefined {
     const hit = this.full.get(doc.uri);
-    return hit && hit.version === doc.version && hit.key === this.settingsKey() ? hit.value : undefined;
+    return hit && hit.version === doc.version && hit.key === this.settingsKey(doc.uri) ? hit.value : undefined;
   }
 
   /** The ExpandTasks request on an open document. */
@@ -116,7 +109,7 @@ export class ExpansionService {
 
   /** A document that is not open (read from disk): nothing is cached, since its version says nothing. */
   expandUncached(doc: TextDocument, params: ExpandTasksParams): Promise<ExpandTasksResult> {
-    return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey(), false).result;
+    return this.start(doc, params.agentAddresses ?? [], params.limit, this.settingsKey(doc.uri), false).result;
   }
 
   /**
@@ -154,7 +147,7 @@ export class ExpansionService {
     limit: number | undefined,
     token: Cancellable | undefined,
   ): Promise<ExpandTasksResult> {
-    const settingsKey = this.settingsKey();
+    const settingsKey = this.settingsKey(doc.uri);
     const key = JSON.stringify([doc.uri, doc.version, settingsKey, agents, limit ?? null]);
     let run = this.direct.get(key);
     if (!run || run.cancel.cancelled) {
@@ -194,7 +187,7 @@ export class ExpansionService {
         uri: doc.uri,
         version: doc.version,
         text: doc.getText(),
-        baseDir: baseDirOf(doc.uri),
+        includeScope: this.includeScope(doc.uri),
         agentAddresses,
         limit,
         settings,
@@ -220,8 +213,7 @@ export class ExpansionService {
       if (run.uri === uri && run.version < version && run.value === undefined) run.cancel.cancel();
   }
 
-  private settingsKey(): string {
-    const s = this.settings();
-    return JSON.stringify([jqConfigOf(s), s.includesAllowRemote === true, s.workspaceTrusted !== false]);
+  private settingsKey(uri: string): string {
+    return JSON.stringify([jqConfigOf(this.settings()), includeScopeKey(this.includeScope(uri))]);
   }
 }

@@ -2,7 +2,7 @@
 // (all agents, no limit) per document and cuts filtered or limited requests from it there, so only the slice
 // crosses to the main thread (a 39,800-combination result takes ~1 s to structured-clone).
 import type { ExpandTasksResult } from '../../../common/protocol';
-import { runEngine, type EngineInput } from './expansion-engine';
+import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
 import { sliceableText, sliceExpansion } from './expansion-slice';
 
 interface FullRun {
@@ -43,7 +43,7 @@ export class SharedExpansions {
   }
 
   private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
-    const key = JSON.stringify([input.baseDir ?? '', input.jq, input.settings.includesAllowRemote === true]);
+    const key = JSON.stringify([includeScopeKey(input.includeScope), input.jq]);
     const hit = this.full.get(input.uri);
     // Documents not open in the editor have no version: their text is compared instead.
     if (hit && hit.version === input.version && hit.key === key && input.version !== null) return hit.result;

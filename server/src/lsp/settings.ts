@@ -1,6 +1,7 @@
 // Client settings (workspace/configuration section `psconfig`) mapped onto ServerSettings.
 // The client may hand back either VS Code's nested view of the section ({ jq: { path }, includes:
-// { allowRemote }, preview: { agentAddresses } }) or ServerSettings' flat keys; both are accepted.
+// { allowRemote, directories }, preview: { agentAddresses } }) or ServerSettings' flat keys; both are accepted.
+import { isAbsolute } from 'node:path';
 import type { ServerSettings } from '../../../common/protocol';
 import { JQ_RESTRICTED, type JqConfig } from '../template/jq/config';
 
@@ -36,6 +37,9 @@ export function toServerSettings(section: unknown): ServerSettings {
   if (section.workspaceTrusted === false) out.workspaceTrusted = false;
   const remote = pick(section, 'includesAllowRemote', ['includes', 'allowRemote']);
   if (typeof remote === 'boolean') out.includesAllowRemote = remote;
+  const dirs = pick(section, 'includesDirectories', ['includes', 'directories']);
+  if (Array.isArray(dirs))
+    out.includesDirectories = dirs.filter((d): d is string => typeof d === 'string' && isAbsolute(d));
   const agents = pick(section, 'agentAddresses', ['preview', 'agentAddresses']);
   if (Array.isArray(agents)) out.agentAddresses = agents.filter((a): a is string => typeof a === 'string' && a !== '');
   return out;

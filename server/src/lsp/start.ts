@@ -6,6 +6,8 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  type Disposable,
   ResponseError,
   ErrorCodes,
   type Connection,
@@ -13,6 +15,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { URI } from 'vscode-uri';
 import {
   emptyExpansionResult,
@@ -31,6 +34,7 @@ import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
+import { fsPathOf, IncludeTracker } from './include-tracker';
 
 export interface ServerOptions {
   /** Quiet period after the last edit before diagnostics run. */
@@ -86,16 +90,21 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const schema = new SchemaService();
   let settings: ServerSettings = {};
   let configurationSupported = false;
+  let workspaceFoldersSupported = false;
   let editRangeDefault = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(options.workerEntry, log);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
+  const includes = new IncludeTracker();
+  const openTexts = () => documents.all().map((d) => ({ uri: d.uri, text: d.getText() }));
+  const includeScope = (uri: string) => includes.scopeFor(uri, settings, openTexts);
   const expansion = new ExpansionService(
     () => ({ ...settings, jqPath: jqPath() }),
     runner,
     (uri) => documents.get(uri),
+    includeScope,
   );
-  const changed = new Map<string, NodeJS.Timeout>();
+  const changed = new Map<string, { timer: NodeJS.Timeout; reason?: 'include' }>();
 
   const publisher = new DiagnosticsPublisher(
     connection,
@@ -104,10 +113,60 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     DIAGNOSTICS_DELAY_MS,
     runner,
     () => jqConfigOf({ ...settings, jqPath: jqPath() }),
+    {
+      scopeFor: includeScope,
+      record: (uri, paths) => {
+        const open = new Set(documents.all().map((d) => fsPathOf(d.uri)));
+        const again = includes.record(uri, paths, (p) => open.has(p));
+        void watchIncludes();
+        return again;
+      },
+    },
   );
+
+  // File watchers for included files (LSP dynamic registration), so a change on disk refreshes the templates.
+  let watcherSupport: 'none' | 'glob' | 'relative' = 'none';
+  let watched = '';
+  let watchRegistration: Promise<Disposable> | undefined;
+  const watchIncludes = async (): Promise<void> => {
+    if (watcherSupport === 'none') return;
+    const paths = includes.allPaths();
+    const key = paths.join('\n');
+    if (key === watched) return;
+    watched = key;
+    const previous = watchRegistration;
+    watchRegistration = undefined;
+    if (previous) (await previous.catch(() => undefined))?.dispose();
+    if (paths.length === 0) return;
+    const watchers = paths.map((p) => ({
+      globPattern:
+        watcherSupport === 'relative' ? { baseUri: URI.file(dirname(p)).toString(), pattern: basename(p) } : p,
+    }));
+    watchRegistration = connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
+    watchRegistration.catch((err: unknown) => log.warn(`cannot watch included files: ${String(err)}`));
+  };
+
+  /** A file changed (edited, opened, closed, or changed on disk): re-check and refresh the templates including it. */
+  const refreshDependents = (uri: string): void => {
+    const path = fsPathOf(uri);
+    if (!path) return;
+    for (const dependent of includes.dependentsOf(path)) {
+      const doc = documents.get(dependent);
+      if (!doc || dependent === uri) continue;
+      publisher.schedule(doc);
+      expansion.forget(dependent);
+      notifyChanged(doc, 'include');
+    }
+  };
 
   connection.onInitialize((params): InitializeResult => {
     configurationSupported = params.capabilities.workspace?.configuration === true;
+    workspaceFoldersSupported = params.capabilities.workspace?.workspaceFolders === true;
+    const watch = params.capabilities.workspace?.didChangeWatchedFiles;
+    if (watch?.dynamicRegistration) watcherSupport = watch.relativePatternSupport ? 'relative' : 'glob';
+    includes.setWorkspaceFolders(
+      params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []),
+    );
     editRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
@@ -126,6 +185,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
         documentSymbolProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         codeLensProvider: { resolveProvider: true },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'psconfig-language-server', version: '0.1.0' },
     };
@@ -137,45 +197,79 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     settings = toServerSettings(section);
   };
 
-  connection.onInitialized(() => guarded(log, 'initialized', refreshSettings));
+  connection.onInitialized(() =>
+    guarded(log, 'initialized', async () => {
+      await refreshSettings();
+      if (!workspaceFoldersSupported) return;
+      connection.workspace.onDidChangeWorkspaceFolders((e) =>
+        guarded(log, 'didChangeWorkspaceFolders', () => {
+          includes.addWorkspaceFolders(
+            e.added.map((f) => f.uri),
+            e.removed.map((f) => f.uri),
+          );
+          for (const doc of documents.all()) {
+            publisher.schedule(doc);
+            expansion.forget(doc.uri);
+            notifyChanged(doc, 'include');
+          }
+        }),
+      );
+    }),
+  );
+  connection.onDidChangeWatchedFiles((p) =>
+    guarded(log, 'didChangeWatchedFiles', () => {
+      for (const change of p.changes) refreshDependents(change.uri);
+    }),
+  );
   connection.onDidChangeConfiguration((change) =>
     guarded(log, 'didChangeConfiguration', async () => {
       const pushed = (change.settings as Record<string, unknown> | null)?.psconfig;
       if (pushed !== undefined) settings = toServerSettings(pushed);
       else await refreshSettings();
-      // Settings change diagnostics (jq path, trust) and expansion (jq, includes): every open document is checked
-      // again, and previews and lenses recomputed.
+      // Settings change diagnostics (jq path, trust, includes) and expansion (jq, includes): every open document is
+      // checked again, and previews and lenses recomputed (their versions did not change: reason `include`).
       for (const doc of documents.all()) {
         expansion.forget(doc.uri);
         publisher.schedule(doc);
-        notifyChanged(doc);
+        notifyChanged(doc, 'include');
       }
     }),
   );
 
-  const notifyChanged = (doc: TextDocument): void => {
+  /** `include`: something other than the text changed (an included file, settings): version-keyed views are stale. */
+  const notifyChanged = (doc: TextDocument, reason?: 'include'): void => {
     const pending = changed.get(doc.uri);
-    if (pending) clearTimeout(pending);
-    changed.set(
-      doc.uri,
-      setTimeout(() => {
+    if (pending) clearTimeout(pending.timer);
+    const why = reason ?? pending?.reason;
+    changed.set(doc.uri, {
+      reason: why,
+      timer: setTimeout(() => {
         changed.delete(doc.uri);
-        const params: TemplateChangedParams = { uri: doc.uri, version: doc.version };
+        const params: TemplateChangedParams = { uri: doc.uri, version: doc.version, ...(why ? { reason: why } : {}) };
         void connection.sendNotification(TemplateChangedNotification.method, params);
       }, DIAGNOSTICS_DELAY_MS),
-    );
+    });
   };
 
-  documents.onDidOpen((e) => guarded(log, 'didOpen', () => publisher.schedule(e.document)));
+  documents.onDidOpen((e) =>
+    guarded(log, 'didOpen', () => {
+      publisher.schedule(e.document);
+      refreshDependents(e.document.uri);
+    }),
+  );
   documents.onDidChangeContent((e) =>
     guarded(log, 'didChange', () => {
       publisher.schedule(e.document);
       expansion.documentChanged(e.document.uri, e.document.version);
       notifyChanged(e.document);
+      refreshDependents(e.document.uri);
     }),
   );
   documents.onDidClose((e) =>
     guarded(log, 'didClose', () => {
+      includes.forget(e.document.uri);
+      // Templates including it now read the disk again.
+      setImmediate(() => refreshDependents(e.document.uri));
       publisher.clear(e.document.uri);
       cache.delete(e.document.uri);
       schema.forget(e.document.uri);
@@ -216,7 +310,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   connection.onShutdown(() => {
     publisher.dispose();
     runner.dispose();
-    for (const t of changed.values()) clearTimeout(t);
+    for (const t of changed.values()) clearTimeout(t.timer);
     cache.clear();
   });
 

@@ -1,12 +1,17 @@
 // The one entry point for template diagnostics: parse once, build the symbol index and model, run every check.
 //
-//   const { diagnostics, parsed, index, model } = validateTemplate(text);
+//   const { diagnostics, parsed, index, model } = await validateTemplateWithIncludes(text, policy);
+//   const { diagnostics, model } = validateTemplate(text);   // the same without reading includes (each entry is
+//                                                            // then reported as not read)
 //   const diagnostics = validateModel(model);        // on a model already built (analyseTemplate, model.ts)
 //   const slow = await checkJqExpressions(model);   // jq compile errors, published after the fast ones
 //
 // Offsets are UTF-16 offsets into `text`; convert with positions.ts (LineIndex) or the LSP TextDocument.
 import { analyseTemplate, type TemplateModel } from './model';
-import { propertyValue, itemsOf, type ParsedTemplate } from './parse';
+import type { ParsedTemplate } from './parse';
+import { buildIncludeSet, includeEntries, unreadIncludeSet, type IncludeSet } from './includes/include-set';
+import { loadIncludes, namesTemplate, type IncludePolicy } from './includes/loader';
+import { checkIncludes } from './rules/includes';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
@@ -14,7 +19,7 @@ import { checkSyntax } from './rules/syntax';
 import { checkTemplateVariables } from './rules/template-variables';
 import { checkUnused } from './rules/unused';
 import { validateSchema } from './schema/validator';
-import type { SymbolIndex } from './symbols';
+import type { Reference, SymbolIndex } from './symbols';
 import type { TemplateDiagnostic } from './rules/diagnostic';
 
 export type { TemplateDiagnostic, Severity, DiagnosticTag, DiagnosticData } from './rules/diagnostic';
@@ -26,6 +31,8 @@ export interface ValidateOptions {
   schema?: boolean;
   /** Report unused definitions (hints). Default true. */
   unused?: boolean;
+  /** The template's includes, read (readIncludes). Absent: every entry is reported as not read. */
+  includes?: IncludeSet;
 }
 
 export interface ValidationResult {
@@ -33,6 +40,7 @@ export interface ValidationResult {
   parsed: ParsedTemplate;
   index: SymbolIndex;
   model: TemplateModel;
+  includes: IncludeSet;
 }
 
 const MAX_SYNTAX_ERRORS = 100;
@@ -41,12 +49,51 @@ export const MAX_DIAGNOSTICS = 5000;
 
 export function validateTemplate(text: string, opts: ValidateOptions = {}): ValidationResult {
   const model = analyseTemplate(text);
-  return { diagnostics: validateModel(model, opts), parsed: model.parsed, index: model.index, model };
+  const includes = opts.includes ?? unreadIncludeSet(model.parsed, NOT_READ_HERE);
+  return {
+    diagnostics: validateModel(model, { ...opts, includes }),
+    parsed: model.parsed,
+    index: model.index,
+    model,
+    includes,
+  };
 }
+
+/** validateTemplate after reading the template's includes under `policy` (never throws for an include). */
+export async function validateTemplateWithIncludes(
+  text: string,
+  policy: IncludePolicy,
+  opts: Omit<ValidateOptions, 'includes'> = {},
+): Promise<ValidationResult> {
+  const model = analyseTemplate(text);
+  const includes = await readIncludes(model.parsed, policy);
+  return {
+    diagnostics: validateModel(model, { ...opts, includes }),
+    parsed: model.parsed,
+    index: model.index,
+    model,
+    includes,
+  };
+}
+
+/** The template's includes, read under `policy`, parsed and indexed for the checks. */
+export async function readIncludes(parsed: ParsedTemplate, policy: IncludePolicy): Promise<IncludeSet> {
+  const entries = includeEntries(parsed);
+  const outcomes = await loadIncludes(
+    entries.map((e) => e.ref),
+    policy,
+  );
+  const includes = buildIncludeSet(entries, outcomes);
+  for (const e of includes.entries) e.nestedBack = e.nested.some((n) => namesTemplate(n, policy));
+  return includes;
+}
+
+const NOT_READ_HERE = 'includes are not read by this check';
 
 /** Every synchronous check on one analysis, sorted by position and capped at MAX_DIAGNOSTICS. */
 export function validateModel(model: TemplateModel, opts: ValidateOptions = {}): TemplateDiagnostic[] {
   const { parsed, text } = model;
+  const includes = opts.includes ?? unreadIncludeSet(parsed, NOT_READ_HERE);
   const out: TemplateDiagnostic[] = [];
   const syntax = checkSyntax(parsed);
   append(out, syntax.slice(0, MAX_SYNTAX_ERRORS));
@@ -62,19 +109,16 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
   }
   if (parsed.root) {
     if (opts.schema !== false) append(out, validateSchema(parsed.root, text));
-    const refs = checkReferences(model);
-    // Names may come from included files: a missing one is then only a warning.
-    const hasIncludes = itemsOf(propertyValue(parsed.root, 'includes')).length > 0;
-    for (const d of refs) {
-      if (hasIncludes && d.severity === 'error')
-        out.push({ ...d, severity: 'warning', message: `${d.message} (It may come from an included file.)` });
-      else out.push(d);
-    }
+    // Names resolve against the template merged with its includes; those that may come from an unread include
+    // are listed once, on that include's entry.
+    const unresolved: Reference[] = [];
+    append(out, checkReferences(model, includes, unresolved));
+    append(out, checkIncludes(model, includes, unresolved));
     append(out, checkTemplateVariables(model));
     append(out, checkSemantics(model));
     append(out, checkAgentBehaviour(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
-    if (opts.unused !== false && parsed.syntaxErrors.length === 0) append(out, checkUnused(model));
+    if (opts.unused !== false && parsed.syntaxErrors.length === 0) append(out, checkUnused(model, includes));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   if (out.length > MAX_DIAGNOSTICS) {

@@ -18,10 +18,16 @@ test('VS Code settings map to the flat ServerSettings', () => {
       getter({
         'jq.path': ' /usr/bin/jq ',
         'includes.allowRemote': true,
+        'includes.directories': ['/srv/psconfig', 3, ''],
         'preview.agentAddresses': ['a.example', 'b'],
       }),
     ),
-    { jqPath: '/usr/bin/jq', includesAllowRemote: true, agentAddresses: ['a.example', 'b'] },
+    {
+      jqPath: '/usr/bin/jq',
+      includesAllowRemote: true,
+      includesDirectories: ['/srv/psconfig'],
+      agentAddresses: ['a.example', 'b'],
+    },
   );
 });
 
@@ -40,4 +46,8 @@ test('agent address lists drop blanks, non-strings and duplicates', () => {
 test('typed match addresses split on commas and whitespace', () => {
   assert.deepEqual(parseAgentAddressInput('10.0.0.1, host.example  ::1,,'), ['10.0.0.1', 'host.example', '::1']);
   assert.deepEqual(parseAgentAddressInput('  '), []);
+});
+
+test('an untrusted (restricted) workspace is sent as workspaceTrusted: false', () => {
+  assert.deepEqual(serverSettingsFrom(getter({}), false), { workspaceTrusted: false, agentAddresses: [] });
 });

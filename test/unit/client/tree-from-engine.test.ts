@@ -16,7 +16,7 @@ const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
 async function expandExample(file: string, agentAddresses: string[] = []): Promise<TaskTreeModel> {
   const text = readFileSync(path.join(examples, file), 'utf8');
   const uri = `file://${path.join(examples, file)}`;
-  const result = await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses, jqPath });
+  const result = await expandText({ uri, version: 1, text, agentAddresses, jqPath });
   return new TaskTreeModel({ kind: 'result', template: uri, result, agentAddresses });
 }
 
@@ -96,16 +96,13 @@ test('lazy agents on a real template: the per-agent expansions together show exa
   const full = await expandExample(file);
   const text = readFileSync(path.join(examples, file), 'utf8');
   const uri = `file://${path.join(examples, file)}`;
-  const cut = await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [], jqPath, limit: 5 });
+  const cut = await expandText({ uri, version: 1, text, agentAddresses: [], jqPath, limit: 5 });
   assert.equal(cut.truncated, true);
   const m = new TaskTreeModel({ kind: 'result', template: uri, result: cut, agentAddresses: [] });
   assert.equal(m.lazyAgents, true);
   for (const agent of m.roots()) {
     if (!m.needsAgentResult(agent)) continue;
-    m.setAgentResult(
-      agent.agent,
-      await expandText({ uri, version: 1, text, baseDir: examples, agentAddresses: [agent.agent], jqPath }),
-    );
+    m.setAgentResult(agent.agent, await expandText({ uri, version: 1, text, agentAddresses: [agent.agent], jqPath }));
   }
   // Multisets of (task, addresses, agent, task JSON) of the combinations the agents' nodes hold.
   const sig = (c: ExpandedCombination): string =>

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countCombinations, mergeIncludes } from '../../../server/src/template/expand';
 import { expandText } from '../../../server/src/template/expand/from-text';
+import { DEFAULT_INCLUDE_LIMITS, loadIncludes, type IncludePolicy } from '../../../server/src/template/includes/loader';
 import { expand, pairs } from './helpers';
 
 const base = {
@@ -115,49 +116,59 @@ test('exclude-filter, requesting-agent data source fed by the agent addresses', 
 });
 
 test('includes: in order, base and earlier includes win, nested includes and _meta ignored, errors collected', async () => {
-  const files: Record<string, string> = {
-    '/inc/one.json': JSON.stringify({
+  const dir = mkdtempSync(join(tmpdir(), 'merge-'));
+  writeFileSync(
+    join(dir, 'one.json'),
+    JSON.stringify({
       addresses: { a: { address: 'from-one' }, c: { address: 'c' } },
-      includes: ['/inc/never.json'],
+      includes: [join(dir, 'never.json')],
       _meta: { x: 1 },
     }),
-    '/inc/two.json': JSON.stringify({
+  );
+  writeFileSync(join(dir, 'never.json'), JSON.stringify({ addresses: { n: { address: 'n' } } }));
+  writeFileSync(
+    join(dir, 'two.json'),
+    JSON.stringify({
       addresses: { c: { address: 'from-two' }, d: { address: 'd', '#note': 'stripped' } },
       tasks: { t2: { group: 'g', test: 'x' } },
     }),
-    '/inc/bad.json': '{ nope',
-  };
-  const readInclude = async (p: string): Promise<string> => {
-    if (!(p in files)) throw new Error(`ENOENT: ${p}`);
-    return files[p];
-  };
+  );
+  writeFileSync(join(dir, 'bad.json'), '{ nope');
   const baseT = {
     addresses: { a: { address: 'base' } },
     groups: {},
     tests: {},
     tasks: {},
     includes: [
-      '/inc/one.json',
-      'file:///inc/two.json',
-      '/inc/bad.json',
-      '/inc/missing.json',
+      join(dir, 'one.json'),
+      `file://${join(dir, 'two.json')}`,
+      join(dir, 'bad.json'),
+      join(dir, 'missing.json'),
       'https://example.org/t.json',
     ],
   };
-  const r = await mergeIncludes(baseT, { readInclude });
+  const policy: IncludePolicy = { remote: 'no-consent', limits: DEFAULT_INCLUDE_LIMITS };
+  const r = await mergeIncludes(baseT, { loadIncludes: (refs) => loadIncludes(refs, policy) });
   // one.json adds c; two.json's c loses to it, its d comes in with the # key stripped; a stays the base's.
   assert.deepEqual(r.merged.addresses, { a: { address: 'base' }, c: { address: 'c' }, d: { address: 'd' } });
   assert.deepEqual(Object.keys(r.merged.tasks as object), ['t2']);
   assert.equal(r.errors.length, 3);
-  assert.match(r.errors[0], /^Error including \/inc\/bad\.json: not valid JSON/);
-  assert.match(r.errors[1], /^Error including \/inc\/missing\.json: ENOENT/);
+  assert.match(r.errors[0], /^Error including \/.*\/bad\.json: not valid JSON/);
+  assert.match(r.errors[1], /^Error including \/.*\/missing\.json: no such file/);
   assert.match(
     r.errors[2],
-    /^Error including https:\/\/example\.org\/t\.json: remote includes are not fetched \(enable the setting psconfig\.includes\.allowRemote\)/,
+    /^Error including https:\/\/example\.org\/t\.json: not read: remote includes are fetched only with consent \(the setting psconfig\.includes\.allowRemote/,
   );
   const remote = await mergeIncludes(
     { includes: ['https://example.org/t.json'] },
-    { allowRemoteIncludes: true, fetchText: async () => JSON.stringify({ hosts: { h: {} } }) },
+    {
+      loadIncludes: (refs) =>
+        loadIncludes(refs, {
+          ...policy,
+          remote: 'allowed',
+          fetchText: async () => JSON.stringify({ hosts: { h: {} } }),
+        }),
+    },
   );
   assert.deepEqual(remote.merged.hosts, { h: {} });
 });
@@ -170,7 +181,10 @@ test('an included address takes part in expansion', async () => {
     tasks: { t: { group: 'g', test: 'x' } },
     includes: ['/b.json'],
   };
-  const r = await expand(t, { readInclude: async () => JSON.stringify({ addresses: { b: { address: 'b' } } }) });
+  const text = JSON.stringify({ addresses: { b: { address: 'b' } } });
+  const r = await expand(t, {
+    loadIncludes: async (refs) => refs.map((ref) => ({ ref, kind: 'local', relative: false, status: 'read', text })),
+  });
   assert.deepEqual(pairs(r), ['a->b', 'b->a']);
 });
 
@@ -204,7 +218,7 @@ test('countCombinations agrees with the full expansion, without jq', async () =>
   assert.equal(countCombinations(t, ['C']).tasks[0].count, 3);
 });
 
-test('expandText reads local includes from disk: absolute, file:// and relative to the template', async () => {
+test('expandText reads local includes from disk: absolute, file:// and relative to the working directory', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'includes-'));
   writeFileSync(join(dir, 'b.json'), JSON.stringify({ addresses: { b: { address: 'b' } } }));
   writeFileSync(join(dir, 'c.json'), JSON.stringify({ addresses: { c: { address: 'c' } } }));
@@ -220,7 +234,7 @@ test('expandText reads local includes from disk: absolute, file:// and relative 
     uri: 'file:///t.json',
     version: 1,
     text,
-    baseDir: dir,
+    includes: { workingDir: dir, remote: 'no-consent', limits: DEFAULT_INCLUDE_LIMITS },
     jqPath: process.env.JQ_PATH || '/usr/bin/jq',
   });
   assert.deepEqual(
@@ -232,11 +246,13 @@ test('expandText reads local includes from disk: absolute, file:// and relative 
     uri: 'untitled:1',
     version: 1,
     text,
+    includes: { remote: 'no-consent', limits: DEFAULT_INCLUDE_LIMITS },
     jqPath: process.env.JQ_PATH || '/usr/bin/jq',
   });
   assert.ok(
     untitled.notes.some((n) =>
-      /^Error including d\.json: a relative include path needs a template saved on disk/.test(n.message),
+      /^Error including d\.json: not read: a relative path is opened from the working directory/.test(n.message),
     ),
+    JSON.stringify(untitled.notes),
   );
 });

@@ -21,7 +21,10 @@ test('notes carry their scope: template (includes, classes), task (planning), co
       },
       includes: ['/nonexistent/psconfig-include.json'],
     },
-    { readInclude: () => Promise.reject(new Error('not found')) },
+    {
+      loadIncludes: async (refs) =>
+        refs.map((ref) => ({ ref, kind: 'local', relative: false, status: 'failed', error: 'not found' })),
+    },
   );
   const scopeOf = (re: RegExp): string | undefined => r.notes.find((n) => re.test(n.message))?.scope;
   assert.equal(scopeOf(/psconfig-include/), 'template');

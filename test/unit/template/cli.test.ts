@@ -2,15 +2,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { examplesDir, repoRoot } from './helpers';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  return cliIn(undefined, ...args);
+}
+
+function cliIn(cwd: string | undefined, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
+    cwd,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -79,4 +84,32 @@ test('warnings only exit 0; an unreadable file exits 2; syntax errors exit 1', (
   assert.equal(r.code, 1);
   assert.match(r.stdout, /broken\.json:1:\d+: error psconfig\/syntax /);
   assert.equal(cli('--format', 'xml', broken).code, 2);
+});
+
+test('includes: relative paths from the current directory, as psconfig validate reads them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-includes-'));
+  const sub = join(dir, 'sub');
+  mkdirSync(sub);
+  writeFileSync(join(sub, 'defs.json'), JSON.stringify({ tests: { t: { type: 'rtt', spec: {} } } }));
+  const main = join(sub, 'main.json');
+  writeFileSync(
+    main,
+    JSON.stringify({
+      addresses: { a: { address: 'a.example.net' } },
+      groups: { g: { type: 'list', addresses: [{ name: 'a' }] } },
+      tests: {},
+      tasks: { task: { group: 'g', test: 't' } },
+      includes: ['defs.json'],
+    }),
+  );
+  // From the template's folder: found (with the relative-path warning), exit 0.
+  const here = cliIn(sub, 'main.json');
+  assert.equal(here.code, 0, here.stdout);
+  assert.match(here.stdout, /warning psconfig\/include-relative/);
+  // From its parent: pSConfig would not find it either; one error on the entry, the test is not reported apart.
+  const parent = cliIn(dir, join('sub', 'main.json'));
+  assert.equal(parent.code, 1);
+  const errorLines = parent.stdout.split('\n').filter((l) => / error /.test(l));
+  assert.equal(errorLines.length, 1, parent.stdout);
+  assert.match(errorLines[0], /error psconfig\/include Error including defs\.json: no such file .*test `t`/);
 });

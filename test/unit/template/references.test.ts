@@ -105,14 +105,16 @@ test('remote-addresses keys naming no address warn', () => {
   assert.equal(d.text, 'zz');
 });
 
-test('with includes, missing references are warnings', () => {
+test('with an include that is not read, missing references are listed once on the include entry', () => {
   const ds = check(
     template({
       includes: ['https://example.net/more.json'],
       tasks: { task: { group: 'g', test: 't', archives: ['remote-archive'] } },
     }),
   );
-  const [d] = withCode(ds, 'psconfig/unknown-archive');
+  assert.deepEqual(withCode(ds, 'psconfig/unknown-archive'), []);
+  const [d] = withCode(ds, 'psconfig/include-skipped');
   assert.equal(d.severity, 'warning');
-  assert.match(d.message, /included file/);
+  assert.equal(d.text, 'https://example.net/more.json');
+  assert.match(d.message, /one name used here cannot be checked \(they may come from it\): archive `remote-archive`/);
 });

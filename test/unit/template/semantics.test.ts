@@ -96,11 +96,12 @@ test('duplicate keys: references resolve to the value that wins', () => {
   );
 });
 
-test('subtasks and includes get notes', () => {
+test('subtasks get a note; includes not read by a plain check get one note each', () => {
   const ds = check(
     template({ includes: ['relative.json'], tests: { t: { type: 'rtt', spec: {} } }, subtasks: { s: { test: 't' } } }),
   );
   assert.equal(withCode(ds, 'psconfig/subtasks-no-effect').length, 1);
-  const [inc] = withCode(ds, 'psconfig/include');
-  assert.equal(inc.severity, 'warning');
+  const [inc] = withCode(ds, 'psconfig/include-skipped');
+  assert.equal(inc.severity, 'information');
+  assert.equal(inc.text, 'relative.json');
 });

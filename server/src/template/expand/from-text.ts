@@ -1,27 +1,23 @@
 // Template text → ExpandTasksResult: the one entry point the CLI and the language server share.
-// Parses, resolves local includes against the template's directory, picks the jq runner, and never throws.
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+// Parses, reads includes under the caller's policy (includes/loader.ts), picks the jq runner, and never throws.
 import { emptyExpansionResult, ExpandTasksResult } from '../../../../common/protocol';
 import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
 import { expandTemplate } from './engine';
+import { loadIncludes, type IncludePolicy } from '../includes/loader';
 
 export interface ExpandTextInput {
   uri: string;
   version: number | null;
   text: string;
-  /** Directory relative `includes` are resolved against (undefined: only absolute paths can be read). */
-  baseDir?: string;
+  /** How `includes` are read (undefined: not at all; each entry becomes an error note). */
+  includes?: IncludePolicy;
   agentAddresses?: string[];
   limit?: number;
   /** The `psconfig.jq.path` setting (empty: JQ_PATH, node-jq's binary, then PATH); `jq` replaces it. */
   jqPath?: string;
   /** jq binary, limits, or the reason jq may not run (restricted workspace). */
   jq?: JqConfig;
-  allowRemoteIncludes?: boolean;
-  /** Reads include files (default: the file system). */
-  readFile?: (path: string) => Promise<string>;
   /** A newer request superseded this one: the expansion stops early with `error: 'cancelled'`. */
   isCancelled?: () => boolean;
 }
@@ -52,23 +48,14 @@ export async function expandText(input: ExpandTextInput): Promise<ExpandTasksRes
   } catch {
     return empty(syntaxErrorOf(input.text) ?? 'The template is not valid JSON.');
   }
-  const read = input.readFile ?? ((p: string) => readFile(p, 'utf8'));
-  const readInclude = async (path: string): Promise<string> => {
-    if (isAbsolute(path)) return read(path);
-    if (!input.baseDir)
-      throw new Error(
-        'a relative include path needs a template saved on disk (pSConfig itself expects an absolute path or URL)',
-      );
-    return read(resolve(input.baseDir, path));
-  };
+  const policy = input.includes;
   try {
     const r = await expandTemplate(template, {
       // Every jq run of this expansion is killed when it is cancelled (a newer version of the document).
       jq: jqRunnerFor(input.jq ?? { path: input.jqPath }).cancellable(input.isCancelled),
       agentAddresses: input.agentAddresses,
       limit: input.limit,
-      readInclude,
-      allowRemoteIncludes: input.allowRemoteIncludes,
+      loadIncludes: policy ? (refs) => loadIncludes(refs, policy) : undefined,
       isCancelled: input.isCancelled,
     });
     // Cancelled while jq ran: its runs were killed, so the combinations hold no real values.

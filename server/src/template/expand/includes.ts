@@ -1,6 +1,7 @@
 // `includes` merged as pSConfig 5.x merges them (base_connect.py expand_config/_merge_configs, psconfig.md §3.8):
 // in order, per section, keys already present win; an included file's own `includes` and `_meta` are ignored.
 import { isObject, JsonObject, stripHashKeys } from './template-view';
+import type { IncludeOutcome } from '../includes/loader';
 
 export const MERGED_SECTIONS = [
   'addresses',
@@ -15,55 +16,51 @@ export const MERGED_SECTIONS = [
   'tests',
 ];
 
-/** Reads a local include (an absolute path; `file://` already removed). Injected so tests and the editor decide. */
-export type IncludeReader = (path: string) => Promise<string>;
+/** Reads the entries of `includes` (includes/loader.ts: loadIncludes under a policy). */
+export type IncludeLoader = (refs: string[]) => Promise<IncludeOutcome[]>;
 
 export interface IncludeOptions {
-  readInclude?: IncludeReader;
-  allowRemoteIncludes?: boolean;
-  /** Used for remote includes when allowed (defaults to global fetch with a 10 s limit, as `--timeout` does). */
-  fetchText?: (url: string) => Promise<string>;
+  /** Absent: no include is read (each one becomes an error note). */
+  loadIncludes?: IncludeLoader;
 }
 
 export interface IncludeResult {
   merged: JsonObject;
-  /** `Error including <url>: <err>` per failed include. */
+  /** `Error including <url>: <err>` per include not merged. */
   errors: string[];
   /** The includes that were merged. */
   included: string[];
 }
 
-async function defaultFetch(url: string): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
-  return res.text();
-}
-
 export async function mergeIncludes(base: JsonObject, options: IncludeOptions): Promise<IncludeResult> {
-  const refs = Array.isArray(base.includes) ? base.includes : [];
+  const refs = (Array.isArray(base.includes) ? base.includes : []).filter((r): r is string => typeof r === 'string');
   const errors: string[] = [];
   const included: string[] = [];
   if (!refs.length) return { merged: base, errors, included };
+  const outcomes: IncludeOutcome[] = options.loadIncludes
+    ? await options.loadIncludes(refs)
+    : refs.map((ref) => ({
+        ref,
+        kind: 'local',
+        relative: false,
+        status: 'skipped',
+        reason: 'includes are not read here',
+      }));
   const merged: JsonObject = { ...base };
-  for (const ref of refs) {
-    if (typeof ref !== 'string') continue;
-    let text: string;
-    try {
-      if (/^https?:\/\//i.test(ref)) {
-        if (!options.allowRemoteIncludes)
-          throw new Error('remote includes are not fetched (enable the setting psconfig.includes.allowRemote)');
-        text = await (options.fetchText ?? defaultFetch)(ref);
-      } else {
-        if (!options.readInclude) throw new Error('reading local include files is not available here');
-        text = await options.readInclude(ref.replace(/^file:\/\//i, ''));
-      }
-    } catch (e) {
-      errors.push(`Error including ${ref}: ${(e as Error).message}`);
+  for (const o of outcomes) {
+    const ref = o.ref;
+    if (o.status === 'self') continue; // every name it has is already present
+    if (o.status === 'failed') {
+      errors.push(`Error including ${ref}: ${o.error}`);
+      continue;
+    }
+    if (o.status === 'skipped') {
+      errors.push(`Error including ${ref}: not read: ${o.reason}`);
       continue;
     }
     let inc: unknown;
     try {
-      inc = stripHashKeys(JSON.parse(text));
+      inc = stripHashKeys(JSON.parse(o.text));
     } catch (e) {
       errors.push(`Error including ${ref}: not valid JSON (${(e as Error).message})`);
       continue;
@@ -72,14 +69,19 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
       errors.push(`Error including ${ref}: the file is not a JSON object`);
       continue;
     }
-    for (const s of MERGED_SECTIONS) {
-      const add = inc[s];
-      if (!isObject(add)) continue;
-      const target: JsonObject = isObject(merged[s]) ? { ...(merged[s] as JsonObject) } : {};
-      for (const [k, v] of Object.entries(add)) if (!(k in target)) target[k] = v;
-      merged[s] = target;
-    }
+    mergeInto(merged, inc);
     included.push(ref);
   }
   return { merged, errors, included };
+}
+
+/** Adds the sections of `inc` to `merged`, keeping names already present (base_connect.py _merge_configs). */
+export function mergeInto(merged: JsonObject, inc: JsonObject): void {
+  for (const s of MERGED_SECTIONS) {
+    const add = inc[s];
+    if (!isObject(add)) continue;
+    const target: JsonObject = isObject(merged[s]) ? { ...(merged[s] as JsonObject) } : {};
+    for (const [k, v] of Object.entries(add)) if (!(k in target)) target[k] = v;
+    merged[s] = target;
+  }
 }

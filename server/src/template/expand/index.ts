@@ -4,5 +4,5 @@ export type { ExpandOptions, ExpansionResult } from './engine';
 export { countCombinations } from './count';
 export type { CountResult, TaskCount } from './count';
 export { mergeIncludes, MERGED_SECTIONS } from './includes';
-export type { IncludeReader, IncludeOptions } from './includes';
+export type { IncludeLoader, IncludeOptions } from './includes';
 export { stripHashKeys } from './template-view';

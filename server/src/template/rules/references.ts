@@ -6,6 +6,7 @@ import type { Reference, SymbolIndex, SymbolKind } from '../symbols';
 import { closestName } from './closest-name';
 import { diag, type DiagnosticCode, type TemplateDiagnostic } from './diagnostic';
 import { singular } from '../schema/describe';
+import type { IncludeSet } from '../includes/include-set';
 
 /** Nothing in a template names a task, so there is no unknown-task. */
 const CODES: Record<Exclude<SymbolKind, 'tasks'>, DiagnosticCode> = {
@@ -28,15 +29,40 @@ const ARTICLE: Partial<Record<SymbolKind, string>> = {
   archives: 'an archive',
 };
 
-export function checkReferences(model: TemplateModel): TemplateDiagnostic[] {
+/**
+ * With `includes`, names resolve against the template merged with its included files. A name found nowhere while
+ * some include could not be read is not reported here but pushed to `unresolved` (the include's diagnostic lists
+ * it: it may come from that file).
+ */
+export function checkReferences(
+  model: TemplateModel,
+  includes?: IncludeSet,
+  unresolved: Reference[] = [],
+): TemplateDiagnostic[] {
   const { index } = model;
   const out: TemplateDiagnostic[] = [];
+  const complete = includes?.complete ?? true;
+  const nowhere = includes && includes.entries.length > 0 ? ' None of the included files defines it either.' : '';
   for (const r of index.references) {
     if (r.field === 'default-address-label') continue; // semantics.ts: a label no selected address has
     if (r.kind === 'labels') {
-      if (r.address === undefined || index.definitionsOf('addresses', r.address).length === 0) continue; // the name is reported
-      if (index.definitionsOf('labels', r.name, r.address).length > 0) continue;
-      const closest = closestName(r.name, index.namesIn('labels', r.address));
+      if (r.address === undefined) continue;
+      const local = index.definitionsOf('addresses', r.address).length > 0;
+      // The template's own address wins over an included one of the same name (and brings its own labels).
+      let labels: string[];
+      if (local) {
+        if (index.definitionsOf('labels', r.name, r.address).length > 0) continue;
+        labels = index.namesIn('labels', r.address);
+      } else {
+        const included = includes?.labelsOf(r.address);
+        if (!included) {
+          // The address name itself is reported (or listed as possibly included).
+          continue;
+        }
+        if (included.includes(r.name)) continue;
+        labels = included;
+      }
+      const closest = closestName(r.name, labels);
       out.push(
         diag(
           CODES.labels,
@@ -49,8 +75,14 @@ export function checkReferences(model: TemplateModel): TemplateDiagnostic[] {
       );
       continue;
     }
-    if (r.kind === 'tasks' || index.definitionsOf(r.kind, r.name).length > 0) continue;
-    const closest = closestName(r.name, index.namesIn(r.kind));
+    if (r.kind === 'tasks' || index.definitionsOf(r.kind, r.name).length > 0 || includes?.defines(r.kind, r.name))
+      continue;
+    if (!complete) {
+      unresolved.push(r);
+      continue;
+    }
+    const names = includes ? [...index.namesIn(r.kind), ...includes.namesIn(r.kind)] : index.namesIn(r.kind);
+    const closest = closestName(r.name, names);
     if (r.isKey) {
       out.push(
         diag(
@@ -65,9 +97,16 @@ export function checkReferences(model: TemplateModel): TemplateDiagnostic[] {
       continue;
     }
     out.push(
-      diag(CODES[r.kind], 'error', `${sentence(r)} Define it in \`${r.kind}\`${hint(closest)}.`, r.start, r.end, {
-        data: { kind: 'missing-ref', section: r.kind, name: r.name, closest },
-      }),
+      diag(
+        CODES[r.kind],
+        'error',
+        `${sentence(r)} Define it in \`${r.kind}\`${hint(closest)}.${nowhere}`,
+        r.start,
+        r.end,
+        {
+          data: { kind: 'missing-ref', section: r.kind, name: r.name, closest },
+        },
+      ),
     );
   }
   return out;

@@ -1,7 +1,7 @@
-// Meaning beyond the schema: scheduled-by range, legacy archivers, labels no member has, subtasks and includes
-// that have no effect in the pSConfig 5.x agent.
+// Meaning beyond the schema: scheduled-by range, legacy archivers, labels no member has, subtasks that have no
+// effect in the pSConfig 5.x agent. (Includes: rules/includes.ts.)
 import type { TemplateModel } from '../model';
-import { itemsOf, keyOf, members, propertyValue, stringValue, type JsonNode } from '../parse';
+import { keyOf, members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
@@ -11,7 +11,6 @@ export function checkSemantics(model: TemplateModel): TemplateDiagnostic[] {
   archivers(model, out);
   defaultLabels(model, out);
   subtasks(model, out);
-  includes(model, out);
   return out;
 }
 
@@ -85,30 +84,4 @@ function subtasks(model: TemplateModel, out: TemplateDiagnostic[]): void {
       key.offset + key.length,
     ),
   );
-}
-
-function includes(model: TemplateModel, out: TemplateDiagnostic[]): void {
-  for (const item of itemsOf(propertyValue(model.parsed.root, 'includes'))) {
-    const url = stringValue(item);
-    if (url === undefined) continue;
-    const ok = /^(https?|file):\/\//.test(url) || url.startsWith('/');
-    const node: JsonNode = item;
-    out.push(
-      ok
-        ? diag(
-            'psconfig/include',
-            'information',
-            `pSConfig merges \`${url}\` into this template before use (existing names win); names it defines are not checked here.`,
-            node.offset + 1,
-            node.offset + node.length - 1,
-          )
-        : diag(
-            'psconfig/include',
-            'warning',
-            `\`${url}\` is neither a URL nor an absolute path: pSConfig cannot fetch it. Use \`https://…\`, \`file:///…\` or \`/path\`.`,
-            node.offset + 1,
-            node.offset + node.length - 1,
-          ),
-    );
-  }
 }

@@ -4,6 +4,7 @@ import type { TemplateModel } from '../model';
 import type { Section } from '../symbols';
 import { singular } from '../schema/describe';
 import { diag, type TemplateDiagnostic } from './diagnostic';
+import type { IncludeSet } from '../includes/include-set';
 
 const CHECKED: Section[] = [
   'addresses',
@@ -29,9 +30,11 @@ const USED_BY: Record<string, string> = {
   tests: 'no task or subtask uses it',
 };
 
-export function checkUnused(model: TemplateModel): TemplateDiagnostic[] {
+/** Objects of included files count as users; while an include is unread nothing is called unused. */
+export function checkUnused(model: TemplateModel, includes?: IncludeSet): TemplateDiagnostic[] {
   const { index } = model;
   const out: TemplateDiagnostic[] = [];
+  if (includes && !includes.complete) return out;
   const classSelectors = [...model.groups.values()].some((g) => g.hasClassSelectors);
   const anyTasks = model.tasks.length > 0;
   for (const d of index.definitions) {
@@ -41,6 +44,7 @@ export function checkUnused(model: TemplateModel): TemplateDiagnostic[] {
     if (!anyTasks && d.kind !== 'hosts' && d.kind !== 'contexts' && d.kind !== 'addresses') continue;
     if (index.referencesTo(d.kind, d.name).some((r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name)))
       continue;
+    if (includes?.uses(d.kind as Section, d.name)) continue;
     out.push(
       diag(
         'psconfig/unused-definition',
