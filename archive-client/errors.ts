@@ -9,6 +9,9 @@ export type ArchiveErrorKind =
   | 'tls' // certificate or handshake problem
   | 'timeout' // connect, headers or body timeout
   | 'network' // any other socket failure
+  | 'too-large' // a response, or a paged read in all, passed its size or count budget
+  | 'bad-shape' // JSON of the wrong shape where the interface fixes one (a field that must be a list, ...)
+  | 'other-origin' // a write to a URL outside the archive's origin (the token is never sent there)
   | 'bad-url' // the archive URL itself is unusable
   | 'bad-input'; // a caller argument is invalid (e.g. a non-integer time)
 

@@ -1,17 +1,23 @@
-// One HTTP exchange with an archive over undici: JSON in and out, bounded by timeouts, no silent redirects, and
-// every failure turned into an ArchiveError whose message says what happened (never containing the token).
+// One HTTP exchange with an archive over undici: JSON in and out, bounded by timeouts, a total deadline and a size
+// limit, no silent redirects, the token only for its own origin, and every failure turned into an ArchiveError
+// whose message says what happened (never containing the token).
 import { Agent, request } from 'undici';
 import { ArchiveError, errorTextOf, redact, snippet } from './errors';
 
 export interface HttpOptions {
   method?: 'GET' | 'POST' | 'PUT';
   body?: unknown;
-  /** Sent as `Authorization: Token <token>` when set. */
-  token?: string;
+  /**
+   * Sent as `Authorization: Token <token>`, only when the request URL's origin (scheme, host, port) is `origin`,
+   * the origin the user configured the token for; any other URL is requested without it (`credentialsWithheld`).
+   */
+  credentials?: { token: string; origin: string };
   /** Connect, headers and body (between chunks) timeout, ms. */
   timeoutMs?: number;
-  /** Whole exchange deadline, ms (default 6 × timeoutMs) so a slow-drip body still ends. */
+  /** Whole exchange deadline, ms (default 3 × timeoutMs) so a slow-drip body still ends. */
   deadlineMs?: number;
+  /** Largest body read, bytes (default DEFAULT_MAX_RESPONSE_BYTES); beyond it the request fails as `too-large`. */
+  maxBytes?: number;
   userAgent?: string;
 }
 
@@ -21,9 +27,26 @@ export interface HttpResult {
   json: unknown;
   bytes: number;
   headers: Record<string, string | string[] | undefined>;
+  /** True when credentials were given but not sent, because the URL is on another origin. */
+  credentialsWithheld?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20000;
+/** One response: esmond's biggest pages (1500 points of histograms) are a few MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** The origin (`https://host:port`) of a URL, or undefined when it is not one. */
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function megabytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
 
 const agents = new Map<number, Agent>();
 function agentFor(timeoutMs: number): Agent {
@@ -124,16 +147,46 @@ export function transportError(
   });
 }
 
+/** The body as text, failing as soon as it passes `maxBytes` (declared or received): an endless body ends here. */
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  declared: number,
+  maxBytes: number,
+  where: string,
+): Promise<string> {
+  const tooLarge = (): ArchiveError => {
+    body.destroy();
+    return new ArchiveError(
+      `the response from ${where} is larger than ${megabytes(maxBytes)} (response size limit; setting psconfig.archive.maxResponseMb)`,
+      { kind: 'too-large', url: where },
+    );
+  };
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of body) {
+    n += chunk.length;
+    if (n > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Perform a request and parse its JSON body; rejects only with ArchiveError. */
 export async function requestJson(url: string, opts: HttpOptions = {}): Promise<HttpResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const secrets = [opts.token];
+  const deadlineMs = opts.deadlineMs ?? timeoutMs * 3;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const token = opts.credentials?.token;
+  const secrets = [token];
   const where = redact(url, secrets);
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': opts.userAgent ?? 'psconfig-vscode-archive-client',
   };
-  if (opts.token) headers.authorization = `Token ${opts.token}`;
+  // The token belongs to one origin: a link from the archive to anywhere else gets no credentials.
+  const sendToken = token !== undefined && originOf(url) === opts.credentials?.origin;
+  if (sendToken) headers.authorization = `Token ${token}`;
   let body: string | undefined;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
@@ -150,13 +203,25 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
         headers,
         body,
         dispatcher: agentFor(timeoutMs),
-        signal: AbortSignal.timeout(opts.deadlineMs ?? timeoutMs * 6),
+        signal: AbortSignal.timeout(deadlineMs),
       });
       status = res.statusCode;
       resHeaders = res.headers;
-      text = await res.body.text();
+      text = await readLimited(res.body, Number(res.headers['content-length']), maxBytes, where);
       break;
     } catch (err) {
+      if (err instanceof ArchiveError) throw err;
+      if (errorCodes(err).includes('TimeoutError'))
+        throw new ArchiveError(
+          status === 0
+            ? `no response from ${where} within ${deadlineMs} ms (request deadline)`
+            : `the response from ${where} did not complete within ${deadlineMs} ms (request deadline)`,
+          {
+            kind: 'timeout',
+            url: where,
+            cause: err,
+          },
+        );
       // A kept-alive connection the server closed just as we reused it: a GET is safe to send once more.
       if (method === 'GET' && attempt === 0 && errorCodes(err).some((c) => STALE_SOCKET.has(c))) continue;
       throw transportError(err, url, timeoutMs, secrets);
@@ -187,9 +252,10 @@ export async function requestJson(url: string, opts: HttpOptions = {}): Promise<
       detail: redact(detail ?? snippet(text), secrets),
     });
   }
-  if (text.trim() === '') return { status, json: undefined, bytes, headers: resHeaders };
+  const withheld = token !== undefined && !sendToken ? { credentialsWithheld: true } : {};
+  if (text.trim() === '') return { status, json: undefined, bytes, headers: resHeaders, ...withheld };
   try {
-    return { status, json: JSON.parse(text) as unknown, bytes, headers: resHeaders };
+    return { status, json: JSON.parse(text) as unknown, bytes, headers: resHeaders, ...withheld };
   } catch (err) {
     const ct = resHeaders['content-type'];
     throw new ArchiveError(

@@ -1,7 +1,9 @@
 // The archive client's public surface (pure: no vscode imports). See README section `archive-explorer`.
 export * from './types';
 export * from './errors';
-export { requestJson, closeArchiveConnections, DEFAULT_TIMEOUT_MS } from './http';
+export { requestJson, closeArchiveConnections, originOf, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './http';
+export * from './request-options';
+export * from './shapes';
 export * from './url';
 export * from './search';
 export * from './series';

@@ -1,9 +1,13 @@
 // Time series (GET <base_uri> or <summary_uri>) with time filters, paged until the range is complete: each page
 // asks `limit` points from `time-start = last ts + 1` (as esmond's own client does, §1b), so the archive's default
-// cap of 1500 (or 1000) points never truncates a range silently.
+// cap of 1500 (or 1000) points never truncates a range silently. A read is bounded (points and bytes of all pages),
+// a page that only repeats earlier points ends it with a warning, points of the wrong shape are left out with one,
+// and a series URI on another origin than the archive's is read without the archive's token.
 import { ArchiveError } from './errors';
-import { requestJson } from './http';
-import { readToken } from './search';
+import { originOf, requestJson } from './http';
+import { archiveOrigin, ReadBudget, readHttp } from './request-options';
+import { Warnings } from './search';
+import { checkedItems, pointProblem } from './shapes';
 import type { ArchiveOptions, RawPoint, TimeFilters } from './types';
 import { normaliseArchiveUrl, timeParams, withQuery } from './url';
 
@@ -21,6 +25,10 @@ export interface SeriesResult {
   pages: number;
   bytes: number;
   warning?: string;
+  /** Set when the series is on another origin than the archive (a metadata `base-uri` naming another host). */
+  otherOrigin?: string;
+  /** True when a token would have been sent but was not, because of `otherOrigin`. */
+  credentialsWithheld?: boolean;
 }
 
 /** The inclusive [start, end] a time filter selects; undefined ends are left to the server. */
@@ -47,7 +55,7 @@ function tsOf(p: RawPoint): number {
   return typeof p.ts === 'number' ? p.ts : Number(p.ts);
 }
 
-function asPoints(json: unknown, url: string): RawPoint[] {
+function asPoints(json: unknown, url: string, warnings: Warnings): RawPoint[] {
   if (json === undefined) return [];
   if (!Array.isArray(json)) {
     throw new ArchiveError(`${url} did not return a list of points (got ${json === null ? 'null' : typeof json})`, {
@@ -55,11 +63,9 @@ function asPoints(json: unknown, url: string): RawPoint[] {
       url,
     });
   }
-  const out: RawPoint[] = [];
-  for (const p of json) {
-    if (p && typeof p === 'object' && 'ts' in p && Number.isFinite(Number((p as RawPoint).ts))) out.push(p as RawPoint);
-  }
-  return out;
+  const checked = checkedItems<RawPoint>(json, pointProblem, 'point', url);
+  warnings.add(checked.warning);
+  return checked.items;
 }
 
 export async function fetchSeries(
@@ -80,24 +86,30 @@ export async function fetchSeries(
   const { start, end } = resolveTimeWindow(opts, opts.now);
   const pageSize = opts.pageSize ?? 1000;
   const maxPages = opts.maxPages ?? 100000;
-  const http = { token: readToken(archive), timeoutMs: archive.timeoutMs, userAgent: archive.userAgent };
+  const http = readHttp(archive);
+  const origin = originOf(url);
+  const otherOrigin = origin !== archiveOrigin(archive) ? origin : undefined;
+  const budget = new ReadBudget(archive, 'points');
+  const warnings = new Warnings();
   const points: RawPoint[] = [];
   let cursor = start;
   let bytes = 0;
   let pages = 0;
   let last = -Infinity;
-  let warning: string | undefined;
+  let credentialsWithheld = false;
   for (;;) {
     if (pages >= maxPages) {
-      warning = `stopped after ${maxPages} pages`;
+      warnings.add(`stopped after ${maxPages} pages`);
       break;
     }
     const q = opts.time !== undefined ? { time: opts.time } : { 'time-start': cursor, 'time-end': end };
     const pageUrl = withQuery(url, { ...q, limit: pageSize });
     const res = await requestJson(pageUrl, http);
+    if (res.credentialsWithheld) credentialsWithheld = true;
     pages++;
     bytes += res.bytes;
-    const page = asPoints(res.json, pageUrl);
+    const page = asPoints(res.json, pageUrl, warnings);
+    budget.add(res.bytes, page.length, pageUrl);
     let added = 0;
     for (const p of page) {
       const ts = tsOf(p);
@@ -109,9 +121,18 @@ export async function fetchSeries(
     // A short page ends the range, unless it is exactly a known server cap (1000 documented, 1500 real esmond):
     // such a server may have ignored our larger limit, so ask once more from the last point.
     const capped = page.length === 1000 || page.length === 1500;
+    if (page.length > 0 && added === 0 && pages > 1) {
+      warnings.add(
+        `${pageUrl} returned only points already read (the same page again); the archive may ignore time-start, so the read stopped there`,
+      );
+      break;
+    }
     if (opts.time !== undefined || added === 0 || (page.length < pageSize && !capped)) break;
     if (end !== undefined && last >= end) break;
     cursor = Math.floor(last) + 1;
   }
-  return { url, points, pages, bytes, warning };
+  const result: SeriesResult = { url, points, pages, bytes, warning: warnings.text() };
+  if (otherOrigin) result.otherOrigin = otherOrigin;
+  if (credentialsWithheld) result.credentialsWithheld = true;
+  return result;
 }

@@ -80,4 +80,12 @@ export interface ArchiveOptions {
   timeoutMs?: number;
   /** Extra fetch dispatcher options are deliberately not exposed; tests use real servers. */
   userAgent?: string;
+  /** Largest single response, bytes (default 32 MB; setting `psconfig.archive.maxResponseMb`). */
+  maxResponseBytes?: number;
+  /** Whole-exchange deadline of one request, ms (default 3 × timeoutMs): a slow drip still ends. */
+  deadlineMs?: number;
+  /** Budget of one paged read (a search with every page, a series range): bytes of all pages together. */
+  maxReadBytes?: number;
+  /** Budget of one paged read: metadata objects or points of all pages together. */
+  maxReadItems?: number;
 }

@@ -17,7 +17,8 @@ const USAGE = `usage:
       [--limit N (page size)] [--offset N] [--format json|table]
   psconfig-tools archive get SERIES_URL [--time T] [--time-start T] [--time-end T] [--time-range S]
       [--page-size N] [--format json|csv]
-common: [--timeout SECONDS] [--token-on-reads]  (token from PSCONFIG_ARCHIVE_TOKEN; sent on reads only with --token-on-reads)
+common: [--timeout SECONDS] [--max-response-mb N (default 32)] [--token-on-reads]
+      (token from PSCONFIG_ARCHIVE_TOKEN; sent on reads only with --token-on-reads, and only to the archive's origin)
 times: UNIX seconds or ISO 8601; ranges: seconds or 1h, 12h, 1d, 3d, 1w, 1m, 1y
 `;
 
@@ -80,11 +81,13 @@ function timeOptions(p: Parsed): SearchFilters {
 
 function archiveOptions(p: Parsed, url: string): ArchiveOptions {
   const timeout = intOption(p, 'timeout', (s) => (Number(s) > 0 ? Number(s) : undefined));
+  const maxMb = intOption(p, 'max-response-mb', (s) => (Number(s) > 0 ? Number(s) : undefined));
   return {
     url,
     token: process.env.PSCONFIG_ARCHIVE_TOKEN || undefined,
     tokenOnReads: p.flags.has('token-on-reads'),
     timeoutMs: timeout ? timeout * 1000 : undefined,
+    maxResponseBytes: maxMb ? maxMb * 1024 * 1024 : undefined,
   };
 }
 
@@ -152,7 +155,8 @@ function table(rows: Metadata[]): string {
     lastUpdate(m),
     String(m['metadata-key'] ?? ''),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  // (A loop, not Math.max(...body): a search of 200,000 objects exceeds the argument limit.)
+  const widths = head.map((h, i) => body.reduce((w, r) => Math.max(w, r[i].length), h.length));
   const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
   return `${[fmt(head), ...body.map(fmt)].join('\n')}\n${rows.length} metadata\n`;
 }

@@ -25,6 +25,11 @@ export const fixturesDir = join(root, 'test', 'fixtures');
 export const examplesDir = join(fixturesDir, 'psconfig', 'examples');
 /** esmond's own fixtures, documentation examples and pScheduler archiver payloads (INDEX.md there). */
 export const esmondFixturesDir = join(fixturesDir, 'esmond');
+/** A self-signed certificate and its key for 127.0.0.1 (a TLS server clients must refuse). */
+export const selfSignedTls = {
+  cert: join(fixturesDir, 'tls', 'self-signed.crt'),
+  key: join(fixturesDir, 'tls', 'self-signed.key'),
+};
 /** The official pSConfig JSON schema, as shipped with the extension. */
 export const schemaPath = join(root, 'schemas', 'psconfig.schema.json');
 

@@ -171,3 +171,23 @@ test('the token from PSCONFIG_ARCHIVE_TOKEN goes on reads only with --token-on-r
   assert.match(wrong.stderr, /HTTP 401 .*Invalid token\./);
   assert.ok(!wrong.stderr.includes('wrong-token-abcdef'));
 });
+
+test('a broken archive gives one line on stderr and exit 1: wrong shapes are warned about, a huge body stopped', async () => {
+  const shapes = await cli(['search', server.faultUrl('wrong-shapes'), '--format', 'table']);
+  assert.equal(shapes.code, 0, shapes.stderr);
+  assert.match(
+    shapes.stderr,
+    /^warning: http:\/\/127\.0\.0\.1:\d+\/fault\/wrong-shapes\/.*`event-types` is a string, not a list\n$/,
+  );
+  assert.match(shapes.stdout, /\n1 metadata\n$/);
+  const huge = await cli(['get', `${server.faultUrl('huge-body')}k/throughput/base`, '--max-response-mb', '2']);
+  assert.equal(huge.code, 1);
+  assert.match(
+    huge.stderr,
+    /^psconfig-tools archive: the response from .* is larger than 2 MB \(response size limit; setting psconfig\.archive\.maxResponseMb\)\n$/,
+  );
+  const repeated = await cli(['get', `${server.faultUrl('repeating-pages')}k/throughput/base`, '--page-size', '50']);
+  assert.equal(repeated.code, 0, repeated.stderr);
+  assert.match(repeated.stderr, /^warning: .*returned only points already read \(the same page again\)/);
+  assert.equal((JSON.parse(repeated.stdout) as RawPoint[]).length, 50);
+});

@@ -54,8 +54,8 @@ const cases: [FaultMode, ArchiveErrorKind, RegExp, number?][] = [
     /answered 301 redirecting to http:\/\/127\.0\.0\.1:\d+\/esmond\/perfsonar\/archive\/.*not followed/,
     301,
   ],
-  ['hang', 'timeout', /no response from .* within 300 ms/],
-  ['slow-body', 'timeout', /(stalled for 300 ms|did not complete in time)/],
+  ['hang', 'timeout', /no response from .* within (300|900) ms/],
+  ['slow-body', 'timeout', /(stalled for 300 ms|did not complete within 900 ms \(request deadline\))/],
 ];
 
 for (const [mode, kind, message, status] of cases) {

@@ -41,6 +41,8 @@ export interface ExplorerHostDeps {
   /** Seconds since the epoch (tests pin it). */
   now?(): number;
   timeoutMs?: number;
+  /** Largest single response in bytes (setting psconfig.archive.maxResponseMb); read when each request starts. */
+  maxResponseBytes?(): number | undefined;
   /** Points per series request (esmond honours any limit; default 10000). */
   pageSize?: number;
 }
@@ -51,6 +53,23 @@ export interface ExplorerHost {
   prefill(p: Prefill): void;
   /** Settings changed: send the new archive list. */
   archivesChanged(): void;
+}
+
+/** What the explorer says beside a chart about where its data came from and what the archive got wrong. */
+export function seriesNote(fetched: {
+  otherOrigin?: string;
+  credentialsWithheld?: boolean;
+  warning?: string;
+}): string | undefined {
+  const parts: string[] = [];
+  if (fetched.otherOrigin)
+    parts.push(
+      fetched.credentialsWithheld
+        ? `read from ${fetched.otherOrigin}, another origin than the archive's, without the archive's token`
+        : `read from ${fetched.otherOrigin}, another origin than the archive's (no token sent)`,
+    );
+  if (fetched.warning) parts.push(fetched.warning);
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 export function errorInfo(err: unknown): ErrorInfo {
@@ -121,7 +140,13 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
   async function archiveOptions(url: string): Promise<ArchiveOptions> {
     const normal = normaliseArchiveUrl(url);
     const c = await deps.credentials(normal);
-    return { url: normal, token: c.token, tokenOnReads: c.tokenOnReads, timeoutMs: deps.timeoutMs };
+    return {
+      url: normal,
+      token: c.token,
+      tokenOnReads: c.tokenOnReads,
+      timeoutMs: deps.timeoutMs,
+      maxResponseBytes: deps.maxResponseBytes?.(),
+    };
   }
 
   async function search(
@@ -137,7 +162,7 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
       pageSize: limit ?? 1500,
     });
     const rows = res.metadata.map(rowOfMetadata);
-    return {
+    const reply: Extract<HostToWebview, { type: 'searchResult' }> = {
       type: 'searchResult',
       id: 0,
       rows,
@@ -146,6 +171,8 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
       elapsedMs: performance.now() - t0,
       range,
     };
+    if (res.warning) reply.warning = res.warning;
+    return reply;
   }
 
   async function series(
@@ -205,6 +232,8 @@ export function createExplorerHost(deps: ExplorerHostDeps): ExplorerHost {
       transformMs: performance.now() - t1,
       skipped,
     };
+    const note = seriesNote(fetched);
+    if (note) result.note = note;
     return { result, range };
   }
 

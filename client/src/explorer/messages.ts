@@ -126,6 +126,11 @@ export interface SeriesResult {
   transformMs: number;
   /** Points the archive returned that could not be read (e.g. a histogram with a non-numeric key). */
   skipped: number;
+  /**
+   * Said beside the chart: the series is on another origin than the archive (read without the archive's token),
+   * or the archive's warnings (repeated page, points of the wrong shape).
+   */
+  note?: string;
 }
 
 /** A series as shown, for export: one direction of one event type. */
@@ -193,6 +198,8 @@ export type HostToWebview =
       pages: number;
       elapsedMs: number;
       range: { start: number; end: number };
+      /** The archive's warnings: objects of the wrong shape left out, a repeated page. */
+      warning?: string;
     }
   | { type: 'seriesResult'; id: number; result: SeriesResult; range: { start: number; end: number } }
   | { type: 'reverseResult'; id: number; row: MeasurementRow | null }

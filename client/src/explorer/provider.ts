@@ -81,6 +81,10 @@ class ArchiveExplorerProvider implements vscode.WebviewViewProvider {
           archive,
         ),
       log: (level, text) => (level === 'error' ? this.log.error(text) : this.log.info(text)),
+      maxResponseBytes: () => {
+        const mb = vscode.workspace.getConfiguration('psconfig').get<number>('archive.maxResponseMb');
+        return typeof mb === 'number' && mb > 0 ? mb * 1024 * 1024 : undefined;
+      },
     });
     this.view = view;
     this.host = host;

@@ -372,7 +372,7 @@ export class DetailView {
     if (r) {
       const what = r.summaryType === 'base' && r.window === 0 ? 'base' : `${r.summaryType} ${formatWindow(r.window)}`;
       const skipped = r.skipped ? `, ${r.skipped} unreadable point${r.skipped === 1 ? '' : 's'} skipped` : '';
-      return `${dir}: ${what} (${r.windowReason}), ${r.data.ts.length} points${skipped}`;
+      return `${dir}: ${what} (${r.windowReason}), ${r.data.ts.length} points${skipped}${r.note ? ` · ${r.note}` : ''}`;
     }
     const e = this.errors.get(`${dir}|${et}`);
     return e ? `${dir}: error` : `${dir}: loading…`;

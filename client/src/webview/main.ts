@@ -106,7 +106,7 @@ async function runSearch(restoreKey?: string): Promise<void> {
       totalMs: performance.now() - started,
     };
     setStatus(
-      `${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms`,
+      `${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms${m.warning ? ` · warning: ${m.warning}` : ''}`,
     );
     if (restoreKey && table.selectKey(restoreKey)) return;
   } catch (err) {
