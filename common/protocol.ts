@@ -199,3 +199,31 @@ export interface DashboardPairsResult {
 export const DashboardPairsRequest: RequestDef<DashboardPairsParams, DashboardPairsResult> = {
   method: 'psconfig/dashboardPairs',
 };
+
+/**
+ * Argument of the `psconfig.openArchiveExplorer` command (the archive code lens, the dashboard): the archive and
+ * what to search for in it. `inputSource`/`inputDestination` are the strings a task spec names (exact match, no DNS
+ * on the archive's side); `metadataKey` selects that measurement among the results; `time` is the range to plot.
+ */
+export interface OpenArchiveExplorerArgs {
+  url: string;
+  source?: string;
+  destination?: string;
+  inputSource?: string;
+  inputDestination?: string;
+  eventType?: string;
+  toolName?: string;
+  metadataKey?: string;
+  /** UNIX seconds. */
+  time?: { start: number; end: number };
+  /** The task the pair belongs to (for titles and logs). */
+  task?: string;
+}
+
+/** Argument of the `psconfig.openDashboard` command (the task code lens, the Tasks view). */
+export interface OpenDashboardArgs {
+  /** Template URI (default: the active pSConfig editor). */
+  uri?: string;
+  /** Only this task (default: every task, one grid each). */
+  task?: string;
+}

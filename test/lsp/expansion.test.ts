@@ -100,9 +100,9 @@ test('includes are resolved relative to the template file', async () => {
   }
 });
 
-test('code lenses: tasks show how many tasks for how many agents; an esmond archive opens the explorer', async () => {
+test('code lenses: task counts, a dashboard per task, and an esmond archive opening the explorer on its pair', async () => {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
-  assert.equal(lenses.length, 2);
+  assert.equal(lenses.length, 3);
   const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
   const task = resolved.find((l) => l.command?.command === 'psconfig.previewTasks');
   assert.equal(task?.command?.title, '6 tasks for 3 agents');
@@ -111,8 +111,18 @@ test('code lenses: tasks show how many tasks for how many agents; an esmond arch
   const archive = resolved.find((l) => l.command?.command === 'psconfig.openArchiveExplorer');
   assert.ok(archive, JSON.stringify(resolved));
   assert.deepEqual(archive.command?.arguments, [
-    { url: 'https://archive.perfsonar.net/esmond/perfsonar/archive/', source: a, destination: b },
+    {
+      url: 'https://archive.perfsonar.net/esmond/perfsonar/archive/',
+      task: 'example-task-throughput',
+      inputSource: a,
+      inputDestination: b,
+      eventType: 'throughput',
+    },
   ]);
+  const dashboard = resolved.find((l) => l.command?.command === 'psconfig.openDashboard');
+  assert.equal(dashboard?.command?.title, 'Dashboard');
+  assert.deepEqual(dashboard?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
+  assert.deepEqual(dashboard?.range.start, task?.range.start);
 });
 
 test('hover on a variable shows what it expands to in the first combination', async () => {

@@ -3,7 +3,7 @@
 // The worker is the same bundle (dist/server.js) started with workerData { psconfigWorker: true };
 // the entry point (server/src/server.ts) sees that and serves these jobs instead of LSP.
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
-import type { ExpandTasksResult } from '../../../common/protocol';
+import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
 import type { TaskFact } from '../template/navigation/hover';
@@ -25,6 +25,7 @@ type JobBody =
     }
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
+  | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
   | { kind: 'forget'; uri: string };
 
 /**
@@ -101,6 +102,11 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
+      } else if (job.kind === 'pairs') {
+        expansions.pairs(job.input, job.tasks).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
       } else {
         const isCancelled = pollerOf(job.cancel);
         (job.shared
@@ -207,6 +213,12 @@ export class BackgroundRunner {
       shared,
       firstsOnly,
     })) as ExpandTasksResult;
+  }
+
+  /** The dashboard grids of a document, from the full expansion kept where the engine runs. */
+  async pairs(input: EngineInput, tasks: string[] | undefined): Promise<DashboardPairsResult> {
+    if (!this.ensureWorker()) return this.local.pairs(input, tasks);
+    return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
   }
 
   /** Drops the full expansion kept for `uri` (closed, or settings changed). */

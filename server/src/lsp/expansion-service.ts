@@ -4,7 +4,12 @@
 // result is cached for lenses and hovers. Identical requests in flight share one answer; runs superseded by a
 // newer version of the document are cancelled.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ExpandTasksParams, ExpandTasksResult, ServerSettings } from '../../../common/protocol';
+import type {
+  DashboardPairsResult,
+  ExpandTasksParams,
+  ExpandTasksResult,
+  ServerSettings,
+} from '../../../common/protocol';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
@@ -169,6 +174,27 @@ export class ExpansionService {
     };
     token?.onCancellationRequested(leave);
     return mine.result.finally(() => (waiting = false));
+  }
+
+  /**
+   * Dashboard grids of a document (all agents): an open document shares the full expansion of its version with the
+   * Tasks view and the lenses; a file that is not open is expanded for this request alone.
+   */
+  dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
+    const settings = this.settings();
+    return this.runner.pairs(
+      {
+        uri: doc.uri,
+        version: open ? doc.version : null,
+        text: doc.getText(),
+        baseDir: baseDirOf(doc.uri),
+        agentAddresses: [],
+        limit: undefined,
+        settings,
+        jq: jqConfigOf(settings),
+      },
+      tasks,
+    );
   }
 
   private start(

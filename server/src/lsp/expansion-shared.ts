@@ -1,7 +1,8 @@
 // Where the engine runs (the background worker, or in-process without one): keeps the latest full expansion
 // (all agents, no limit) per document and cuts filtered or limited requests from it there, so only the slice
 // crosses to the main thread (a 39,800-combination result takes ~1 s to structured-clone).
-import type { ExpandTasksResult } from '../../../common/protocol';
+import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
+import { dashboardPairsOf } from '../template/expand/dashboard-pairs';
 import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
 import { sliceableText, sliceExpansion } from './expansion-slice';
 
@@ -34,6 +35,21 @@ export class SharedExpansions {
     }
     this.engineRuns++;
     return runEngine(input, isCancelled);
+  }
+
+  /**
+   * The dashboard's grids (configured directions per task), from the shared full run: a 39,800-pair mesh crosses to
+   * the main thread as a few flat arrays instead of 17 MB of task JSON.
+   */
+  async pairs(input: EngineInput, tasks: readonly string[] | undefined): Promise<DashboardPairsResult> {
+    const full = await this.fullRun(input);
+    let template: unknown;
+    try {
+      template = JSON.parse(input.text);
+    } catch {
+      template = undefined; // disjoint groups then fall back to a square layout
+    }
+    return dashboardPairsOf(full, template, tasks);
   }
 
   forget(uri: string): void {

@@ -23,7 +23,14 @@ import {
 import { completeInEditedText } from '../template/navigation/edited-text';
 import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
-import { archiveLenses, taskLenses, taskLensTitle, type ArchiveExplorerArgs } from '../template/navigation/code-lenses';
+import {
+  archiveLenses,
+  dashboardLenses,
+  taskLenses,
+  taskLensTitle,
+  type ArchiveExplorerArgs,
+} from '../template/navigation/code-lenses';
+import type { OpenDashboardArgs } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts } from '../template/navigation/hover';
 import {
@@ -261,6 +268,14 @@ export function registerFeatures(d: FeatureDeps): void {
         range: toRange(m.doc, l.start, l.end),
         data: { ...base, kind: 'task', task: l.task } satisfies LensData,
       }));
+      // The dashboard lens needs nothing from an expansion: its command is complete now.
+      for (const l of dashboardLenses(m.model)) {
+        const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          command: { title: l.title, command: 'psconfig.openDashboard', arguments: [args] },
+        });
+      }
       // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
       for (const l of archiveLenses(m.model))
         lenses.push({
@@ -273,7 +288,8 @@ export function registerFeatures(d: FeatureDeps): void {
 
   connection.onCodeLensResolve((lens, token) =>
     runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
-      const data = lens.data as LensData;
+      const data = lens.data as LensData | undefined;
+      if (!data) return lens; // listed complete (the dashboard lens)
       const doc = documents.get(data.uri);
       const m = modelOf(data.uri);
       if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };

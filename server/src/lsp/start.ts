@@ -19,8 +19,11 @@ import { basename, dirname } from 'node:path';
 import { URI } from 'vscode-uri';
 import {
   emptyExpansionResult,
+  DashboardPairsRequest,
   ExpandTasksRequest,
   TemplateChangedNotification,
+  type DashboardPairsParams,
+  type DashboardPairsResult,
   type ExpandTasksParams,
   type ExpandTasksResult,
   type ServerSettings,
@@ -303,6 +306,38 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
           return expansion.expandUncached(doc, params);
         }
         return expansion.expand(doc, params, token);
+      },
+    ),
+  );
+
+  connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>
+    runSafe<DashboardPairsResult>(
+      log,
+      'dashboardPairs',
+      { uri: params?.uri ?? '', version: null, error: 'internal error (see the server log)', tasks: [], elapsedMs: 0 },
+      token,
+      async () => {
+        if (!params || typeof params.uri !== 'string')
+          throw new ResponseError(ErrorCodes.InvalidParams, 'dashboardPairs needs { uri }');
+        const tasks = Array.isArray(params.tasks) ? params.tasks.filter((t) => typeof t === 'string') : undefined;
+        const open = documents.get(params.uri);
+        if (open) return expansion.dashboardPairs(open, tasks, true);
+        const u = URI.parse(params.uri);
+        const none = (error: string): DashboardPairsResult => ({
+          uri: params.uri,
+          version: null,
+          error,
+          tasks: [],
+          elapsedMs: 0,
+        });
+        if (u.scheme !== 'file') return none('The document is not open.');
+        let text: string;
+        try {
+          text = await readFile(u.fsPath, 'utf8');
+        } catch (err) {
+          return none(`Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        return expansion.dashboardPairs(TextDocument.create(params.uri, 'psconfig', 0, text), tasks, false);
       },
     ),
   );

@@ -4,10 +4,12 @@ import { documentSymbols } from '../../../server/src/template/navigation/documen
 import {
   archiveLenses,
   archiveUrl,
+  dashboardLenses,
   taskLenses,
   taskLensTitle,
 } from '../../../server/src/template/navigation/code-lenses';
 import { TEMPLATE, navModel } from './nav-fixture';
+import type { ExpandedCombination } from '../../../common/protocol';
 
 const model = navModel(TEMPLATE);
 
@@ -69,28 +71,97 @@ test('task lenses carry the count line', () => {
   );
 });
 
-test('archive lenses: esmond url, first pair of a task using it; http _url with a variable filled in', () => {
+const ESMOND = 'https://ma.example.net/esmond/perfsonar/archive/';
+
+function combination(
+  task: string,
+  type: string,
+  spec: Record<string, unknown>,
+  archives: Record<string, unknown>[],
+  agent = 'x.net',
+): ExpandedCombination {
+  return {
+    task,
+    addresses: ['a1', 'a2'],
+    addressValues: ['x.net', 'y.net'],
+    agent,
+    pscheduler: { test: { type, spec }, archives, schedule: {} },
+  };
+}
+
+test('archive lenses: the pair and metric of the first task whose combination writes to the archive', () => {
   const facts = {
     tasks: [],
-    combinations: [{ task: 't-mesh', addresses: ['a1', 'a2'], addressValues: ['x.net', 'y.net'], agent: 'x.net' }],
+    combinations: [
+      combination('t-mesh', 'throughput', { source: 'x.net', dest: 'y.net' }, [
+        { archiver: 'esmond', data: { url: ESMOND } },
+      ]),
+    ],
   };
   assert.deepEqual(
-    archiveLenses(model, facts).map((l) => l.args),
-    [{ url: 'https://ma.example.net/esmond/perfsonar/archive/', source: 'x.net', destination: 'y.net' }],
+    archiveLenses(model, facts).map((l) => [l.title, l.args]),
+    [
+      [
+        'Open in Archive Explorer: t-mesh x.net → y.net',
+        { url: ESMOND, task: 't-mesh', inputSource: 'x.net', inputDestination: 'y.net', eventType: 'throughput' },
+      ],
+    ],
   );
   assert.deepEqual(
     archiveLenses(model).map((l) => l.args),
-    [{ url: 'https://ma.example.net/esmond/perfsonar/archive/' }],
+    [{ url: ESMOND }],
   );
+  // `arch` reaches t-mesh through host h1 (of a1) as well as by name; a combination scheduled by a host without it
+  // (here: no archives in its task JSON) does not write there, so its pair is not offered (the lens used to
+  // pre-fill the first pair of any task using the archive, whatever that combination wrote to).
+  const elsewhere = {
+    tasks: [],
+    combinations: [combination('t-mesh', 'throughput', { source: 'y.net', dest: 'x.net' }, [], 'y.net')],
+  };
+  assert.deepEqual(
+    archiveLenses(model, elsewhere).map((l) => [l.title, l.args]),
+    [['Open in Archive Explorer', { url: ESMOND }]],
+  );
+});
+
+test('archive lenses: an http archive with a variable opens the URL its combination resolved; _meta.esmond_url wins', () => {
   const text = TEMPLATE.replace(
-    '"archiver": "esmond", "data": { "url": "https://ma.example.net/esmond/perfsonar/archive/" }',
+    `"archiver": "esmond", "data": { "url": "${ESMOND}" }`,
     '"archiver": "http", "data": { "_url": "https://{% scheduled_by_address %}/logstash" }',
   );
   const http = navModel(text);
   assert.deepEqual(archiveLenses(http), []);
+  const facts = {
+    tasks: [],
+    combinations: [
+      combination('t-mesh', 'throughput', { source: 'x.net', dest: 'y.net' }, [
+        { archiver: 'http', data: { _url: 'https://x.net/logstash' } },
+      ]),
+    ],
+  };
   assert.deepEqual(
     archiveLenses(http, facts).map((l) => l.args.url),
     ['https://x.net/logstash'],
   );
+  const meta = navModel(
+    text.replace(
+      '"_url": "https://{% scheduled_by_address %}/logstash"',
+      `"_url": "https://l/", "_meta": { "esmond_url": "${ESMOND}" }`,
+    ),
+  );
+  assert.deepEqual(
+    archiveLenses(meta).map((l) => l.args.url),
+    [ESMOND],
+  );
   assert.equal(archiveUrl('syslog', { url: 'https://x' }), undefined);
+});
+
+test('dashboard lenses: one per task', () => {
+  assert.deepEqual(
+    dashboardLenses(model).map((l) => [l.task, l.title]),
+    [
+      ['t-mesh', 'Dashboard'],
+      ['t-list', 'Dashboard'],
+    ],
+  );
 });

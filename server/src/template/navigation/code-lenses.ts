@@ -1,5 +1,6 @@
 // Code lens data: a count line on every task, and an "open in Archive Explorer" on archives whose data names
 // an esmond or http archive URL. Counts come from the expansion the caller passes in.
+import type { ExpandedCombination, OpenArchiveExplorerArgs } from '../../../../common/protocol';
 import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
@@ -15,11 +16,7 @@ export interface TaskLens {
   title?: string;
 }
 
-export interface ArchiveExplorerArgs {
-  url: string;
-  source?: string;
-  destination?: string;
-}
+export type { OpenArchiveExplorerArgs as ArchiveExplorerArgs } from '../../../../common/protocol';
 
 export interface ArchiveLens {
   kind: 'archive';
@@ -27,7 +24,16 @@ export interface ArchiveLens {
   start: number;
   end: number;
   title: string;
-  args: ArchiveExplorerArgs;
+  args: OpenArchiveExplorerArgs;
+}
+
+/** A dashboard lens on every task: the grid of its configured pairs against the archive. */
+export interface DashboardLens {
+  kind: 'dashboard';
+  task: string;
+  start: number;
+  end: number;
+  title: string;
 }
 
 export function taskLenses(model: TemplateModel, facts?: ExpansionFacts): TaskLens[] {
@@ -53,14 +59,55 @@ export function taskLensTitle(task: string, facts: ExpansionFacts): string {
   return s.disabled ? `${n} (disabled)` : n;
 }
 
-/** The archive URL an archive object's data names (esmond `url`, http `_url`/`url`), if it is a plain http(s) URL. */
+/**
+ * The archive URL an archive object's data names, if it is a plain http(s) URL: an esmond `url`; for `http`, the
+ * esmond URL its `_meta.esmond_url` names for readers (perfSONAR 5, as psconfig's MaDDash checks read it), else `_url`.
+ */
 export function archiveUrl(archiver: string | undefined, data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const d = data as Record<string, unknown>;
-  const candidate = archiver === 'esmond' ? d.url : archiver === 'http' ? (d._url ?? d.url) : undefined;
+  const meta =
+    typeof d._meta === 'object' && d._meta !== null ? (d._meta as Record<string, unknown>).esmond_url : undefined;
+  const candidate = archiver === 'esmond' ? d.url : archiver === 'http' ? (meta ?? d._url ?? d.url) : undefined;
   return typeof candidate === 'string' && /^https?:\/\//i.test(candidate) ? candidate : undefined;
 }
 
+/** The event type the explorer should show first for a test type (its dashboard metric). */
+const EVENT_TYPE_OF_TEST: Record<string, string> = {
+  throughput: 'throughput',
+  'disk-to-disk': 'throughput',
+  latency: 'histogram-owdelay',
+  latencybg: 'histogram-owdelay',
+  rtt: 'histogram-rtt',
+  trace: 'packet-trace',
+};
+
+/** `raw` with every `{% … %}` as a wildcard: does an expanded URL come from it? */
+function templateMatcher(raw: string): RegExp {
+  const parts = raw.split(/\{%.*?%\}/);
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`);
+}
+
+/** The URL of this archive in a combination's task JSON, when the combination writes to it. */
+function urlIn(c: ExpandedCombination, archiver: string | undefined, matches: RegExp): string | undefined {
+  for (const a of c.pscheduler?.archives ?? []) {
+    if (a.archiver !== archiver) continue;
+    const u = archiveUrl(archiver, a.data);
+    if (u && matches.test(u)) return u;
+  }
+  return undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * One lens per archive with a URL. With expansion facts (the first combination of each task) it opens the explorer
+ * on the pair of the first task, in template order, whose combination really writes to this archive (an archive
+ * attached through `hosts` reaches only the tasks those hosts schedule), with that task's metric, the spec's own
+ * source and destination strings and the URL as the combination resolved it.
+ */
 export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): ArchiveLens[] {
   const root = model.parsed.root;
   const out: ArchiveLens[] = [];
@@ -68,37 +115,60 @@ export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): Arc
     const spec = prop.children?.[1];
     const archiver = stringValue(propertyValue(spec, 'archiver'));
     const dataNode = propertyValue(spec, 'data');
+    const meta = stringValue(propertyValue(propertyValue(dataNode, '_meta'), 'esmond_url'));
     const raw =
       archiver === 'esmond'
-        ? propertyValue(dataNode, 'url')
+        ? stringValue(propertyValue(dataNode, 'url'))
         : archiver === 'http'
-          ? (propertyValue(dataNode, '_url') ?? propertyValue(dataNode, 'url'))
+          ? (meta ?? stringValue(propertyValue(dataNode, '_url') ?? propertyValue(dataNode, 'url')))
           : undefined;
-    const rawUrl = stringValue(raw);
-    if (rawUrl === undefined || !/^https?:\/\//i.test(rawUrl)) continue;
-    const users = new Set(tasksExpanding(model, { section: 'archives', name }).map((t) => t.name));
-    const combo = facts?.combinations.find((c) => !c.error && users.has(c.task));
-    let url = rawUrl;
-    if (url.includes('{%')) {
-      if (!combo) continue;
-      url = url
-        .replace(/\{%\s+scheduled_by_address\s+%\}/g, combo.agent ?? '')
-        .replace(/\{%\s+address\[(\d+)\]\s+%\}/g, (_m, i: string) => combo.addressValues[Number(i)] ?? '')
-        .replace(/\{%\s+localhost\s+%\}/g, combo.flip ? (combo.agent ?? 'localhost') : 'localhost');
-      if (url.includes('{%')) continue;
+    if (raw === undefined || !/^https?:\/\//i.test(raw)) continue;
+    const matches = templateMatcher(raw);
+    let combo: ExpandedCombination | undefined;
+    let url: string | undefined;
+    for (const user of tasksExpanding(model, { section: 'archives', name })) {
+      combo = facts?.combinations.find((c) => c.task === user.name && !c.error);
+      url = combo && urlIn(combo, archiver, matches);
+      if (url) break;
+      combo = undefined;
     }
-    const args: ArchiveExplorerArgs = { url };
-    if (combo?.addressValues[0] !== undefined) args.source = combo.addressValues[0];
-    if (combo?.addressValues[1] !== undefined) args.destination = combo.addressValues[1];
+    if (!url) {
+      if (raw.includes('{%')) continue;
+      url = raw;
+    }
+    const args: OpenArchiveExplorerArgs = { url };
+    let title = 'Open in Archive Explorer';
+    if (combo?.pscheduler) {
+      const s = combo.pscheduler.test.spec;
+      const src = str(s.source);
+      const dst = str(s.dest) ?? str(s.destination);
+      args.task = combo.task;
+      // The spec's strings are what the archiver records as input-source/-destination (exact, no DNS); without a
+      // source it records the lead participant, which the agent is.
+      if (src) args.inputSource = src;
+      else if (combo.agent) args.source = combo.agent;
+      if (dst) args.inputDestination = dst;
+      const eventType = EVENT_TYPE_OF_TEST[combo.pscheduler.test.type];
+      if (eventType) args.eventType = eventType;
+      const from = src ?? combo.agent;
+      title = `Open in Archive Explorer: ${combo.task}${from && dst ? ` ${from} → ${dst}` : ''}`;
+    }
     const key = prop.children![0];
     out.push({
       kind: 'archive',
       archive: name,
       start: key.offset + 1,
       end: key.offset + key.length - 1,
-      title: 'Open in Archive Explorer',
+      title,
       args,
     });
   }
   return out;
+}
+
+/** "Dashboard" on every task: its configured pairs as a grid against the archive's latest results. */
+export function dashboardLenses(model: TemplateModel): DashboardLens[] {
+  return model.index.definitions
+    .filter((d) => d.kind === 'tasks')
+    .map((d) => ({ kind: 'dashboard', task: d.name, start: d.start, end: d.end, title: 'Dashboard' }));
 }
