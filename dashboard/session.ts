@@ -69,6 +69,8 @@ export interface SessionOptions {
   archiveOptions?: (url: string) => Promise<Omit<ArchiveOptions, 'url'>>;
   /** Seconds since the epoch (tests pin it). */
   now?: () => number;
+  /** Kept samples to start from (a dashboard keeps one across template edits). */
+  cache?: SampleCache;
 }
 
 export const DEFAULT_SESSION_OPTIONS: Omit<SessionOptions, 'thresholds'> = {
@@ -110,6 +112,9 @@ export interface RefreshHooks {
   onValues?(grid: number, directions: number[]): void;
   isCancelled?(): boolean;
 }
+
+/** Samples kept per measurement between refreshes (share one across sessions of the same dashboard). */
+export type SampleCache = Map<string, CacheEntry>;
 
 interface CacheEntry {
   samples: Sample[];
@@ -159,12 +164,13 @@ export class DashboardSession {
   readonly results: DirectionResult[][];
   /** Per grid: the metric, window and range of the last refresh (the explorer opens on the same). */
   readonly shown: { metric?: MetricId; start: number; end: number }[];
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache: SampleCache;
 
   constructor(
     pairs: readonly DashboardTaskPairs[],
     public options: SessionOptions,
   ) {
+    this.cache = options.cache ?? new Map();
     this.grids = pairs.map(buildGrid);
     this.results = this.grids.map((g) => g.directions.map((): DirectionResult => ({ state: 'pending' })));
     this.shown = this.grids.map(() => ({ start: 0, end: 0 }));
@@ -439,6 +445,11 @@ export class DashboardSession {
       flush.add(j);
     });
     flush.done();
+    // Samples of measurements no longer shown (another metric, an edited template) are dropped once they outnumber
+    // those in use, so a long-lived dashboard does not grow without bound.
+    const used = new Set(jobs.map(cacheKey));
+    if (!stats.cancelled && this.cache.size > 2 * used.size + 1000)
+      for (const k of this.cache.keys()) if (!used.has(k)) this.cache.delete(k);
     stats.ms = performance.now() - t0;
     return stats;
   }

@@ -1,6 +1,7 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
-//                                        loaded on first use), dist/server.js, dist/cli.js, dist/webview/*
+//                                        dist/dashboard.js, loaded on first use), dist/server.js, dist/cli.js,
+//                                        dist/webview/* (explorer, dashboard)
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 //   node scripts/build.mjs --dist=DIR    bundles into DIR instead of dist/ (the activation bench builds a copy)
@@ -25,12 +26,13 @@ const LAZY = [
     specifier: './language/language-client',
     bundle: 'language-client.js',
   },
+  { source: 'client/src/dashboard/panel.ts', specifier: './dashboard/panel', bundle: 'dashboard.js' },
 ];
 /** In the client bundle, a lazy module is a require of its sibling bundle. */
 const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(explorer\/provider|language\/language-client)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel)$/ }, (args) => {
       const lazy = LAZY.find((l) => l.specifier === args.path);
       return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))
         ? { path: `./${lazy.bundle}`, external: true }
@@ -77,6 +79,15 @@ const builds = [
     format: 'iife',
     entryPoints: ['client/src/webview/main.ts'],
     outfile: `${dist}/webview/explorer.js`,
+  }),
+  // Browser code of the mesh dashboard webview (same rules).
+  esbuild.build({
+    ...common,
+    platform: 'browser',
+    target: 'chrome114',
+    format: 'iife',
+    entryPoints: ['client/src/webview/dashboard/main.ts'],
+    outfile: `${dist}/webview/dashboard.js`,
   }),
 ];
 

@@ -18,6 +18,8 @@
 //   throw; without one a save dialog is shown and failures are reported in a notification.
 // - psconfig.openTaskJson(arg: TaskDocumentAddress | { task: string; index?: number }) → Uri | undefined: opens the
 //   read-only JSON document of a combination (the index counts the task's combinations in the tree's expansion).
+// - psconfig.openDashboard(arg?: OpenDashboardArgs | Uri | Tasks view task node) → DashboardOpened | undefined
+//   (client/src/dashboard/panel.ts): the mesh dashboard of a template (or one task), after its first refresh.
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -105,7 +107,9 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     vscode.workspace.onDidOpenTextDocument(startForTemplate),
   );
   registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
-  context.subscriptions.push(...registerLazyArchiveExplorer(context, output));
+  const explorer = registerLazyArchiveExplorer(context, output);
+  context.subscriptions.push(...explorer.disposables);
+  context.subscriptions.push(...registerLazyDashboard(context, expansion, tasks, explorer.load));
 
   vscode.workspace.textDocuments.forEach(startForTemplate);
   languageSwitch.checkAll();
@@ -132,7 +136,7 @@ const ARCHIVE_EXPLORER_VIEW = 'psconfig.archiveExplorer';
 function registerLazyArchiveExplorer(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
-): vscode.Disposable[] {
+): { disposables: vscode.Disposable[]; load: () => Promise<ArchiveExplorer> } {
   let loading: Promise<ArchiveExplorer> | undefined;
   const load = (): Promise<ArchiveExplorer> =>
     (loading ??= (async () => {
@@ -147,7 +151,7 @@ function registerLazyArchiveExplorer(
     resolveWebviewView: async (view, resolveContext, token) =>
       (await load()).provider.resolveWebviewView(view, resolveContext, token),
   };
-  return [
+  const disposables = [
     vscode.window.registerWebviewViewProvider(ARCHIVE_EXPLORER_VIEW, provider, {
       webviewOptions: { retainContextWhenHidden: true },
     }),
@@ -156,6 +160,36 @@ function registerLazyArchiveExplorer(
       (await load()).setArchiveToken(archive),
     ),
     vscode.commands.registerCommand('psconfig.openArchiveExplorer', async (arg?: unknown) => (await load()).open(arg)),
+  ];
+  return { disposables, load };
+}
+
+/**
+ * The mesh dashboard (its host, the archive reads, the panel) is a bundle of its own too (dist/dashboard.js), loaded
+ * when `psconfig.openDashboard` first runs; archive tokens come from the explorer, which loads with it.
+ */
+function registerLazyDashboard(
+  context: vscode.ExtensionContext,
+  expansion: ExpansionClient,
+  tasks: TasksView,
+  explorer: () => Promise<ArchiveExplorer>,
+): vscode.Disposable[] {
+  let log: vscode.LogOutputChannel | undefined;
+  return [
+    { dispose: () => log?.dispose() },
+    vscode.commands.registerCommand('psconfig.openDashboard', async (arg?: unknown) => {
+      const { openDashboard } = await import('./dashboard/panel');
+      log ??= vscode.window.createOutputChannel('pSConfig Dashboard', { log: true });
+      return openDashboard(arg, {
+        context,
+        log,
+        pairs: (template, only) => expansion.dashboardPairs(template, only),
+        serverUri: (template) => expansion.serverUri(template),
+        onTemplateChanged: expansion.onTemplateChanged,
+        credentials: async (url) => (await explorer()).credentials(url),
+        tasksTemplate: () => tasks.template,
+      });
+    }),
   ];
 }
 

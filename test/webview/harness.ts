@@ -36,7 +36,7 @@ export async function launchChromium(): Promise<Browser> {
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
 
 /** Serves the page and dist/webview; returns its origin. */
-async function serveWebview(html: (origin: string) => string): Promise<{ server: Server; origin: string }> {
+export async function serveWebview(html: (origin: string) => string): Promise<{ server: Server; origin: string }> {
   const dist = join(repoRoot, 'dist', 'webview');
   let origin = '';
   const server = createServer((req, res) => {

@@ -183,6 +183,14 @@ export interface Prefill {
   url: string;
   source?: string;
   destination?: string;
+  inputSource?: string;
+  inputDestination?: string;
+  eventType?: string;
+  toolName?: string;
+  /** Select this measurement once the search answers (the dashboard's cell). */
+  metadataKey?: string;
+  /** Plot this range instead of the form's. */
+  time?: TimeSpec;
   run: boolean;
 }
 

@@ -8,6 +8,7 @@ import { normaliseArchiveUrl } from '../../../archive-client/url';
 import { buildExplorerHtml } from './html';
 import { createExplorerHost, type ExplorerHost } from './host';
 import type { ArchiveEntry, Prefill, WebviewToHost } from './messages';
+import { prefillOf } from './prefill';
 
 export const VIEW_ID = 'psconfig.archiveExplorer';
 const SECRET_PREFIX = 'psconfig.archiveToken:';
@@ -50,6 +51,14 @@ async function readToken(secrets: vscode.SecretStorage, url: string): Promise<St
   } catch {
     return undefined;
   }
+}
+
+/** The token settings of an archive as the explorer stores them (the dashboard reads the same). */
+export async function archiveCredentials(
+  secrets: vscode.SecretStorage,
+  url: string,
+): Promise<{ token?: string; tokenOnReads: boolean }> {
+  return (await readToken(secrets, url)) ?? { tokenOnReads: false };
 }
 
 function isWebviewMessage(m: unknown): m is WebviewToHost {
@@ -230,32 +239,14 @@ async function setArchiveToken(secrets: vscode.SecretStorage, archive?: string):
   );
 }
 
-/** Argument of psconfig.openArchiveExplorer (the language server's code lens on archive objects passes it). */
-export interface OpenArchiveExplorerArgs {
-  url: string;
-  source?: string;
-  destination?: string;
-}
-
-function prefillOf(arg: unknown): Prefill | undefined {
-  if (!arg || typeof arg !== 'object' || typeof (arg as OpenArchiveExplorerArgs).url !== 'string') return undefined;
-  const a = arg as OpenArchiveExplorerArgs;
-  const s = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-  let url = a.url;
-  try {
-    url = normaliseArchiveUrl(a.url);
-  } catch {
-    /* shown as given; the search then reports the problem */
-  }
-  return { url, source: s(a.source), destination: s(a.destination), run: true };
-}
-
 /** What the extension's lazy stand-in (client/src/extension.ts) delegates to once this module is loaded. */
 export interface ArchiveExplorer {
   provider: vscode.WebviewViewProvider;
   addArchive(): Promise<void>;
   setArchiveToken(archive?: unknown): Promise<void>;
   open(arg?: unknown): Promise<void>;
+  /** The token settings of an archive as stored by Set Archive Token… (the dashboard reads with the same). */
+  credentials(url: string): Promise<{ token?: string; tokenOnReads: boolean }>;
   disposables: vscode.Disposable[];
 }
 
@@ -268,6 +259,7 @@ export function createArchiveExplorer(context: vscode.ExtensionContext): Archive
     addArchive: () => addArchive(),
     setArchiveToken: (archive) => setArchiveToken(context.secrets, typeof archive === 'string' ? archive : undefined),
     open: (arg) => provider.open(prefillOf(arg)),
+    credentials: (url) => archiveCredentials(context.secrets, url),
     disposables: [log],
   };
 }

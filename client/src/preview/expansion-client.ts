@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
+  DashboardPairsRequest,
   ExpandTasksRequest,
+  type DashboardPairsResult,
   TemplateChangedNotification,
   type ExpandTasksResult,
   type TemplateChangedParams,
@@ -47,6 +49,17 @@ export class ExpansionClient implements vscode.Disposable {
       { uri, agentAddresses: options.agentAddresses, limit: options.limit },
       token,
     );
+  }
+
+  /** The dashboard grids of a template (psconfig/dashboardPairs): configured directions per task, compactly. */
+  async dashboardPairs(
+    template: vscode.Uri,
+    tasks: string[] | undefined,
+    token?: vscode.CancellationToken,
+  ): Promise<DashboardPairsResult> {
+    const client = await this.startClient();
+    const uri = client.code2ProtocolConverter.asUri(template);
+    return sendTypedRequest(client, DashboardPairsRequest, { uri, tasks }, token);
   }
 
   dispose(): void {

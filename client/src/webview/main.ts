@@ -161,8 +161,18 @@ async function doExport(format: 'csv' | 'json'): Promise<void> {
 
 function applyPrefill(p: Prefill): void {
   form.setArchives(archives, p.url);
-  form.write({ ...emptyForm(), source: p.source ?? '', destination: p.destination ?? '' });
-  if (p.run) void runSearch();
+  form.write({
+    ...emptyForm(),
+    source: p.source ?? '',
+    destination: p.destination ?? '',
+    inputSource: p.inputSource ?? '',
+    inputDestination: p.inputDestination ?? '',
+    eventType: p.eventType ?? '',
+    toolName: p.toolName ?? '',
+  });
+  if (p.time) form.setTime(p.time);
+  // A dashboard cell names its measurement: the search selects it, which plots it.
+  if (p.run) void runSearch(p.metadataKey);
 }
 
 onHostMessage((msg) => {

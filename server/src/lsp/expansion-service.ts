@@ -187,7 +187,7 @@ export class ExpansionService {
         uri: doc.uri,
         version: open ? doc.version : null,
         text: doc.getText(),
-        baseDir: baseDirOf(doc.uri),
+        includeScope: this.includeScope(doc.uri),
         agentAddresses: [],
         limit: undefined,
         settings,

@@ -27,6 +27,8 @@ export interface MeshOptions {
   tests?: MeshTest[];
   /** Special pairs per kind and test (default: a few each, none when 0). */
   perKind?: number;
+  /** Fewer points per pair (throughput: four runs over a day, no retransmits); default for 100 hosts or more. */
+  light?: boolean;
 }
 
 export function meshHost(i: number): MeshHost {
@@ -109,6 +111,7 @@ function throughput(
   b: MeshHost,
   kind: PairKind,
   rnd: () => number,
+  light: boolean,
 ): number {
   const r = register(
     store,
@@ -127,7 +130,8 @@ function throughput(
     ],
   );
   // Every 6 hours over two days; a stale pair stopped three days ago.
-  const times = kind === 'stale' ? runs(now - 3 * 86400, 2 * 86400, 6 * 3600) : runs(now - 600, 2 * 86400, 6 * 3600);
+  const span = light ? 86400 : 2 * 86400;
+  const times = kind === 'stale' ? runs(now - 3 * 86400, span, 6 * 3600) : runs(now - 600, span, 6 * 3600);
   let n = 0;
   times.forEach((ts, k) => {
     if (kind === 'failing' && k === times.length - 1) {
@@ -137,8 +141,10 @@ function throughput(
     }
     const gbps = kind === 'critical' ? 0.1 + 0.2 * rnd() : kind === 'warning' ? 0.6 + 0.3 * rnd() : 8.5 + rnd();
     write(store, r, 'throughput', ts, Math.round(gbps * 1e9));
+    n++;
+    if (light) return;
     write(store, r, 'packet-retransmits', ts, Math.floor(rnd() * 20));
-    n += 2;
+    n++;
   });
   return n;
 }
@@ -237,13 +243,14 @@ export function seedMesh(
   const rnd = prng(77);
   let points = 0;
   const { hosts } = scenario;
+  const light = opts.light ?? hosts.length >= 100;
   for (let i = 0; i < hosts.length; i++) {
     for (let j = 0; j < hosts.length; j++) {
       if (i === j) continue;
       for (const test of tests) {
         const kind = scenario.kind(test, i, j);
         if (kind === 'missing') continue;
-        if (test === 'throughput') points += throughput(store, now, hosts[i], hosts[j], kind, rnd);
+        if (test === 'throughput') points += throughput(store, now, hosts[i], hosts[j], kind, rnd, light);
         else if (test === 'latencybg') {
           const delay = kind === 'critical' ? 60 : 2 + Math.abs(i - j);
           points += latencybg(store, now, hosts[i], hosts[j], kind, delay, rnd);

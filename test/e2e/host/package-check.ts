@@ -21,6 +21,8 @@ const REQUIRED = [
   'dist/server.js',
   'dist/cli.js',
   'dist/webview/explorer.js',
+  'dist/webview/dashboard.js',
+  'dist/webview/dashboard.css',
   'schemas/psconfig.schema.json',
   'syntaxes/psconfig.tmLanguage.json',
   'language-configuration.json',

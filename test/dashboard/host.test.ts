@@ -1,0 +1,161 @@
+// The dashboard's pure host (client/src/dashboard/host.ts) as the panel runs it, without a browser: the message
+// sequence of a refresh, the timer the user can turn off, template edits, hover details and the explorer arguments.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { closeArchiveConnections } from '../../archive-client/http';
+import { createDashboardHost, type DashboardDefaults } from '../../client/src/dashboard/host';
+import type { HostToDashboard } from '../../client/src/dashboard/messages';
+import type { DashboardPairsResult, OpenArchiveExplorerArgs } from '../../common/protocol';
+import { dashboardPairsOf } from '../../server/src/template/expand/dashboard-pairs';
+import { expandText } from '../../server/src/template/expand/from-text';
+import { startArchiveServer, type ArchiveServerHandle } from '../archive/server/server';
+import { dashboardFixturePath } from '../fixtures';
+
+const NOW = Math.floor(Date.now() / 1000);
+let archive: ArchiveServerHandle;
+let pairs: DashboardPairsResult;
+
+before(async () => {
+  archive = await startArchiveServer({ seed: { fixtures: false, generated: false, mesh: true, now: NOW } });
+  const text = readFileSync(dashboardFixturePath('mesh-20.psconfig.json'), 'utf8')
+    .split('http://127.0.0.1:8085/esmond/perfsonar/archive/')
+    .join(archive.url);
+  const result = await expandText({ uri: 'file:///m.json', version: null, text });
+  pairs = dashboardPairsOf(result, JSON.parse(text), ['mesh-trace']);
+});
+after(async () => {
+  await closeArchiveConnections();
+  await archive.close();
+});
+
+function hostWith(defaults: Partial<DashboardDefaults> = {}, source: () => DashboardPairsResult = () => pairs) {
+  const posted: HostToDashboard[] = [];
+  const opened: OpenArchiveExplorerArgs[] = [];
+  let pairCalls = 0;
+  const host = createDashboardHost({
+    post: (m) => posted.push(m),
+    pairs: async () => {
+      pairCalls++;
+      return source();
+    },
+    template: 'm.json',
+    defaults: () => ({
+      thresholds: {},
+      window: 'auto',
+      autoRefreshSeconds: 0,
+      maxReads: 40000,
+      archive: '',
+      ...defaults,
+    }),
+    archives: () => [{ name: 'local', url: archive.url }],
+    credentials: async () => ({ tokenOnReads: false }),
+    openExplorer: (a) => {
+      opened.push(a);
+    },
+    now: () => NOW,
+  });
+  return { host, posted, opened, calls: () => pairCalls };
+}
+
+const done = (posted: HostToDashboard[]): Extract<HostToDashboard, { type: 'status' }>[] =>
+  posted.filter((m): m is Extract<HostToDashboard, { type: 'status' }> => m.type === 'status' && !m.refreshing);
+
+async function until(what: string, ok: () => boolean, ms = 20000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('ready: init, then the grids with every state from the metadata, then values, then the summary', async () => {
+  const { host, posted } = hostWith();
+  await host.handle({ type: 'ready' });
+  await until('a finished refresh', () => done(posted).length === 1);
+  const types = posted.map((m) => m.type);
+  assert.deepEqual(types.slice(0, 3), ['init', 'status', 'grids']);
+  assert.equal(types[types.length - 1], 'status');
+  const grids = posted.find((m) => m.type === 'grids') as Extract<HostToDashboard, { type: 'grids' }>;
+  assert.equal(grids.grids.length, 1);
+  const g = grids.grids[0];
+  assert.equal(g.task, 'mesh-trace');
+  assert.equal(g.halves.length, 20 * 20 * 2);
+  assert.equal(g.dirEnds.length, 2 * g.states.length);
+  // Values arrive for every direction that was read; the summary counts them.
+  const summary = done(posted)[0].summary!;
+  const updated = new Set(posted.flatMap((m) => (m.type === 'values' ? m.updates.flatMap((u) => u.dirs) : [])));
+  assert.equal(updated.size, summary.reads);
+  assert.equal(summary.searches, 1);
+  host.dispose();
+});
+
+test('the timer refreshes until turned off; an unchanged archive costs one search per refresh', async () => {
+  const { host, posted } = hostWith({ autoRefreshSeconds: 1 });
+  await host.handle({ type: 'ready' });
+  await until('two refreshes', () => done(posted).length >= 2);
+  const [first, second] = done(posted);
+  assert.equal(second.summary!.requests, 1);
+  assert.equal(second.summary!.fromCache, first.summary!.reads);
+  assert.equal(second.nextInSeconds, 1);
+  await host.handle({ type: 'setControls', controls: { autoRefreshSeconds: 0 } });
+  const after = done(posted).length;
+  // Wait for what would have been two more ticks: nothing comes.
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.ok(done(posted).length <= after + 1, 'refreshes went on after the timer was turned off');
+  host.dispose();
+});
+
+test('a template edit re-reads the pairs; the kept samples still spare the reads', async () => {
+  const { host, posted, calls } = hostWith();
+  await host.handle({ type: 'ready' });
+  await until('the first refresh', () => done(posted).length === 1);
+  assert.equal(calls(), 1);
+  host.templateChanged();
+  await until('the second refresh', () => done(posted).length === 2);
+  assert.equal(calls(), 2);
+  assert.equal(done(posted)[1].summary!.reads, 0);
+  host.dispose();
+});
+
+test('hover details and the explorer arguments of a direction; a pair without archive says so', async () => {
+  const { host, posted, opened } = hostWith();
+  await host.handle({ type: 'ready' });
+  await until('the first refresh', () => done(posted).length === 1);
+  const s = host.session()!;
+  const dir = s.results[0].findIndex((r) => r.state === 'ok');
+  await host.handle({ type: 'detail', id: 7, grid: 0, dirs: [dir] });
+  const detail = posted.find((m) => m.type === 'detail') as Extract<HostToDashboard, { type: 'detail' }>;
+  assert.equal(detail.id, 7);
+  assert.equal(detail.details[0].key, s.results[0][dir].key);
+  assert.equal(detail.details[0].display, '1 path');
+  await host.handle({ type: 'open', grid: 0, dir });
+  const d = s.grids[0].directions[dir];
+  assert.deepEqual(opened, [
+    {
+      url: archive.url,
+      inputSource: d.source,
+      inputDestination: d.destination,
+      task: 'mesh-trace',
+      time: { start: NOW - 3600, end: NOW },
+      eventType: 'packet-trace',
+      toolName: 'pscheduler/traceroute',
+      metadataKey: s.results[0][dir].key,
+    },
+  ]);
+  host.dispose();
+  // A task that writes to no esmond archive: nothing to open, a notice instead.
+  const none = hostWith({}, () => ({
+    ...pairs,
+    tasks: pairs.tasks.map((t) => ({ ...t, archives: [], archiveSets: t.archiveSets.map(() => []) })),
+  }));
+  await none.host.handle({ type: 'ready' });
+  await until('the refresh', () => done(none.posted).length === 1);
+  await none.host.handle({ type: 'open', grid: 0, dir: 0 });
+  assert.equal(none.opened.length, 0);
+  assert.match(
+    (none.posted.find((m) => m.type === 'notice') as { text: string } | undefined)?.text ?? '',
+    /no archive to open/,
+  );
+  none.host.dispose();
+});
