@@ -10,7 +10,8 @@ import { commandLineScope, policyFor } from '../server/src/template/includes/sco
 const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
 
   --agent ADDRESS          only tasks this agent schedules (repeatable; case-insensitive exact match, as the agent's
-                           match-addresses); default: every agent
+                           match-addresses); default: every agent. One that matches no agent is reported with the
+                           agents there are (exit 2 when none matches)
   --format json            (default) one element per combination:
                            {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"}
   --format pscheduler      the bare array of task JSON, as \`psconfig pscheduler-tasks\` prints it
@@ -99,6 +100,33 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
   if (result.error) {
     process.stderr.write(`${args.file}: ${result.error}\n`);
     return 2;
+  }
+  if (args.agents.length > 0) {
+    // An --agent that schedules nothing is usually a typo: say so and list the agents there are.
+    const all = await expandText({
+      uri: pathToFileURL(file).toString(),
+      version: null,
+      text,
+      includes: await policyFor(commandLineScope(file, args.allowRemote)),
+      limit: 0,
+      jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
+    });
+    const known = new Set(all.agents.map((a) => a.toLowerCase()));
+    const unknown = args.agents.filter((a) => !known.has(a.trim().toLowerCase()));
+    if (unknown.length > 0) {
+      const shown = all.agents.slice(0, 20).join(', ');
+      const more = all.agents.length > 20 ? ` and ${all.agents.length - 20} more` : '';
+      process.stderr.write(
+        `psconfig-tools expand: --agent ${unknown.join(', ')} matches none of the agents that schedule tasks in ${args.file}. ` +
+          (all.agents.length
+            ? `Agents (${all.agents.length}): ${shown}${more}.\n`
+            : 'No address of it schedules any task.\n'),
+      );
+      if (unknown.length === args.agents.length) {
+        process.stdout.write('[]\n');
+        return 2;
+      }
+    }
   }
   for (const n of result.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
   let failed = false;

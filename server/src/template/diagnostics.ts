@@ -12,6 +12,8 @@ import type { ParsedTemplate } from './parse';
 import { buildIncludeSet, includeEntries, unreadIncludeSet, type IncludeSet } from './includes/include-set';
 import { loadIncludes, namesTemplate, type IncludePolicy } from './includes/loader';
 import { checkIncludes } from './rules/includes';
+import { checkAddressFormats } from './rules/address-format';
+import { checkEmptySelections } from './rules/empty-selection';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
@@ -116,6 +118,8 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(out, checkIncludes(model, includes, unresolved));
     append(out, checkTemplateVariables(model));
     append(out, checkSemantics(model));
+    append(out, checkAddressFormats(model));
+    append(out, checkEmptySelections(model, includes));
     append(out, checkAgentBehaviour(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
     if (opts.unused !== false && parsed.syntaxErrors.length === 0) append(out, checkUnused(model, includes));

@@ -138,3 +138,20 @@ test('exit 1 with a pSConfig-worded error for a failing combination; exit 2 for 
   assert.match(na.err, /^error: task=task,addresses=a->b,error=Unable to find archive defined in task: nope$/m);
   assert.equal(run(bad, '--format', 'yaml').code, 2);
 });
+
+test('--agent that matches no agent says so and lists the agents there are', () => {
+  const file = join(examples, 'perl-shared--client-psconfig-mesh.json');
+  const none = run(file, '--agent', 'no-such-host.example.net');
+  assert.equal(none.code, 2);
+  assert.equal(none.out.trim(), '[]');
+  assert.match(none.err, /--agent no-such-host\.example\.net matches none of the agents that schedule tasks in /);
+  const agents = /Agents \((\d+)\): (.*)\./.exec(none.err);
+  assert.ok(agents, none.err);
+  const listed = agents[2].split(', ');
+  assert.equal(listed.length, Number(agents[1]));
+  // Each listed agent is a real one: asking for it gives tasks, and a typo next to a real one is only a warning.
+  const one = run(file, '--agent', listed[0], '--agent', 'typo.example.net');
+  assert.equal(one.code, 0, one.err);
+  assert.ok((JSON.parse(one.out) as unknown[]).length > 0);
+  assert.match(one.err, /--agent typo\.example\.net matches none/);
+});

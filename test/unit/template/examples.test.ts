@@ -33,6 +33,7 @@ function run(file: string): Row[] {
 
 const SPECIAL = new Set([
   'psconfig--t-inputs-invalid.json',
+  'psconfig--skeleton.json',
   'pwa--import3-i2-ap-rex-expected.json',
   'qa--psconfig-netsage-mesh.json',
   'testbed-pve--02-testbed-hosts-partial.json',
@@ -66,6 +67,21 @@ for (const file of files.filter((f) => !SPECIAL.has(f))) {
     );
   });
 }
+
+test('psconfig--skeleton.json: only its two placeholder addresses are errors (not host names)', () => {
+  const ds = run('psconfig--skeleton.json');
+  assert.deepEqual(
+    ds.filter((d) => d.severity === 'error').map((d) => [d.code, d.text]),
+    [
+      ['psconfig/invalid-address', 'FILL_IN_HOSTNAME_OR_IP_1'],
+      ['psconfig/invalid-address', 'FILL_IN_HOSTNAME_OR_IP_2'],
+    ],
+  );
+  assert.deepEqual(
+    ds.filter((d) => d.severity === 'warning' && !EXPECTED_WARNINGS.has(d.code)),
+    [],
+  );
+});
 
 test('psconfig--t-inputs-invalid.json: exactly the two schema errors, at the archive', () => {
   const ds = run('psconfig--t-inputs-invalid.json');

@@ -92,7 +92,7 @@ function selectors(v: Json | undefined): JsonObject[] {
 }
 
 /** BaseGroup.select_address as the 5.x code does it (which §3.3 of the reference describes). */
-function selectAddress(
+export function selectAddress(
   ctx: GroupContext,
   group: JsonObject,
   nla: NameLabelAddress,

@@ -48,6 +48,8 @@ export function planTask(
   name: string,
   task: JsonObject,
   matches: (n: AddressNode) => boolean,
+  /** Stop after this many combinations (a check that only asks whether there is one). */
+  limit = Infinity,
 ): TaskPlan {
   const notes: string[] = [];
   const note = (m: string): void => {
@@ -113,6 +115,7 @@ export function planTask(
     }
     if (!scheduler || !matches(scheduler)) continue;
     plan.combos.push({ members, scheduler, flip });
+    if (plan.combos.length >= limit) break;
   }
   return plan;
 }

@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/out-of-range',
   'psconfig/selector-shape',
   'psconfig/name-not-validated',
+  'psconfig/invalid-address',
   // references
   'psconfig/unknown-group',
   'psconfig/unknown-test',
@@ -43,6 +44,8 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/scheduled-by-range',
   'psconfig/esmond-archiver',
   'psconfig/default-label-unused',
+  'psconfig/empty-group',
+  'psconfig/task-yields-nothing',
   'psconfig/subtasks-no-effect',
   'psconfig/include',
   'psconfig/include-skipped',

@@ -1,0 +1,217 @@
+// Groups that select nothing and tasks that create nothing, with the reason: an empty list or disjoint side, a mesh
+// of one address, selectors that all resolve to disabled addresses (or hosts, or missing labels), every pair
+// excluded, every member no-agent. The merged template (with its includes) is planned by the expansion engine's own
+// group iteration and task planning (expand/groups.ts, expand/scheduling.ts), stopping at the first combination,
+// so the usual case costs one combination per task.
+import type { TemplateModel } from '../model';
+import { keyOf, members } from '../parse';
+import { sectionNode } from '../symbols';
+import type { IncludeSet } from '../includes/include-set';
+import type { ClassContext } from '../expand/address-classes';
+import { iterateGroup, NodeTable, selectAddress, type GroupContext } from '../expand/groups';
+import { mergeInto } from '../expand/includes';
+import { planTask } from '../expand/scheduling';
+import {
+  isDisabled,
+  isNoAgent,
+  isObject,
+  str,
+  stripHashKeys,
+  viewOf,
+  type JsonObject,
+  type TemplateView,
+} from '../expand/template-view';
+import { diag, type TemplateDiagnostic } from './diagnostic';
+
+/** Combinations looked at before giving up on a verdict (a huge mesh whose members are nearly all disabled). */
+const MAX_COMBINATIONS = 100_000;
+const LISTED = 5;
+
+export function checkEmptySelections(model: TemplateModel, includes: IncludeSet): TemplateDiagnostic[] {
+  const out: TemplateDiagnostic[] = [];
+  // Without every include, or with a syntax error, what the groups select is not known.
+  if (!model.parsed.root || model.parsed.syntaxErrors.length > 0 || !includes.complete) return out;
+  const view = mergedView(model, includes);
+  if (!view) return out;
+  const classes: ClassContext = { view, requestingAgent: new Map(), jqResults: new Map(), note: () => undefined };
+  const nodes = new NodeTable();
+  const ctx: GroupContext = { classes, nodes, note: () => undefined };
+  const emptyGroups = new Map<string, string>();
+
+  for (const [name, prop] of members(sectionNode(model.parsed.root, 'groups'))) {
+    const group = view.groups.get(name);
+    if (!group || !checkable(view, group)) continue;
+    const verdict = usableCombination(view, ctx, name, group);
+    if (verdict !== false) continue;
+    const reason = whyEmpty(view, ctx, group);
+    emptyGroups.set(name, reason);
+    const key = keyOf(prop);
+    out.push(
+      diag(
+        'psconfig/empty-group',
+        'warning',
+        `Group \`${name}\` selects nothing: ${reason}. Tasks using it create no pScheduler tasks.`,
+        key.offset + 1,
+        key.offset + key.length - 1,
+      ),
+    );
+  }
+
+  for (const [name, prop] of members(sectionNode(model.parsed.root, 'tasks'))) {
+    const task = view.tasks.get(name);
+    if (!task || task.disabled === true) continue;
+    const groupName = str(task.group);
+    const group = groupName ? view.groups.get(groupName) : undefined;
+    if (!group || !checkable(view, group) || !str(task.test) || !view.tests.has(task.test as string)) continue;
+    const plan = planTask(view, classes, nodes, name, task, () => true, 1);
+    if (plan.error || plan.disabled || plan.combos.length > 0) continue;
+    const reason = emptyGroups.has(groupName as string)
+      ? `its group \`${groupName}\` selects nothing (${emptyGroups.get(groupName as string)})`
+      : whyNoScheduler(view, ctx, groupName as string, group);
+    if (!reason) continue;
+    const key = keyOf(prop);
+    out.push(
+      diag(
+        'psconfig/task-yields-nothing',
+        'warning',
+        `Task \`${name}\` creates no pScheduler task: ${reason}.`,
+        key.offset + 1,
+        key.offset + key.length - 1,
+      ),
+    );
+  }
+  return out;
+}
+
+function mergedView(model: TemplateModel, includes: IncludeSet): TemplateView | undefined {
+  let raw: unknown;
+  try {
+    raw = stripHashKeys(JSON.parse(model.text));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(raw)) return undefined;
+  const merged: JsonObject = { ...raw };
+  for (const e of includes.merged) {
+    if (e.outcome.status !== 'read') continue;
+    try {
+      const inc = stripHashKeys(JSON.parse(e.outcome.text));
+      if (isObject(inc)) mergeInto(merged, inc);
+    } catch {
+      return undefined;
+    }
+  }
+  return viewOf(merged);
+}
+
+/** Groups whose members are known without jq or agents: no class selectors, every named address defined. */
+function checkable(view: TemplateView, group: JsonObject): boolean {
+  if (group.type !== 'mesh' && group.type !== 'disjoint' && group.type !== 'list') return false;
+  for (const sel of selectorsOf(group)) {
+    if (sel.class !== undefined) return false;
+    const name = str(sel.name);
+    if (!name || !view.addresses.has(name)) return false; // reported as an unknown address
+  }
+  return true;
+}
+
+function selectorsOf(group: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
+    const list = group[field];
+    if (Array.isArray(list)) for (const s of list) out.push(isObject(s) ? s : {});
+  }
+  return out;
+}
+
+/** true: a combination without a disabled member exists; false: none; undefined: too many to tell. */
+function usableCombination(
+  view: TemplateView,
+  ctx: GroupContext,
+  name: string,
+  group: JsonObject,
+): boolean | undefined {
+  let seen = 0;
+  for (const combo of iterateGroup(ctx, name, group)) {
+    if (!combo.some((m) => isDisabled(view, m))) return true;
+    if (++seen >= MAX_COMBINATIONS) return undefined;
+  }
+  return false;
+}
+
+/** What one selector yields on its own: the address (or label) and whether it is usable, in words. */
+function describeSelector(
+  view: TemplateView,
+  ctx: GroupContext,
+  group: JsonObject,
+  sel: JsonObject,
+): { usable: boolean; key: string; text: string } {
+  const name = str(sel.name) as string;
+  const data = view.addresses.get(name) as JsonObject;
+  const label = str(sel.label) ?? str(group['default-address-label']);
+  const node = selectAddress(ctx, group, { name, label: str(sel.label), data }, '');
+  const what = label ? `\`${name}\` label \`${label}\`` : `\`${name}\``;
+  if (!node) return { usable: false, key: `${name}\u0000${label ?? ''}`, text: `${what} (no such label)` };
+  if (isDisabled(view, node)) {
+    const host =
+      node.hostRef && view.hosts.get(node.hostRef)?.disabled === true ? `its host \`${node.hostRef}\` is ` : '';
+    return { usable: false, key: String(node.id), text: `${what} (${host}disabled)` };
+  }
+  return { usable: true, key: String(node.id), text: what };
+}
+
+function listOf(items: string[]): string {
+  const shown = items.slice(0, LISTED).join(', ');
+  return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
+}
+
+/** Why a checkable group yields no combination without a disabled member. */
+function whyEmpty(view: TemplateView, ctx: GroupContext, group: JsonObject): string {
+  const side = (field: string): string | undefined => {
+    const list = Array.isArray(group[field]) ? (group[field] as unknown[]) : [];
+    if (list.length === 0) return `its \`${field}\` list is empty`;
+    const described = list.map((s) => describeSelector(view, ctx, group, isObject(s) ? s : {}));
+    const usable = new Set(described.filter((d) => d.usable).map((d) => d.key));
+    if (usable.size === 0)
+      return `every address its \`${field}\` selects is unusable: ${listOf(described.map((d) => d.text))}`;
+    if (group.type === 'mesh' && usable.size === 1)
+      return `a mesh needs two addresses, and only ${described.find((d) => d.usable)?.text} is usable${
+        described.length > 1
+          ? ` (${listOf(described.filter((d) => !d.usable).map((d) => d.text)) || 'the others are the same address'})`
+          : ''
+      }`;
+    return undefined;
+  };
+  if (group.type === 'disjoint') {
+    const a = side('a-addresses');
+    const b = side('b-addresses');
+    if (a || b) return [a, b].filter(Boolean).join('; ');
+  } else {
+    const s = side('addresses');
+    if (s) return s;
+  }
+  const self = group['excludes-self'] ?? 'host';
+  const excludes = Array.isArray(group.excludes) && group.excludes.length > 0;
+  return `every pair it forms is excluded (${[
+    excludes ? '`excludes`' : '',
+    self !== 'disabled'
+      ? `\`excludes-self: ${String(self)}\` (members on the same ${self === 'address' ? 'address' : 'host or address'})`
+      : '',
+    'or a disabled member',
+  ]
+    .filter(Boolean)
+    .join(', ')})`;
+}
+
+/** The group yields combinations but the task none: nobody schedules them (every member no-agent). */
+function whyNoScheduler(view: TemplateView, ctx: GroupContext, name: string, group: JsonObject): string | undefined {
+  const names = new Set<string>();
+  let seen = 0;
+  for (const combo of iterateGroup(ctx, name, group)) {
+    if (combo.some((m) => isDisabled(view, m))) continue;
+    if (!combo.every((m) => isNoAgent(view, m))) return undefined;
+    for (const m of combo) names.add(`\`${m.objectName}\``);
+    if (++seen >= MAX_COMBINATIONS) return undefined;
+  }
+  return `every member of its group \`${name}\` is \`no-agent\` (${listOf([...names])}), so no agent schedules it`;
+}
