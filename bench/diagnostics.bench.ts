@@ -7,6 +7,9 @@ import { checkReferences } from '../server/src/template/rules/references';
 import { checkTemplateVariables } from '../server/src/template/rules/template-variables';
 import { validateSchema } from '../server/src/template/schema/validator';
 import { buildSymbolIndex } from '../server/src/template/symbols';
+import { checkAddressFormats } from '../server/src/template/rules/address-format';
+import { checkEmptySelections } from '../server/src/template/rules/empty-selection';
+import { IncludeSet } from '../server/src/template/includes/include-set';
 
 /** A realistic large template: 2,000 addresses, 100 groups, 1,000 tasks, variables in tests/archives/references. */
 export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 1000): string {
@@ -165,6 +168,21 @@ export async function run(): Promise<void> {
     row(
       '  variables',
       median(() => checkTemplateVariables(model), runs),
+      jsonParse,
+    ),
+  );
+  console.log(
+    row(
+      '  address formats',
+      median(() => checkAddressFormats(model), runs),
+      jsonParse,
+    ),
+  );
+  // Every group and task planned up to its first combination (no includes: an empty, complete set).
+  console.log(
+    row(
+      '  empty selections',
+      median(() => checkEmptySelections(model, new IncludeSet([])), runs),
       jsonParse,
     ),
   );

@@ -4,8 +4,8 @@
 // group iteration and task planning (expand/groups.ts, expand/scheduling.ts), stopping at the first combination,
 // so the usual case costs one combination per task.
 import type { TemplateModel } from '../model';
-import { keyOf, members } from '../parse';
-import { sectionNode } from '../symbols';
+import { keyName, keyOf, memberProps, members, toValue, type JsonNode } from '../parse';
+import { sectionNode, type Section } from '../symbols';
 import type { IncludeSet } from '../includes/include-set';
 import type { ClassContext } from '../expand/address-classes';
 import { iterateGroup, NodeTable, selectAddress, type GroupContext } from '../expand/groups';
@@ -16,7 +16,6 @@ import {
   isNoAgent,
   isObject,
   str,
-  stripHashKeys,
   viewOf,
   type JsonObject,
   type TemplateView,
@@ -32,15 +31,21 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
   // Without every include, or with a syntax error, what the groups select is not known.
   if (!model.parsed.root || model.parsed.syntaxErrors.length > 0 || !includes.complete) return out;
   const view = mergedView(model, includes);
-  if (!view) return out;
   const classes: ClassContext = { view, requestingAgent: new Map(), jqResults: new Map(), note: () => undefined };
   const nodes = new NodeTable();
   const ctx: GroupContext = { classes, nodes, note: () => undefined };
   const emptyGroups = new Map<string, string>();
+  const planned = new Map<string, 'some' | 'none' | 'error'>();
+  const checkedGroups = new Map<string, boolean>();
+  const isCheckable = (name: string, group: JsonObject): boolean => {
+    let ok = checkedGroups.get(name);
+    if (ok === undefined) checkedGroups.set(name, (ok = checkable(view, group)));
+    return ok;
+  };
 
   for (const [name, prop] of members(sectionNode(model.parsed.root, 'groups'))) {
     const group = view.groups.get(name);
-    if (!group || !checkable(view, group)) continue;
+    if (!group || !isCheckable(name, group)) continue;
     const verdict = usableCombination(view, ctx, name, group);
     if (verdict !== false) continue;
     const reason = whyEmpty(view, ctx, group);
@@ -62,9 +67,17 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
     if (!task || task.disabled === true) continue;
     const groupName = str(task.group);
     const group = groupName ? view.groups.get(groupName) : undefined;
-    if (!group || !checkable(view, group) || !str(task.test) || !view.tests.has(task.test as string)) continue;
-    const plan = planTask(view, classes, nodes, name, task, () => true, 1);
-    if (plan.error || plan.disabled || plan.combos.length > 0) continue;
+    if (!group || !isCheckable(groupName as string, group) || !str(task.test) || !view.tests.has(task.test as string))
+      continue;
+    // Tasks of one group differ only in scheduled-by here: plan each (group, scheduled-by) once.
+    const planKey = `${groupName}\u0000${String(task['scheduled-by'] ?? 0)}`;
+    let yields = planned.get(planKey);
+    if (yields === undefined) {
+      const plan = planTask(view, classes, nodes, name, { ...task, disabled: false }, () => true, 1);
+      yields = plan.error ? 'error' : plan.combos.length > 0 ? 'some' : 'none';
+      planned.set(planKey, yields);
+    }
+    if (yields !== 'none') continue;
     const reason = emptyGroups.has(groupName as string)
       ? `its group \`${groupName}\` selects nothing (${emptyGroups.get(groupName as string)})`
       : whyNoScheduler(view, ctx, groupName as string, group);
@@ -83,24 +96,53 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
   return out;
 }
 
-function mergedView(model: TemplateModel, includes: IncludeSet): TemplateView | undefined {
-  let raw: unknown;
-  try {
-    raw = stripHashKeys(JSON.parse(model.text));
-  } catch {
-    return undefined;
-  }
-  if (!isObject(raw)) return undefined;
-  const merged: JsonObject = { ...raw };
-  for (const e of includes.merged) {
-    if (e.outcome.status !== 'read') continue;
-    try {
-      const inc = stripHashKeys(JSON.parse(e.outcome.text));
-      if (isObject(inc)) mergeInto(merged, inc);
-    } catch {
-      return undefined;
+/** The fields of `obj` that planning reads (values as pSConfig sees them: comments out, the last duplicate wins). */
+function pick(
+  obj: JsonNode | undefined,
+  keys: readonly string[],
+  nested: Record<string, readonly string[]> = {},
+): JsonObject {
+  const out: JsonObject = {};
+  for (const prop of memberProps(obj)) {
+    const k = keyName(prop);
+    const value = prop.children?.[1];
+    if (keys.includes(k)) out[k] = toValue(value) as JsonObject[string];
+    else if (nested[k] && value?.type === 'object') {
+      const inner: JsonObject = {};
+      for (const p of memberProps(value))
+        inner[keyName(p)] = pick(p.children?.[1], nested[k], k === 'remote-addresses' ? LABELLED : {});
+      out[k] = inner;
     }
   }
+  return out;
+}
+
+const FLAGS = ['address', 'disabled', 'no-agent'] as const;
+const LABELLED = { labels: FLAGS };
+
+/**
+ * Only what planning reads, from the parsed trees (no second parse of the text, none of the `_meta`, tags or specs
+ * that make up most of a large template): addresses with their labels and remote entries, groups, host flags, tasks,
+ * and the names of the tests.
+ */
+function plannedSections(root: JsonNode | undefined): JsonObject {
+  const section = (name: Section, read: (node: JsonNode | undefined) => JsonObject): JsonObject => {
+    const out: JsonObject = {};
+    for (const prop of memberProps(sectionNode(root, name))) out[keyName(prop)] = read(prop.children?.[1]);
+    return out;
+  };
+  return {
+    addresses: section('addresses', (n) => pick(n, [...FLAGS, 'host'], { labels: FLAGS, 'remote-addresses': FLAGS })),
+    groups: section('groups', (n) => (toValue(n) ?? {}) as JsonObject),
+    hosts: section('hosts', (n) => pick(n, ['disabled', 'no-agent'])),
+    tasks: section('tasks', (n) => pick(n, ['group', 'test', 'scheduled-by', 'disabled'])),
+    tests: section('tests', () => ({})),
+  };
+}
+
+function mergedView(model: TemplateModel, includes: IncludeSet): TemplateView {
+  const merged = plannedSections(model.parsed.root);
+  for (const e of includes.merged) if (e.parsed) mergeInto(merged, plannedSections(e.parsed.root));
   return viewOf(merged);
 }
 
