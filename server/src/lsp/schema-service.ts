@@ -4,12 +4,13 @@ import { getLanguageService, type JSONDocument, type LanguageService } from 'vsc
 import type { CompletionList, Hover, Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { officialSchema } from '../template/schema/schema-source';
+import { MAX_NESTING, maxNesting } from '../template/nesting';
 
 const SCHEMA_URI = 'psconfig://schema/psconfig.schema.json';
 
 export class SchemaService {
   private service: LanguageService | undefined;
-  private cached: { uri: string; version: number; json: JSONDocument } | undefined;
+  private cached: { uri: string; version: number; json: JSONDocument | undefined } | undefined;
 
   private ls(): LanguageService {
     if (!this.service) {
@@ -23,20 +24,28 @@ export class SchemaService {
     return this.service;
   }
 
-  private parsed(doc: TextDocument): JSONDocument {
+  /**
+   * The language service's parse, or undefined for a document nested deeper than MAX_NESTING: its parser and
+   * walks recurse per level and overflow the stack at some thousands (the diagnostics say why nothing is offered).
+   */
+  private parsed(doc: TextDocument): JSONDocument | undefined {
     if (this.cached?.uri === doc.uri && this.cached.version === doc.version) return this.cached.json;
-    const json = this.ls().parseJSONDocument(doc);
+    const text = doc.getText();
+    const json = maxNesting(text) > MAX_NESTING ? undefined : this.ls().parseJSONDocument(doc);
     this.cached = { uri: doc.uri, version: doc.version, json };
     return json;
   }
 
   async complete(doc: TextDocument, position: Position): Promise<CompletionList> {
-    const list = await this.ls().doComplete(doc, position, this.parsed(doc));
+    const json = this.parsed(doc);
+    const list = json ? await this.ls().doComplete(doc, position, json) : null;
     return list ?? { isIncomplete: false, items: [] };
   }
 
   async hover(doc: TextDocument, position: Position): Promise<Hover | null> {
-    const h = await this.ls().doHover(doc, position, this.parsed(doc));
+    const json = this.parsed(doc);
+    if (!json) return null;
+    const h = await this.ls().doHover(doc, position, json);
     if (!h) return null;
     const contents = Array.isArray(h.contents) ? h.contents : [h.contents];
     const empty = contents.every((c) => (typeof c === 'string' ? c.trim() === '' : c.value.trim() === ''));

@@ -122,7 +122,7 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(out, checkEmptySelections(model, includes));
     append(out, checkAgentBehaviour(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
-    if (opts.unused !== false && parsed.syntaxErrors.length === 0) append(out, checkUnused(model, includes));
+    if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(out, checkUnused(model, includes));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   if (out.length > MAX_DIAGNOSTICS) {

@@ -29,6 +29,8 @@ export interface SyntaxProblem {
   message: string;
   start: number;
   end: number;
+  /** A value nested too deep to look inside (nesting.ts); otherwise a syntax error. */
+  tooDeep?: 'error' | 'warning';
 }
 
 /** Nodes get their fields in one fixed order (two shapes: property nodes also carry colonOffset/comment), so

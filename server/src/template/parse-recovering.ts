@@ -2,10 +2,9 @@
 // Reports every error with a range and still builds the tree around them, so that a template being typed keeps
 // its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
 import { makeNode, type JsonNode, type SyntaxProblem } from './json-node';
+import { MAX_NESTING, skipNested, tooDeepMessage } from './nesting';
 
 type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
-
-const MAX_DEPTH = 500;
 
 export function parseRecovering(text: string): { root: JsonNode | undefined; errors: SyntaxProblem[] } {
   return new RecoveringParser(text).parse();
@@ -192,10 +191,16 @@ class RecoveringParser {
   private container(parent: JsonNode | undefined, type: 'object' | 'array'): JsonNode {
     const node = makeNode(type, this.tokStart, 0, undefined, parent, []);
     const close: Tok = type === 'object' ? '}' : ']';
-    if (++this.depth > MAX_DEPTH) {
-      this.error('Nesting is too deep.', this.tokStart, this.tokEnd);
-      this.skipToEnd();
-      node.length = this.text.length - node.offset;
+    if (++this.depth > MAX_NESTING) {
+      // One diagnostic at the deepest allowed point; the value is skipped (without recursion) and parsing goes on
+      // after it, so the rest of the template keeps its checks.
+      const skipped = skipNested(this.text, this.tokStart);
+      const { message, severity } = tooDeepMessage(this.depth - 1 + skipped.depth);
+      this.errors.push({ message, start: this.tokStart, end: this.tokStart + 1, tooDeep: severity });
+      node.length = skipped.end - node.offset;
+      this.pos = skipped.end;
+      this.depth--;
+      this.next();
       return node;
     }
     this.next();

@@ -2,6 +2,7 @@
 // comment keys and duplicate keys as it goes. Throws StrictSyntaxError at the first problem; parse.ts then falls
 // back to the recovering parser.
 import { makeNode, type DuplicateKey, type JsonNode } from './json-node';
+import { MAX_NESTING } from './nesting';
 
 export class StrictSyntaxError extends Error {}
 
@@ -123,7 +124,8 @@ export class StrictParser {
   }
 
   private object(parent: JsonNode | undefined): JsonNode {
-    if (++this.depth > 2000) this.fail();
+    // Deeper than MAX_NESTING: the recovering parser skips that value with one diagnostic.
+    if (++this.depth > MAX_NESTING) this.fail();
     const stack = this.stack;
     const mark = stack.length;
     const node = makeNode('object', this.pos, 0, undefined, parent, undefined);
@@ -181,7 +183,7 @@ export class StrictParser {
   }
 
   private array(parent: JsonNode | undefined): JsonNode {
-    if (++this.depth > 2000) this.fail();
+    if (++this.depth > MAX_NESTING) this.fail();
     const stack = this.stack;
     const mark = stack.length;
     const node = makeNode('array', this.pos, 0, undefined, parent, undefined);

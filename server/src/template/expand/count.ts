@@ -4,6 +4,7 @@ import { ClassContext } from './address-classes';
 import { requestingAgentFrom } from './engine';
 import { NodeTable } from './groups';
 import { isObject, stripHashKeys, viewOf } from './template-view';
+import { TooDeepError } from '../nesting';
 import { agentMatcher, planTask } from './scheduling';
 
 export interface TaskCount {
@@ -22,7 +23,13 @@ export interface CountResult {
 
 /** Counts for the template as written (no includes: those need I/O). */
 export function countCombinations(template: unknown, agentAddresses?: string[]): CountResult {
-  const raw = stripHashKeys(template);
+  let raw: unknown;
+  try {
+    raw = stripHashKeys(template);
+  } catch (e) {
+    if (e instanceof TooDeepError) return { tasks: [], approximate: false }; // diagnostics say why
+    throw e;
+  }
   if (!isObject(raw)) return { tasks: [], approximate: false };
   const view = viewOf(raw);
   const approximate = [...view.addressClasses.values()].some((c) => /"jq"/.test(JSON.stringify(c)));

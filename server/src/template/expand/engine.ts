@@ -9,7 +9,8 @@ import { runTemplateJq } from './template-jq';
 import { ClassContext, prefetchClassJq } from './address-classes';
 import { NodeTable } from './groups';
 import { IncludeOptions, mergeIncludes } from './includes';
-import { isObject, JsonObject, stripHashKeys, TemplateView, viewOf } from './template-view';
+import { isObject, Json, JsonObject, stripHashKeys, TemplateView, viewOf } from './template-view';
+import { TooDeepError } from '../nesting';
 import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
 import { fillCombinations, summarise } from './fill';
@@ -42,7 +43,13 @@ export async function prepareTemplate(
   template: unknown,
   options: IncludeOptions,
 ): Promise<{ view?: TemplateView; error?: string; includeErrors: string[] }> {
-  const raw = stripHashKeys(template);
+  let raw: Json;
+  try {
+    raw = stripHashKeys(template);
+  } catch (e) {
+    if (e instanceof TooDeepError) return { error: e.message, includeErrors: [] };
+    throw e;
+  }
   if (!isObject(raw)) return { error: 'The template is not a JSON object.', includeErrors: [] };
   const inc = await mergeIncludes(raw, options);
   return { view: viewOf(inc.merged), includeErrors: inc.errors };

@@ -1,6 +1,7 @@
 // `includes` merged as pSConfig 5.x merges them (base_connect.py expand_config/_merge_configs, psconfig.md §3.8):
 // in order, per section, keys already present win; an included file's own `includes` and `_meta` are ignored.
 import { isObject, JsonObject, stripHashKeys } from './template-view';
+import { TooDeepError } from '../nesting';
 import type { IncludeOutcome } from '../includes/loader';
 
 export const MERGED_SECTIONS = [
@@ -62,7 +63,11 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
     try {
       inc = stripHashKeys(JSON.parse(o.text));
     } catch (e) {
-      errors.push(`Error including ${ref}: not valid JSON (${(e as Error).message})`);
+      errors.push(
+        e instanceof TooDeepError
+          ? `Error including ${ref}: ${e.message}`
+          : `Error including ${ref}: not valid JSON (${(e as Error).message})`,
+      );
       continue;
     }
     if (!isObject(inc)) {

@@ -1,5 +1,6 @@
 // The plain-JSON view of a template the engine works on, and the address objects a group hands out.
 // Mirrors pSConfig's object model (Address, AddressLabel, RemoteAddress with inherited parent fields).
+import { MAX_NESTING, TooDeepError } from '../nesting';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
@@ -10,12 +11,21 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** pSConfig 5.2 strips every key starting with `#`, at any depth, before anything else (json_decomment). */
-export function stripHashKeys(v: unknown): Json {
-  if (Array.isArray(v)) return v.map(stripHashKeys);
+/**
+ * pSConfig 5.2 strips every key starting with `#`, at any depth, before anything else (json_decomment). This is
+ * the first walk over every value the engine expands (the template and each include), so it also enforces the
+ * nesting limit: deeper than MAX_NESTING throws TooDeepError, and every later walk is safe from the stack's end.
+ */
+export function stripHashKeys(v: unknown, depth = 0, path = ''): Json {
+  if (Array.isArray(v) || isObject(v)) if (depth >= MAX_NESTING) throw new TooDeepError(path || '(top)');
+  // The path names the first levels only (it is for the message).
+  const at = (step: string): string => (depth < 6 ? path + step : depth === 6 ? `${path}…` : path);
+  if (Array.isArray(v)) return v.map((x, i) => stripHashKeys(x, depth + 1, at(`[${i}]`)));
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const [k, val] of Object.entries(v)) if (!k.startsWith('#')) out[k] = stripHashKeys(val);
+    for (const [k, val] of Object.entries(v))
+      if (!k.startsWith('#'))
+        out[k] = stripHashKeys(val, depth + 1, at(`.${k.length > 40 ? `${k.slice(0, 40)}…` : k}`));
     return out;
   }
   return v as Json;

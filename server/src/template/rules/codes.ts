@@ -61,6 +61,7 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/schedule-until-overridden',
   // limits
   'psconfig/too-many-problems',
+  'psconfig/too-deep',
   'psconfig/too-large',
 ] as const;
 

@@ -5,15 +5,23 @@ import { diag, type TemplateDiagnostic } from './diagnostic';
 
 export function checkSyntax(parsed: ParsedTemplate): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = parsed.syntaxErrors.map((e) =>
-    diag('psconfig/syntax', 'error', e.message, e.start, Math.min(e.end, Math.max(parsed.text.length, e.start + 1))),
+    diag(
+      e.tooDeep ? 'psconfig/too-deep' : 'psconfig/syntax',
+      e.tooDeep ?? 'error',
+      e.message,
+      e.start,
+      Math.min(e.end, Math.max(parsed.text.length, e.start + 1)),
+    ),
   );
   if (!parsed.root && parsed.syntaxErrors.length === 0)
     out.push(diag('psconfig/syntax', 'error', 'The file is empty: a template is one JSON object.', 0, 0));
   // Python's json (what pSConfig reads templates with) accepts duplicate keys and keeps the last value: legal,
   // but the earlier value is silently ignored, which is almost never what the author meant. A warning.
+  // One line index for all of them (a fresh one per key made many duplicate keys quadratic).
+  const lines = parsed.duplicateKeys.length ? new LineIndex(parsed.text) : undefined;
   for (const d of parsed.duplicateKeys) {
-    const first = lineOf(parsed.text, d.first.offset);
-    const last = lineOf(parsed.text, d.node.offset);
+    const first = (lines as LineIndex).positionAt(d.first.offset).line + 1;
+    const last = (lines as LineIndex).positionAt(d.node.offset).line + 1;
     out.push(
       diag(
         'psconfig/duplicate-key',
@@ -25,8 +33,4 @@ export function checkSyntax(parsed: ParsedTemplate): TemplateDiagnostic[] {
     );
   }
   return out;
-}
-
-function lineOf(text: string, offset: number): number {
-  return new LineIndex(text.slice(0, offset)).lineCount;
 }
