@@ -105,21 +105,65 @@ export function parseTimestamp(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
 
-/** Parse a duration: seconds (`3600`) or with a unit as in the explorer presets (`1h`, `12h`, `1d`, `1w`, `1m`, `1y`). */
+/** A duration in seconds (readDuration below), or undefined when it is refused. */
 export function parseDuration(text: string): number | undefined {
-  const m = /^(\d+)\s*(s|min|h|d|w|m|mo|y)?$/i.exec(text.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? 's').toLowerCase();
-  const mult: Record<string, number> = {
-    s: 1,
-    min: 60,
-    h: 3600,
-    d: 86400,
-    w: 604800,
-    m: 2592000,
-    mo: 2592000,
-    y: 31536000,
-  };
-  return n * mult[unit];
+  const r = readDuration(text);
+  return 'seconds' in r ? r.seconds : undefined;
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86400,
+  day: 86400,
+  days: 86400,
+  w: 604800,
+  wk: 604800,
+  week: 604800,
+  weeks: 604800,
+};
+
+/**
+ * A duration as users type it, in seconds, or why it is refused: whole seconds (`3600`), a number with an
+ * unambiguous unit (`30s`, `10min`, `2h`, `7d`, `1w`) or ISO 8601 (`PT10M`, `P7D`, `P1W`, `P1DT12H`). `m` (minutes
+ * or months?) is refused, and so are months and years, which have no fixed length.
+ */
+export function readDuration(text: string): { seconds: number } | { error: string } {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return { seconds: Number(t) };
+  const iso = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(
+    t,
+  );
+  if (iso && t.length > 1 && !/T$/i.test(t)) {
+    if (iso[1] || iso[2])
+      return { error: `"${text}": months and years have no fixed length; give days (e.g. P30D or 30d)` };
+    const [w, d, h, m, s] = [iso[3], iso[4], iso[5], iso[6], iso[7]].map((x) => Number(x ?? 0));
+    return { seconds: Math.round(w * 604800 + d * 86400 + h * 3600 + m * 60 + s) };
+  }
+  const unit = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(t);
+  if (unit) {
+    const name = unit[2].toLowerCase();
+    const n = Number(unit[1]);
+    if (name in UNIT_SECONDS) return { seconds: Math.round(n * UNIT_SECONDS[name]) };
+    if (name === 'm')
+      return {
+        error: `"${text}" is ambiguous (minutes or months?): write ${unit[1]}min for minutes, or days such as 30d`,
+      };
+    if (/^(mo|mon|mons|month|months|y|yr|yrs|year|years)$/.test(name))
+      return { error: `"${text}": months and years have no fixed length; give days (e.g. 30d or 365d)` };
+    return { error: `"${text}": unknown unit "${unit[2]}" (use s, min, h, d or w, or ISO 8601 such as PT10M)` };
+  }
+  return { error: `"${text}" is not a duration (seconds, 10min, 2h, 7d, 1w, or ISO 8601 such as PT10M or P7D)` };
 }

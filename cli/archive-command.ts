@@ -6,7 +6,7 @@ import { searchMetadata } from '../archive-client/search';
 import { fetchSeries } from '../archive-client/series';
 import { parseSeriesUri } from '../archive-client/summaries';
 import type { ArchiveOptions, Metadata, SearchFilters } from '../archive-client/types';
-import { parseDuration, parseTimestamp } from '../archive-client/url';
+import { parseTimestamp, readDuration } from '../archive-client/url';
 import { normalisePoints } from '../archive-client/values';
 import { toCsv } from '../archive-client/export-csv';
 
@@ -19,7 +19,8 @@ const USAGE = `usage:
       [--page-size N] [--format json|csv]
 common: [--timeout SECONDS] [--max-response-mb N (default 32)] [--token-on-reads]
       (token from PSCONFIG_ARCHIVE_TOKEN; sent on reads only with --token-on-reads, and only to the archive's origin)
-times: UNIX seconds or ISO 8601; ranges: seconds or 1h, 12h, 1d, 3d, 1w, 1m, 1y
+times: UNIX seconds or ISO 8601; ranges: seconds, 30s, 10min, 2h, 7d, 1w or ISO 8601 (PT10M, P7D); "m" is refused
+      (minutes or months?), and so are months and years
 `;
 
 class UsageError extends Error {}
@@ -70,12 +71,21 @@ function intOption(
   return n;
 }
 
+/** A duration option, refused with readDuration's reason (`10m`: minutes or months?). */
+function durationOption(p: Parsed, name: string): number | undefined {
+  const v = one(p, name);
+  if (v === undefined) return undefined;
+  const r = readDuration(v);
+  if ('error' in r) throw new UsageError(`--${name}: ${r.error}`);
+  return r.seconds;
+}
+
 function timeOptions(p: Parsed): SearchFilters {
   return {
     time: intOption(p, 'time', parseTimestamp),
     'time-start': intOption(p, 'time-start', parseTimestamp),
     'time-end': intOption(p, 'time-end', parseTimestamp),
-    'time-range': intOption(p, 'time-range', parseDuration),
+    'time-range': durationOption(p, 'time-range'),
   };
 }
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeArchiveConnections } from '../archive-client/http';
-import { parseDuration } from '../archive-client/url';
+import { readDuration } from '../archive-client/url';
 import { dashboardPairsOf } from '../server/src/template/expand/dashboard-pairs';
 import { expandText } from '../server/src/template/expand/from-text';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
@@ -86,9 +86,10 @@ function parseArgs(argv: string[]): Args | string {
         const v = value();
         if (v === 'auto') a.window = 'auto';
         else {
-          const s = v === undefined ? undefined : parseDuration(v);
-          if (!s || s <= 0) return `--window must be auto or a duration such as 1h, 1d or 3600 (got ${v ?? 'nothing'})`;
-          a.window = s;
+          const r = readDuration(v ?? '');
+          if ('error' in r) return `--window must be auto or a duration such as 1h, 1d or 3600: ${r.error}`;
+          if (r.seconds <= 0) return `--window must be a positive duration (got ${v ?? 'nothing'})`;
+          a.window = r.seconds;
         }
         break;
       }

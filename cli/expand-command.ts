@@ -1,13 +1,16 @@
-// psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
+// psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
 // Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: all combinations expanded;
 // 1: some combination or task failed; 2: the file cannot be read or parsed, or bad usage.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
+import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
+import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
 
-const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
+const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
+
+  INPUT                    a template file, - for standard input, or an http(s) URL
 
   --agent ADDRESS          only tasks this agent schedules (repeatable; case-insensitive exact match, as the agent's
                            match-addresses); default: every agent. One that matches no agent is reported with the
@@ -18,6 +21,7 @@ const USAGE = `usage: psconfig-tools expand FILE [--agent ADDRESS]... [--format 
   --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH; a bare name: PATH)
   --jq-memory-mb N         memory limit of each jq run (default 256; 0: none)
   --allow-remote-includes  fetch http(s) URLs listed in \`includes\`
+  --timeout SECONDS        for a URL INPUT and remote includes (default 10)
 Notes (where pSConfig 5.x would behave differently) and errors go to stderr.
 `;
 
@@ -28,10 +32,11 @@ interface Args {
   jq?: string;
   jqMemoryMb?: number;
   allowRemote: boolean;
+  limits: InputLimits;
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const a: Args = { agents: [], format: 'json', allowRemote: false };
+  const a: Args = { agents: [], format: 'json', allowRemote: false, limits: { ...DEFAULT_INPUT_LIMITS } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string | undefined => {
@@ -56,6 +61,10 @@ function parseArgs(argv: string[]): Args | string {
       const v = Number(value());
       if (!Number.isFinite(v) || v < 0) return '--jq-memory-mb needs a number of megabytes (0: no limit)';
       a.jqMemoryMb = v;
+    } else if (name === '--timeout') {
+      const v = Number(value());
+      if (!(v > 0)) return '--timeout needs a number of seconds';
+      a.limits.timeoutMs = v * 1000;
     } else if (name === '--allow-remote-includes') {
       a.allowRemote = true;
     } else if (arg.startsWith('-') && arg !== '-') {
@@ -63,10 +72,10 @@ function parseArgs(argv: string[]): Args | string {
     } else if (a.file === undefined) {
       a.file = arg;
     } else {
-      return `only one FILE can be expanded (got ${a.file} and ${arg})`;
+      return `only one INPUT can be expanded (got ${a.file} and ${arg})`;
     }
   }
-  return a.file ? a : 'missing FILE';
+  return a.file ? a : 'missing INPUT';
 }
 
 export async function runExpandCommand(argv: string[]): Promise<number> {
@@ -79,21 +88,24 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
     process.stderr.write(`psconfig-tools expand: ${args}\n\n${USAGE}`);
     return 2;
   }
-  const file = resolve(args.file as string);
-  let text: string;
+  let input;
   try {
-    text = await readFile(file, 'utf8');
+    input = await readInput(args.file as string, args.limits);
   } catch (e) {
-    process.stderr.write(
-      `psconfig-tools expand: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? ''} ${(e as Error).message}\n`,
-    );
+    if (!(e instanceof InputError)) throw e;
+    process.stderr.write(`psconfig-tools expand: cannot read ${args.file}: ${e.message}\n`);
     return 2;
   }
+  const text = input.text;
+  const uri = input.url ?? (input.path ? pathToFileURL(resolve(input.path)).toString() : 'stdin:');
+  const includes = await policyFor(commandLineScope(input.path, args.allowRemote), {
+    limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
+  });
   const result = await expandText({
-    uri: pathToFileURL(file).toString(),
+    uri,
     version: null,
     text,
-    includes: await policyFor(commandLineScope(file, args.allowRemote)),
+    includes,
     agentAddresses: args.agents,
     jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
   });
@@ -104,10 +116,10 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
   if (args.agents.length > 0) {
     // An --agent that schedules nothing is usually a typo: say so and list the agents there are.
     const all = await expandText({
-      uri: pathToFileURL(file).toString(),
+      uri,
       version: null,
       text,
-      includes: await policyFor(commandLineScope(file, args.allowRemote)),
+      includes,
       limit: 0,
       jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
     });

@@ -3,12 +3,15 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
 
 commands:
-  validate FILE... [--format text|json]        check templates (schema, references, variables, semantics)
-  expand FILE [--agent ADDRESS]... [--format json|pscheduler]
+  validate INPUT... [--format text|json|sarif] [--quiet] [--ignore CODE] [--error CODE]
+                                               check templates (schema, references, variables, semantics);
+                                               INPUT: a file, - (standard input) or an http(s) URL
+  expand INPUT [--agent ADDRESS]... [--format json|pscheduler]
                                                the pScheduler tasks each agent would create
   archive search URL [filters] [--format json|table]
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
@@ -39,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+exitQuietlyOnClosedPipe();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -1,14 +1,23 @@
-// `psconfig-tools validate FILE... [--format text|json] [--no-jq]`: the language server's checks on files.
-// Exit 0 when no errors, 1 when any error, 2 when a file cannot be read or the arguments are wrong.
-import { readFile } from 'node:fs/promises';
+// `psconfig-tools validate INPUT...`: the language server's checks on files, standard input or URLs.
+// Exit 0 when no errors, 1 when any error, 2 when an input cannot be read or the arguments are wrong.
 import {
   checkJqExpressions,
   validateTemplateWithIncludes,
   type TemplateDiagnostic,
 } from '../server/src/template/diagnostics';
 import { LineIndex } from '../server/src/template/positions';
-import type { IncludePolicy } from '../server/src/template/includes/loader';
+import { DEFAULT_INCLUDE_LIMITS, type IncludePolicy } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
+import {
+  applySeverityOverrides,
+  diagnosticCodeOf,
+  severityLevelOf,
+  type SeverityLevel,
+  type SeverityOverrides,
+} from '../server/src/template/severity-overrides';
+import type { DiagnosticCode } from '../server/src/template/rules/codes';
+import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
+import { toSarif } from './sarif';
 
 export interface CliDiagnostic {
   file: string;
@@ -21,7 +30,19 @@ export interface CliDiagnostic {
   message: string;
 }
 
-const USAGE = 'usage: psconfig-tools validate FILE... [--format text|json] [--no-jq] [--allow-remote-includes]\n';
+const USAGE = `usage: psconfig-tools validate INPUT... [options]
+
+  INPUT                      a template file, - for standard input, or an http(s) URL
+  --format text|json|sarif   text (default): file:line:col: severity code message; json: an array of diagnostics;
+                             sarif: SARIF 2.1.0 for GitHub code scanning
+  --quiet                    print errors only, and no summary line
+  --ignore CODE              drop a diagnostic code (repeatable; CODE with or without psconfig/, commas allowed)
+  --error CODE               report CODE as an error (also --warning, --info, --hint CODE)
+  --severity CODE=LEVEL      LEVEL: error, warning, information, hint or off
+  --no-jq                    skip the jq compile checks
+  --allow-remote-includes    fetch http(s) includes
+  --timeout SECONDS          for URL inputs and remote includes (default 10)
+`;
 
 /** Diagnostics of one template text with 1-based positions (jq compile checks included unless disabled). */
 export async function validateText(
@@ -29,9 +50,13 @@ export async function validateText(
   text: string,
   includes: IncludePolicy,
   jq = true,
+  overrides?: SeverityOverrides,
 ): Promise<CliDiagnostic[]> {
   const { diagnostics, model } = await validateTemplateWithIncludes(text, includes);
-  const all = jq ? [...diagnostics, ...(await checkJqExpressions(model))] : diagnostics;
+  const all = applySeverityOverrides(
+    jq ? [...diagnostics, ...(await checkJqExpressions(model))] : diagnostics,
+    overrides,
+  );
   all.sort((a, b) => a.start - b.start || a.end - b.end);
   const lines = new LineIndex(text);
   return all.map((d) => {
@@ -50,53 +75,117 @@ export async function validateText(
   });
 }
 
-export async function runValidateCommand(args: string[]): Promise<number> {
-  let format = 'text';
-  let jq = true;
-  let allowRemote = false;
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--format') format = args[++i] ?? '';
-    else if (a.startsWith('--format=')) format = a.slice('--format='.length);
-    else if (a === '--no-jq') jq = false;
-    else if (a === '--allow-remote-includes') allowRemote = true;
-    else if (a === '-h' || a === '--help') {
-      process.stdout.write(USAGE);
-      return 0;
-    } else if (a.startsWith('--')) {
-      process.stderr.write(`psconfig-tools validate: unknown option ${a}\n${USAGE}`);
-      return 2;
-    } else files.push(a);
+interface Args {
+  inputs: string[];
+  format: 'text' | 'json' | 'sarif';
+  quiet: boolean;
+  jq: boolean;
+  allowRemote: boolean;
+  overrides: Map<DiagnosticCode, SeverityLevel>;
+  limits: InputLimits;
+}
+
+const LEVEL_FLAGS: Record<string, SeverityLevel> = {
+  '--ignore': 'off',
+  '--error': 'error',
+  '--warning': 'warning',
+  '--info': 'information',
+  '--hint': 'hint',
+};
+
+function parseArgs(argv: string[]): Args | string {
+  const a: Args = {
+    inputs: [],
+    format: 'text',
+    quiet: false,
+    jq: true,
+    allowRemote: false,
+    overrides: new Map(),
+    limits: { ...DEFAULT_INPUT_LIMITS },
+  };
+  const setCodes = (list: string, level: SeverityLevel): string | undefined => {
+    for (const item of list.split(',').filter((x) => x.trim() !== '')) {
+      const c = diagnosticCodeOf(item);
+      if ('error' in c) return c.error;
+      a.overrides.set(c.code, level);
+    }
+    return undefined;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
+    if (name === '--format') {
+      const v = value();
+      if (v !== 'text' && v !== 'json' && v !== 'sarif')
+        return `--format must be text, json or sarif, not "${v ?? ''}"`;
+      a.format = v;
+    } else if (name === '--quiet' || name === '-q') a.quiet = true;
+    else if (name === '--no-jq') a.jq = false;
+    else if (name === '--allow-remote-includes') a.allowRemote = true;
+    else if (name in LEVEL_FLAGS) {
+      const v = value();
+      if (!v) return `${name} needs a diagnostic code`;
+      const problem = setCodes(v, LEVEL_FLAGS[name]);
+      if (problem) return `${name}: ${problem}`;
+    } else if (name === '--severity') {
+      const m = /^([^=]+)=(.+)$/.exec(value() ?? '');
+      const level = m ? severityLevelOf(m[2]) : undefined;
+      if (!m || !level) return '--severity needs CODE=LEVEL (LEVEL: error, warning, information, hint or off)';
+      const problem = setCodes(m[1], level);
+      if (problem) return `--severity: ${problem}`;
+    } else if (name === '--timeout') {
+      const v = Number(value());
+      if (!(v > 0)) return '--timeout needs a number of seconds';
+      a.limits.timeoutMs = v * 1000;
+    } else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
+    else a.inputs.push(arg);
   }
-  if (format !== 'text' && format !== 'json') {
-    process.stderr.write(`psconfig-tools validate: --format must be text or json, not "${format}"\n`);
+  return a.inputs.length ? a : 'no INPUT given';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export async function runValidateCommand(argv: string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`psconfig-tools validate: ${args}\n\n${USAGE}`);
     return 2;
   }
-  if (files.length === 0) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const results: CliDiagnostic[] = [];
-  let unreadable = false;
-  for (const file of files) {
-    let text: string;
+  let results: CliDiagnostic[] = [];
+  let unreadable = 0;
+  for (const arg of args.inputs) {
+    let input;
     try {
-      text = await readFile(file, 'utf8');
+      input = await readInput(arg, args.limits);
     } catch (e) {
-      process.stderr.write(
-        `psconfig-tools validate: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
-      );
-      unreadable = true;
+      if (!(e instanceof InputError)) throw e;
+      process.stderr.write(`psconfig-tools validate: cannot read ${arg}: ${e.message}\n`);
+      unreadable++;
       continue;
     }
-    const includes = await policyFor(commandLineScope(file, allowRemote));
-    for (const d of await validateText(file, text, includes, jq)) results.push(d);
+    const includes = await policyFor(commandLineScope(input.path, args.allowRemote), {
+      limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
+    });
+    for (const d of await validateText(input.name, input.text, includes, args.jq, args.overrides)) results.push(d);
   }
-  if (format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  const count = (s: CliDiagnostic['severity']): number => results.filter((d) => d.severity === s).length;
+  const errors = count('error');
+  const summary = `psconfig-tools validate: ${plural(args.inputs.length - unreadable, 'template')} checked: ${plural(errors, 'error')}, ${plural(count('warning'), 'warning')}, ${plural(count('information') + count('hint'), 'note')}${unreadable ? `; ${unreadable} could not be read` : ''}\n`;
+  if (args.quiet) results = results.filter((d) => d.severity === 'error');
+  if (args.format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(results), null, 2)}\n`);
   else
     for (const d of results)
       process.stdout.write(`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
+  if (!args.quiet) process.stderr.write(summary);
   if (unreadable) return 2;
-  return results.some((d) => d.severity === 'error') ? 1 : 0;
+  return errors > 0 ? 1 : 0;
 }

@@ -140,6 +140,8 @@ export interface ServerSettings {
   includesAllowRemote?: boolean;
   /** Folders besides the workspace folders and the template's own folder that local includes may be read from. */
   includesDirectories?: string[];
+  /** Severity per diagnostic code (`psconfig.diagnostics.severity`): code → error|warning|information|hint|off. */
+  diagnosticsSeverity?: Record<string, string>;
   agentAddresses?: string[];
   /**
    * false when the editor runs the workspace in restricted mode (VS Code's untrusted workspaces): no jq runs and

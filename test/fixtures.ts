@@ -30,6 +30,8 @@ export const selfSignedTls = {
   cert: join(fixturesDir, 'tls', 'self-signed.crt'),
   key: join(fixturesDir, 'tls', 'self-signed.key'),
 };
+/** The SARIF 2.1.0 JSON schema (draft-04, from @microsoft/jest-sarif; see NOTICE), for checking --format sarif. */
+export const sarifSchemaPath = join(fixturesDir, 'sarif', 'sarif-2.1.0-rtm.5.json');
 /** The official pSConfig JSON schema, as shipped with the extension. */
 export const schemaPath = join(root, 'schemas', 'psconfig.schema.json');
 

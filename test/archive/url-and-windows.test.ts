@@ -8,6 +8,7 @@ import type { EventTypeInfo } from '../../archive-client/types';
 import {
   normaliseArchiveUrl,
   parseDuration,
+  readDuration,
   parseTimestamp,
   resolveArchiveUri,
   searchParams,
@@ -101,8 +102,46 @@ test('times and durations as users type them', () => {
   assert.equal(parseDuration('3600'), 3600);
   assert.equal(parseDuration('12h'), 43200);
   assert.equal(parseDuration('1w'), 604800);
-  assert.equal(parseDuration('1y'), 31536000);
+  assert.equal(parseDuration('1y'), undefined, 'years have no fixed length');
   assert.equal(parseDuration('soon'), undefined);
+});
+
+test('durations: unambiguous units and ISO 8601 accepted, `m`, months and years refused with the reason', () => {
+  const ok: [string, number][] = [
+    ['90', 90],
+    ['30s', 30],
+    ['10min', 600],
+    ['10 min', 600],
+    ['10minutes', 600],
+    ['2h', 7200],
+    ['1.5h', 5400],
+    ['7d', 604800],
+    ['2w', 1209600],
+    ['PT10M', 600],
+    ['pt30s', 30],
+    ['P7D', 604800],
+    ['P1W', 604800],
+    ['P1DT12H', 129600],
+    ['PT0.5S', 1],
+  ];
+  for (const [text, seconds] of ok) assert.deepEqual(readDuration(text), { seconds }, text);
+  const refused: [string, RegExp][] = [
+    ['10m', /"10m" is ambiguous \(minutes or months\?\): write 10min for minutes/],
+    ['10M', /ambiguous/],
+    ['1mo', /months and years have no fixed length/],
+    ['1y', /months and years have no fixed length/],
+    ['P1M', /months and years have no fixed length; give days \(e\.g\. P30D/],
+    ['P1Y', /no fixed length/],
+    ['P', /not a duration/],
+    ['PT', /not a duration/],
+    ['3 fortnights', /unknown unit "fortnights"/],
+    ['soon', /not a duration/],
+  ];
+  for (const [text, re] of refused) {
+    const r = readDuration(text);
+    assert.ok('error' in r, text);
+    assert.match(r.error, re, text);
+  }
 });
 
 test('time windows resolve as esmond handle_time_filters', () => {

@@ -12,6 +12,7 @@ export const SERVER_SETTING_KEYS = [
   'jq.maxConcurrent',
   'includes.allowRemote',
   'includes.directories',
+  'diagnostics.severity',
   'preview.agentAddresses',
 ] as const;
 
@@ -30,6 +31,12 @@ export function serverSettingsFrom(get: SettingGetter, trusted = true): ServerSe
   const dirs = get('includes.directories');
   if (Array.isArray(dirs))
     settings.includesDirectories = dirs.filter((d): d is string => typeof d === 'string' && d !== '');
+  const severity = get('diagnostics.severity');
+  if (severity && typeof severity === 'object' && !Array.isArray(severity)) {
+    const map: Record<string, string> = {};
+    for (const [code, level] of Object.entries(severity)) if (typeof level === 'string') map[code] = level;
+    if (Object.keys(map).length) settings.diagnosticsSeverity = map;
+  }
   settings.agentAddresses = agentAddressList(get('preview.agentAddresses'));
   return settings;
 }

@@ -10,6 +10,7 @@ import { CancelFlag, type BackgroundRunner, type DiagnosticsOutcome } from './ba
 import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
 import type { IncludeScope } from '../template/includes/scope';
+import { applySeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
 
 /** How the publisher learns a template's include scope and tells the server what it includes. */
 export interface IncludeHooks {
@@ -33,6 +34,8 @@ export class DiagnosticsPublisher {
     private readonly runner: BackgroundRunner,
     private readonly jq: () => JqConfig,
     private readonly includes: IncludeHooks,
+    /** `psconfig.diagnostics.severity`, read (severity-overrides.ts). */
+    private readonly severity: () => SeverityOverrides | undefined = () => undefined,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -117,7 +120,7 @@ export class DiagnosticsPublisher {
   }
 
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
-    const out: Diagnostic[] = diagnostics.map((d) => toDiagnostic(doc, d));
+    const out: Diagnostic[] = applySeverityOverrides(diagnostics, this.severity()).map((d) => toDiagnostic(doc, d));
     await this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: out });
   }
 }

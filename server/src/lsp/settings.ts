@@ -40,6 +40,12 @@ export function toServerSettings(section: unknown): ServerSettings {
   const dirs = pick(section, 'includesDirectories', ['includes', 'directories']);
   if (Array.isArray(dirs))
     out.includesDirectories = dirs.filter((d): d is string => typeof d === 'string' && isAbsolute(d));
+  const severity = pick(section, 'diagnosticsSeverity', ['diagnostics', 'severity']);
+  if (isObject(severity)) {
+    const map: Record<string, string> = {};
+    for (const [code, level] of Object.entries(severity)) if (typeof level === 'string') map[code] = level;
+    out.diagnosticsSeverity = map;
+  }
   const agents = pick(section, 'agentAddresses', ['preview', 'agentAddresses']);
   if (Array.isArray(agents)) out.agentAddresses = agents.filter((a): a is string => typeof a === 'string' && a !== '');
   return out;

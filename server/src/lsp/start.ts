@@ -38,6 +38,7 @@ import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
+import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
 
 export interface ServerOptions {
   /** Quiet period after the last edit before diagnostics run. */
@@ -125,7 +126,19 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
         return again;
       },
     },
+    () => severityOverrides(),
   );
+
+  // psconfig.diagnostics.severity, read once per settings value; what cannot be used is logged once.
+  let severityRead: { source: unknown; overrides: SeverityOverrides } | undefined;
+  const severityOverrides = (): SeverityOverrides => {
+    const source = settings.diagnosticsSeverity;
+    if (severityRead && severityRead.source === source) return severityRead.overrides;
+    const { overrides, problems } = readSeverityOverrides(source);
+    for (const p of problems) log.warn(`psconfig.diagnostics.severity: ${p}`);
+    severityRead = { source, overrides };
+    return overrides;
+  };
 
   // File watchers for included files (LSP dynamic registration), so a change on disk refreshes the templates.
   let watcherSupport: 'none' | 'glob' | 'relative' = 'none';

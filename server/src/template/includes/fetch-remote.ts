@@ -86,7 +86,7 @@ async function readBody(res: Response, url: string, maxBytes: number): Promise<s
 }
 
 function tooLarge(url: string, maxBytes: number): string {
-  return `${url} answers more than the include limit of ${formatBytes(maxBytes)}`;
+  return `${url} answers more than the limit of ${formatBytes(maxBytes)}`;
 }
 
 interface CacheEntry {

@@ -1,0 +1,70 @@
+// What the commands read templates from: a file, `-` (standard input) or an http(s) URL, each bounded in size and
+// (URLs) in time. A named file may be a pipe (`<(curl …)`): the user chose it, so only its size is limited here;
+// the includes inside templates get the stricter treatment of includes/read-local.ts.
+import { promises as fs } from 'node:fs';
+import { fetchBounded } from '../server/src/template/includes/fetch-remote';
+import { formatBytes } from '../server/src/template/includes/read-local';
+
+export interface TemplateInput {
+  /** As the user wrote it (file path, `-` or URL): used in messages and output. */
+  name: string;
+  text: string;
+  /** Set for files. */
+  path?: string;
+  /** Set for URLs. */
+  url?: string;
+}
+
+export interface InputLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/** 10 s as `psconfig validate --timeout`; 64 MB, far above any real template. */
+export const DEFAULT_INPUT_LIMITS: InputLimits = { timeoutMs: 10_000, maxBytes: 64 * 1024 * 1024 };
+
+export class InputError extends Error {}
+
+export function isUrl(arg: string): boolean {
+  return /^https?:\/\//i.test(arg);
+}
+
+export async function readInput(arg: string, limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<TemplateInput> {
+  if (arg === '-') return { name: '-', text: await readStream(process.stdin, limits.maxBytes, 'standard input') };
+  if (isUrl(arg)) {
+    try {
+      return { name: arg, url: arg, text: await fetchBounded(arg, limits) };
+    } catch (e) {
+      throw new InputError((e as Error).message);
+    }
+  }
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(arg, 'r');
+  } catch (e) {
+    throw new InputError((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+  }
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new InputError('is a directory');
+    if (st.isFile() && st.size > limits.maxBytes) throw new InputError(`larger than ${formatBytes(limits.maxBytes)}`);
+    return { name: arg, path: arg, text: await readStream(handle.createReadStream(), limits.maxBytes, arg) };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream, maxBytes: number, what: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += b.length;
+    if (total > maxBytes) {
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      throw new InputError(`${what} is larger than ${formatBytes(maxBytes)}`);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
