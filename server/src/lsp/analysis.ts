@@ -24,6 +24,9 @@ export class AnalysisCache {
   private readonly entries = new Map<string, Analysis>();
   /** Per uri: what changed since its cached analysis (null: replaced wholesale, so unusable). */
   private readonly edits = new Map<string, EditedRegion | null>();
+  /** Per uri: the analysis the current one replaced. A request that started on it may still be reading it (hover
+   *  waits for expansion figures); its tree is released when a newer version replaces this one too. */
+  private readonly retired = new Map<string, Analysis>();
 
   /** The analysis of the document's current version if it exists already (never parses). */
   peek(doc: TextDocument): Analysis | undefined {
@@ -61,18 +64,30 @@ export class AnalysisCache {
   }
 
   delete(uri: string): void {
+    release(this.entries.get(uri));
+    release(this.retired.get(uri));
     this.entries.delete(uri);
+    this.retired.delete(uri);
     this.edits.delete(uri);
   }
 
   clear(): void {
-    this.entries.clear();
-    this.edits.clear();
+    for (const uri of [...this.entries.keys()]) this.delete(uri);
   }
 
   private set(a: Analysis): Analysis {
+    const previous = this.entries.get(a.uri);
+    if (previous) {
+      release(this.retired.get(a.uri));
+      this.retired.set(a.uri, previous);
+    }
     this.entries.set(a.uri, a);
     this.edits.delete(a.uri);
     return a;
   }
+}
+
+/** Gives an analysis' tree storage back for the next parse (tree.ts). */
+function release(a: Analysis | undefined): void {
+  a?.model?.parsed.tree.release();
 }

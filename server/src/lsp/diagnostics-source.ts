@@ -9,7 +9,8 @@ export interface DiagnosticsPass {
   result: ValidationResult;
   /** Local paths the template's includes name (read or not), for refreshing it when one of them changes. */
   includePaths: string[];
-  /** Checks that need a process (jq compiling expressions), published after the first pass. */
+  /** Checks that need a process (jq compiling expressions), published after the first pass. Call it once: the
+   *  parse is released when it finishes. */
   later: () => Promise<TemplateDiagnostic[]>;
 }
 
@@ -32,6 +33,13 @@ export async function computeDiagnostics(
     diagnostics: result.diagnostics,
     result,
     includePaths,
-    later: () => checkJqExpressions(result.model, jqRunnerFor(jq).cancellable(isCancelled)),
+    later: async () => {
+      try {
+        return await checkJqExpressions(result.model, jqRunnerFor(jq).cancellable(isCancelled));
+      } finally {
+        // Nothing reads this parse afterwards: its storage serves the next one (tree.ts).
+        result.parsed.tree.release();
+      }
+    },
   };
 }

@@ -203,7 +203,10 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return null;
       const offset = m.doc.offsetAt(params.position);
-      const h = hoverAt(m.model, offset, await factsFor(m.doc, offset));
+      const facts = await factsFor(m.doc, offset);
+      // Two newer versions were analysed while waiting: this version's tree is gone (analysis.ts).
+      if (m.model.parsed.tree.released) return null;
+      const h = hoverAt(m.model, offset, facts);
       if (h) return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(m.doc, h.start, h.end) };
       if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return d.schema.hover(m.doc, params.position);
@@ -301,6 +304,7 @@ export function registerFeatures(d: FeatureDeps): void {
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
         result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
+      if (m.model.parsed.tree.released) return { ...lens, command: { title: '(outdated)', command: '' } };
       const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
       if (!found)
         return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };

@@ -94,7 +94,7 @@ const NOT_READ_HERE = 'includes are not read by this check';
 
 /** Every synchronous check on one analysis, sorted by position and capped at MAX_DIAGNOSTICS. */
 export function validateModel(model: TemplateModel, opts: ValidateOptions = {}): TemplateDiagnostic[] {
-  const { parsed, text } = model;
+  const { parsed } = model;
   const includes = opts.includes ?? unreadIncludeSet(parsed, NOT_READ_HERE);
   const out: TemplateDiagnostic[] = [];
   const syntax = checkSyntax(parsed);
@@ -110,7 +110,7 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     });
   }
   if (parsed.root) {
-    if (opts.schema !== false) append(out, validateSchema(parsed.root, text));
+    if (opts.schema !== false) append(out, validateSchema(parsed.root));
     // Names resolve against the template merged with its includes; those that may come from an unread include
     // are listed once, on that include's entry.
     const unresolved: Reference[] = [];

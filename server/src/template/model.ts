@@ -3,16 +3,12 @@
 // test/archive/context (only string-valued fields count; the schema check reports the rest).
 //
 //   const model = analyseTemplate(text);   // diagnostics (validateModel), completion, hover, lenses, quick fixes
-import {
-  itemsOf,
-  members,
-  parseTemplate,
-  propertyValue,
-  stringValue,
-  type JsonNode,
-  type ParsedTemplate,
-} from './parse';
-import { buildSymbolIndex, sectionNode, type SymbolIndex } from './symbols';
+import { parseTemplate, type JsonNode, type ParsedTemplate } from './parse';
+import { buildSymbolIndex, type SymbolIndex } from './symbols';
+import { NODE } from './tree';
+
+const { ARRAY, COMMENT, OBJECT, STRING } = NODE;
+const SELECTOR_LISTS = ['addresses', 'a-addresses', 'b-addresses'];
 
 export type GroupType = 'mesh' | 'disjoint' | 'list';
 
@@ -62,38 +58,63 @@ export function analyseTemplate(text: string): TemplateModel {
 }
 
 export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSymbolIndex(parsed.root)): TemplateModel {
-  const root = parsed.root;
+  const { root, tree: t } = parsed;
+  // Read on tree indexes: node objects only for the groups and tasks themselves.
+  const section = (name: string): number => {
+    const v = root ? t.propertyValue(root.index, name) : -1;
+    return v >= 0 && t.type(v) === OBJECT ? v : -1;
+  };
+  const str = (i: number): string | undefined => (i >= 0 && t.type(i) === STRING ? t.str(i) : undefined);
+  const eachItem = (arr: number, fn: (item: number) => void): void => {
+    if (arr < 0 || t.type(arr) !== ARRAY) return;
+    for (let i = t.firstChild(arr); i >= 0; i = t.nextSibling(i, arr)) fn(i);
+  };
+  /** Members of a section object, the last of duplicate keys winning (as pSConfig reads them). */
+  const eachMember = (sec: number, fn: (name: string, value: number) => void): void => {
+    if (sec < 0) return;
+    for (let p = t.firstChild(sec); p >= 0; p = t.nextSibling(p, sec)) {
+      const v = t.propValue(p);
+      if (v >= 0 && !(t.kind[p] & COMMENT)) fn(t.str(p + 1), v);
+    }
+  };
+
   const groups = new Map<string, GroupInfo>();
-  for (const [name, prop] of members(sectionNode(root, 'groups'))) {
-    const node = prop.children![1];
-    const t = stringValue(propertyValue(node, 'type'));
-    const type = t === 'mesh' || t === 'disjoint' || t === 'list' ? t : undefined;
+  eachMember(section('groups'), (name, g) => {
+    const ts = str(t.propertyValue(g, 'type'));
+    const type = ts === 'mesh' || ts === 'disjoint' || ts === 'list' ? ts : undefined;
     const addressNames = new Set<string>();
     let hasClassSelectors = false;
-    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
-      for (const sel of itemsOf(propertyValue(node, field))) {
-        const n = stringValue(propertyValue(sel, 'name'));
+    for (const field of SELECTOR_LISTS) {
+      eachItem(t.propertyValue(g, field), (sel) => {
+        const n = str(t.propertyValue(sel, 'name'));
         if (n !== undefined) addressNames.add(n);
-        if (propertyValue(sel, 'class')) hasClassSelectors = true;
-      }
+        if (t.propertyValue(sel, 'class') >= 0) hasClassSelectors = true;
+      });
     }
-    groups.set(name, { name, node, type, size: groupSize(type), addressNames, hasClassSelectors });
-  }
+    groups.set(name, { name, node: t.node(g), type, size: groupSize(type), addressNames, hasClassSelectors });
+  });
 
   const tasks: TaskInfo[] = [];
-  for (const [name, prop] of members(sectionNode(root, 'tasks'))) {
-    const node = prop.children![1];
-    tasks.push({
-      name,
-      node,
-      group: stringValue(propertyValue(node, 'group')),
-      test: stringValue(propertyValue(node, 'test')),
-      archives: itemsOf(propertyValue(node, 'archives'))
-        .map(stringValue)
-        .filter((s): s is string => s !== undefined),
-      disabled: propertyValue(node, 'disabled')?.value === true,
+  const taskAt = new Map<string, number>();
+  eachMember(section('tasks'), (name, task) => {
+    const archives: string[] = [];
+    eachItem(t.propertyValue(task, 'archives'), (a) => {
+      const s = str(a);
+      if (s !== undefined) archives.push(s);
     });
-  }
+    const disabled = t.propertyValue(task, 'disabled');
+    const info: TaskInfo = {
+      name,
+      node: t.node(task),
+      group: str(t.propertyValue(task, 'group')),
+      test: str(t.propertyValue(task, 'test')),
+      archives,
+      disabled: disabled >= 0 && t.scalar(disabled) === true,
+    };
+    const at = taskAt.get(name);
+    if (at === undefined) taskAt.set(name, tasks.push(info) - 1);
+    else tasks[at] = info;
+  });
 
   // address → host name, and address → contexts (own, labels', remote entries')
   const addressHost = new Map<string, string>();

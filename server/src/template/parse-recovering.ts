@@ -1,12 +1,15 @@
 // Error-recovering JSON parser for text with syntax errors (the fast strict path in parse.ts failed).
-// Reports every error with a range and still builds the tree around them, so that a template being typed keeps
-// its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
-import { makeNode, type JsonNode, type SyntaxProblem } from './json-node';
+// Reports every error with a range and still builds the tree (tree.ts) around them, so that a template being typed
+// keeps its diagnostics, completion and navigation. Comments are reported (pSConfig reads strict JSON) and skipped.
+import type { SyntaxProblem } from './json-node';
 import { MAX_NESTING, skipNested, tooDeepMessage } from './nesting';
+import { KEEP_ALIVE, NODE, Tree } from './tree';
+
+const { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, PROPERTY, STRING, TRUE } = NODE;
 
 type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
 
-export function parseRecovering(text: string): { root: JsonNode | undefined; errors: SyntaxProblem[] } {
+export function parseRecovering(text: string): { tree: Tree; errors: SyntaxProblem[] } {
   return new RecoveringParser(text).parse();
 }
 
@@ -17,25 +20,29 @@ class RecoveringParser {
   private tokEnd = 0;
   private tokValue: string | number | boolean | null = null;
   private depth = 0;
+  /** The current string token's value, when it is not what decoding its text gives (a repaired string). */
+  private tokRepaired = false;
   readonly errors: SyntaxProblem[] = [];
+  private readonly tree: Tree;
 
   /** The current token (a method, so TypeScript does not narrow it across next()). */
   private cur(): Tok {
     return this.tok;
   }
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string) {
+    this.tree = new Tree(text, Math.max(64, (text.length / 8) | 0));
+  }
 
-  parse(): { root: JsonNode | undefined; errors: SyntaxProblem[] } {
+  parse(): { tree: Tree; errors: SyntaxProblem[] } {
     this.next();
-    let root: JsonNode | undefined;
     if (this.cur() === 'eof') this.error('The file is empty: a template is one JSON object.', 0, 0);
-    else root = this.value(undefined);
+    else this.value(-1);
     while (this.cur() !== 'eof') {
       this.error('Expected the end of the file: a template is one JSON object.', this.tokStart, this.tokEnd);
       this.skipToEnd();
     }
-    return { root, errors: this.errors };
+    return { tree: this.tree, errors: this.errors };
   }
 
   private error(message: string, start: number, end: number): void {
@@ -143,10 +150,12 @@ class RecoveringParser {
     this.tok = 'string';
     const raw = t.slice(this.pos, p);
     let value: string;
+    this.tokRepaired = !ok;
     try {
       value = ok ? (JSON.parse(raw) as string) : raw.replace(/^"|"$/g, '');
     } catch {
       value = raw.replace(/^"|"$/g, '');
+      this.tokRepaired = true;
     }
     this.tokValue = value;
     this.pos = p;
@@ -155,49 +164,56 @@ class RecoveringParser {
 
   // ---- parser -----------------------------------------------------------------------------------------------
 
-  private leaf(parent: JsonNode | undefined): JsonNode {
-    const type =
-      this.cur() === 'string'
-        ? 'string'
-        : this.cur() === 'number'
-          ? 'number'
-          : this.tokValue === null
-            ? 'null'
-            : 'boolean';
-    const node = makeNode(type, this.tokStart, this.tokEnd - this.tokStart, this.tokValue, parent, undefined);
+  private leaf(parent: number): number {
+    const tree = this.tree;
+    let kind: number;
+    if (this.cur() === 'string') kind = STRING;
+    else if (this.cur() === 'number') kind = NUMBER;
+    else if (this.tokValue === null) kind = NULL;
+    else kind = this.tokValue === true ? BOOLEAN | TRUE : BOOLEAN;
+    const i = tree.leaf(kind, this.tokStart, this.tokEnd, parent);
+    if (kind === STRING) {
+      // Every string value is kept as decoded here: repaired ones differ from their text, and the rest decode
+      // the same way (this path only runs on text with syntax errors).
+      const v = this.tokValue as string;
+      if (this.tokRepaired || this.text.charCodeAt(this.tokEnd - 1) !== 34 || this.tokEnd - this.tokStart < 2)
+        tree.overrides.set(i, v);
+      else tree.aux[i] = tree.strings.push(v) - 1;
+    }
     this.next();
-    return node;
+    return i;
   }
 
-  private value(parent: JsonNode | undefined): JsonNode | undefined {
+  private value(parent: number): number {
     switch (this.cur()) {
       case '{':
-        return this.container(parent, 'object');
+        return this.container(parent, OBJECT);
       case '[':
-        return this.container(parent, 'array');
+        return this.container(parent, ARRAY);
       case 'string':
       case 'number':
       case 'literal':
         return this.leaf(parent);
       case 'invalid':
         this.next();
-        return undefined;
+        return -1;
       default:
         this.error('Expected a value.', this.tokStart, this.tokEnd);
-        return undefined;
+        return -1;
     }
   }
 
-  private container(parent: JsonNode | undefined, type: 'object' | 'array'): JsonNode {
-    const node = makeNode(type, this.tokStart, 0, undefined, parent, []);
-    const close: Tok = type === 'object' ? '}' : ']';
+  private container(parent: number, type: typeof OBJECT | typeof ARRAY): number {
+    const tree = this.tree;
+    const node = tree.add(type, this.tokStart, parent);
+    const close: Tok = type === OBJECT ? '}' : ']';
     if (++this.depth > MAX_NESTING) {
       // One diagnostic at the deepest allowed point; the value is skipped (without recursion) and parsing goes on
       // after it, so the rest of the template keeps its checks.
       const skipped = skipNested(this.text, this.tokStart);
       const { message, severity } = tooDeepMessage(this.depth - 1 + skipped.depth);
       this.errors.push({ message, start: this.tokStart, end: this.tokStart + 1, tooDeep: severity });
-      node.length = skipped.end - node.offset;
+      tree.close(node, skipped.end);
       this.pos = skipped.end;
       this.depth--;
       this.next();
@@ -205,15 +221,16 @@ class RecoveringParser {
     }
     this.next();
     let needComma = false;
+    let lastEnd = 0;
     for (;;) {
       if (this.cur() === close) {
         this.next();
         break;
       }
-      if (this.cur() === 'eof' || this.cur() === (type === 'object' ? ']' : '}')) {
+      if (this.cur() === 'eof' || this.cur() === (type === OBJECT ? ']' : '}')) {
         // leave a mismatched closer to the enclosing container
         this.error(
-          type === 'object' ? 'Expected `}` to close the object.' : 'Expected `]` to close the array.',
+          type === OBJECT ? 'Expected `}` to close the object.' : 'Expected `]` to close the array.',
           this.tokStart,
           this.tokEnd,
         );
@@ -233,40 +250,37 @@ class RecoveringParser {
       }
       if (needComma) this.error('Expected a comma.', this.tokStart, this.tokEnd);
       const before = this.tokStart;
-      const child = type === 'object' ? this.property(node) : this.value(node);
-      if (child) node.children!.push(child);
+      const child = type === OBJECT ? this.property(node) : this.value(node);
+      if (child >= 0) lastEnd = tree.end[child];
       needComma = true;
       if (this.tokStart === before && this.cur() !== 'eof') this.next(); // always make progress
     }
     this.depth--;
-    const last = node.children![node.children!.length - 1];
-    const end = Math.max(
-      this.tokStart > node.offset ? prevEnd(this.text, this.tokStart) : node.offset + 1,
-      last ? last.offset + last.length : 0,
-    );
-    node.length = end - node.offset;
+    const start = tree.start[node];
+    const end = Math.max(this.tokStart > start ? prevEnd(this.text, this.tokStart) : start + 1, lastEnd);
+    tree.close(node, end);
     return node;
   }
 
-  private property(parent: JsonNode): JsonNode | undefined {
+  private property(parent: number): number {
     if (this.cur() !== 'string') {
       this.error('Expected a property name in double quotes.', this.tokStart, this.tokEnd);
-      return undefined;
+      return -1;
     }
-    const prop = makeNode('property', this.tokStart, 0, undefined, parent, []);
+    const tree = this.tree;
+    const prop = tree.add(PROPERTY, this.tokStart, parent);
     const key = this.leaf(prop);
-    prop.children!.push(key);
+    let end = tree.end[key];
     if (this.cur() === ':') {
-      prop.colonOffset = this.tokStart;
+      tree.aux[prop] = this.tokStart;
+      end = this.tokStart + 1;
       this.next();
       const v = this.value(prop);
-      if (v) prop.children!.push(v);
+      if (v >= 0) end = tree.end[v];
     } else {
       this.error('Expected `:` after the property name.', this.tokStart, this.tokEnd);
     }
-    const last = prop.children![prop.children!.length - 1];
-    prop.length =
-      (prop.colonOffset !== undefined && last === key ? prop.colonOffset + 1 : last.offset + last.length) - prop.offset;
+    tree.close(prop, end);
     return prop;
   }
 }
@@ -277,3 +291,5 @@ function prevEnd(text: string, offset: number): number {
   while (p > 0 && /\s/.test(text[p - 1])) p--;
   return p;
 }
+
+KEEP_ALIVE.push(new RecoveringParser('0')); // see tree.ts

@@ -1,35 +1,46 @@
-// Strict JSON (RFC 8259) parser for the fast path: a hand-written scanner building the AST with offsets, noting
-// comment keys and duplicate keys as it goes. Throws StrictSyntaxError at the first problem; parse.ts then falls
-// back to the recovering parser.
-import { makeNode, type DuplicateKey, type JsonNode } from './json-node';
+// Strict JSON (RFC 8259) parser for the fast path: a hand-written scanner writing the compact tree (tree.ts) with
+// offsets, noting comment keys and duplicate keys as it goes. Allocates almost nothing per node: no node objects,
+// short strings shared through the tree's string table. Throws StrictSyntaxError at the first problem; parse.ts
+// then falls back to the recovering parser.
 import { MAX_NESTING } from './nesting';
+import { KEEP_ALIVE, NODE, Tree } from './tree';
+
+const { ARRAY, BOOLEAN, COMMENT, ESCAPED, NULL, NUMBER, OBJECT, PROPERTY, STRING, TRUE } = NODE;
 
 export class StrictSyntaxError extends Error {}
 
 const WS = new Uint8Array(128);
 WS[32] = WS[9] = WS[10] = WS[13] = 1;
 
+/** Property indexes of duplicate keys (later, first) and of `#` comment properties, for parse.ts. */
+export interface StrictFindings {
+  duplicates: [later: number, first: number][];
+  comments: number[];
+}
+
 /** Strict JSON (RFC 8259) recursive-descent parser; throws StrictSyntaxError on the first problem. */
 export class StrictParser {
   private pos = 0;
   private depth = 0;
-  /** Children of the open containers, copied out exact-size when each closes (a pushed-to array keeps spare
-   *  capacity: ~17 slots for a 3-member object, which on a large template is megabytes of young-GC copying). */
-  private readonly stack: JsonNode[] = [];
-  private readonly interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  readonly tree: Tree;
+  readonly findings: StrictFindings = { duplicates: [], comments: [] };
+  /** Keys of the open objects (with their property indexes), for duplicate detection. */
+  private readonly keys: string[] = [];
+  private readonly keyProps: number[] = [];
+  /** Hash slot → index in tree.strings. */
+  private readonly interned = new Int32Array(INTERN_SLOTS).fill(-1);
 
-  constructor(
-    private readonly text: string,
-    private readonly dups: DuplicateKey[],
-    private readonly comments: JsonNode[],
-  ) {}
+  constructor(private readonly text: string) {
+    // About one node per 11 characters in pretty-printed templates.
+    this.tree = new Tree(text, Math.max(64, (text.length / 8) | 0));
+  }
 
-  parseDocument(): JsonNode {
+  parseDocument(): Tree {
     this.ws();
-    const root = this.value(undefined);
+    this.value(-1);
     this.ws();
     if (this.pos !== this.text.length) this.fail();
-    return root;
+    return this.tree;
   }
 
   private fail(): never {
@@ -47,30 +58,26 @@ export class StrictParser {
     this.pos = p;
   }
 
-  private value(parent: JsonNode | undefined): JsonNode {
-    const c = this.text.charCodeAt(this.pos);
+  private value(parent: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
     if (c === 34) return this.string(parent);
     if (c === 123) return this.object(parent);
     if (c === 91) return this.array(parent);
     if (c === 45 || (c >= 48 && c <= 57)) return this.number(parent);
-    if (this.text.startsWith('true', this.pos)) return this.literal(parent, 'boolean', true, 4);
-    if (this.text.startsWith('false', this.pos)) return this.literal(parent, 'boolean', false, 5);
-    if (this.text.startsWith('null', this.pos)) return this.literal(parent, 'null', null, 4);
+    if (t.startsWith('true', this.pos)) return this.literal(parent, BOOLEAN | TRUE, 4);
+    if (t.startsWith('false', this.pos)) return this.literal(parent, BOOLEAN, 5);
+    if (t.startsWith('null', this.pos)) return this.literal(parent, NULL, 4);
     return this.fail();
   }
 
-  private literal(
-    parent: JsonNode | undefined,
-    type: 'boolean' | 'null',
-    value: boolean | null,
-    len: number,
-  ): JsonNode {
-    const node = makeNode(type, this.pos, len, value, parent, undefined);
+  private literal(parent: number, kind: number, len: number): number {
+    const i = this.tree.leaf(kind, this.pos, this.pos + len, parent);
     this.pos += len;
-    return node;
+    return i;
   }
 
-  private string(parent: JsonNode | undefined): JsonNode {
+  private string(parent: number): number {
     const t = this.text;
     const start = this.pos;
     let p = start + 1;
@@ -89,82 +96,80 @@ export class StrictParser {
       this.fail(); // control character or end of text
     }
     this.pos = p + 1;
-    let value: string;
+    const tree = this.tree;
+    const i = tree.leaf(escaped ? STRING | ESCAPED : STRING, start, p + 1, parent);
     if (escaped) {
       try {
-        value = JSON.parse(t.slice(start, p + 1)) as string;
+        JSON.parse(t.slice(start, p + 1));
       } catch {
         return this.fail();
       }
-    } else value = p - start - 1 <= INTERN_MAX ? this.intern(start + 1, p) : t.slice(start + 1, p);
-    return makeNode('string', start, p + 1 - start, value, parent, undefined);
+    } else if (p - start - 1 <= INTERN_MAX) tree.aux[i] = this.intern(start + 1, p);
+    return i;
   }
 
-  /** Short strings (keys, names, enum values) repeat thousands of times in a large template: share one copy
-   *  of each instead of allocating a fresh one per token (less for the young-generation GC to copy). */
-  private intern(from: number, to: number): string {
+  /** Short strings (keys, names, enum values) repeat thousands of times in a large template: one copy each. */
+  private intern(from: number, to: number): number {
     const t = this.text;
     let h = to - from;
     for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
     const slot = h & (INTERN_SLOTS - 1);
+    const strings = this.tree.strings;
     const hit = this.interned[slot];
-    if (hit !== undefined && hit.length === to - from && t.startsWith(hit, from)) return hit;
-    const s = t.slice(from, to);
-    this.interned[slot] = s;
-    return s;
+    if (hit >= 0 && strings[hit].length === to - from && t.startsWith(strings[hit], from)) return hit;
+    const id = strings.push(t.slice(from, to)) - 1;
+    this.interned[slot] = id;
+    return id;
   }
 
-  private number(parent: JsonNode | undefined): JsonNode {
-    NUMBER.lastIndex = this.pos;
-    const m = NUMBER.exec(this.text);
-    if (!m) return this.fail();
-    const node = makeNode('number', this.pos, m[0].length, Number(m[0]), parent, undefined);
-    this.pos += m[0].length;
-    return node;
+  private number(parent: number): number {
+    NUMBER_RE.lastIndex = this.pos;
+    if (!NUMBER_RE.test(this.text)) return this.fail();
+    const end = NUMBER_RE.lastIndex;
+    const i = this.tree.leaf(NUMBER, this.pos, end, parent);
+    this.pos = end;
+    return i;
   }
 
-  private object(parent: JsonNode | undefined): JsonNode {
+  private object(parent: number): number {
     // Deeper than MAX_NESTING: the recovering parser skips that value with one diagnostic.
     if (++this.depth > MAX_NESTING) this.fail();
-    const stack = this.stack;
-    const mark = stack.length;
-    const node = makeNode('object', this.pos, 0, undefined, parent, undefined);
+    const t = this.text;
+    const tree = this.tree;
+    const keys = this.keys;
+    const mark = keys.length;
+    const node = tree.add(OBJECT, this.pos, parent);
     let seen: Set<string> | undefined;
     this.pos++;
     this.ws();
-    if (this.text.charCodeAt(this.pos) !== 125) {
+    if (t.charCodeAt(this.pos) !== 125) {
       for (;;) {
-        if (this.text.charCodeAt(this.pos) !== 34) this.fail();
-        const prop = makeNode('property', this.pos, 0, undefined, node, undefined);
+        if (t.charCodeAt(this.pos) !== 34) this.fail();
+        const prop = tree.add(PROPERTY, this.pos, node);
         const key = this.string(prop);
-        const name = key.value as string;
+        const name = tree.str(key);
         this.ws();
-        if (this.text.charCodeAt(this.pos) !== 58) this.fail();
-        prop.colonOffset = this.pos++;
+        if (t.charCodeAt(this.pos) !== 58) this.fail();
+        tree.aux[prop] = this.pos++;
         this.ws();
         const value = this.value(prop);
-        prop.children = [key, value];
-        prop.length = value.offset + value.length - prop.offset;
+        tree.close(prop, tree.end[value]);
         if (name.charCodeAt(0) === 35) {
-          prop.comment = true;
-          this.comments.push(prop);
+          tree.kind[prop] |= COMMENT;
+          this.findings.comments.push(prop);
         }
-        if (stack.length - mark >= 8 && !seen) {
+        if (keys.length - mark >= 8 && !seen) {
           seen = new Set();
-          for (let i = mark; i < stack.length; i++) seen.add(stack[i].children![0].value as string);
+          for (let i = mark; i < keys.length; i++) seen.add(keys[i]);
         }
-        if (seen ? seen.has(name) : hasKey(stack, mark, name)) {
-          for (let i = mark; i < stack.length; i++) {
-            if (stack[i].children![0].value === name) {
-              this.dups.push({ key: name, node: key, first: stack[i].children![0] });
-              break;
-            }
-          }
+        if (seen ? seen.has(name) : keys.indexOf(name, mark) >= 0) {
+          this.findings.duplicates.push([prop, this.keyProps[keys.indexOf(name, mark)]]);
         }
         seen?.add(name);
-        stack.push(prop);
+        keys.push(name);
+        this.keyProps.push(prop);
         this.ws();
-        const c = this.text.charCodeAt(this.pos);
+        const c = t.charCodeAt(this.pos);
         if (c === 44) {
           this.pos++;
           this.ws();
@@ -174,26 +179,25 @@ export class StrictParser {
         this.fail();
       }
     }
-    node.children = stack.slice(mark);
-    stack.length = mark;
+    keys.length = mark;
+    this.keyProps.length = mark;
     this.pos++;
-    node.length = this.pos - node.offset;
+    tree.close(node, this.pos);
     this.depth--;
     return node;
   }
 
-  private array(parent: JsonNode | undefined): JsonNode {
+  private array(parent: number): number {
     if (++this.depth > MAX_NESTING) this.fail();
-    const stack = this.stack;
-    const mark = stack.length;
-    const node = makeNode('array', this.pos, 0, undefined, parent, undefined);
+    const t = this.text;
+    const node = this.tree.add(ARRAY, this.pos, parent);
     this.pos++;
     this.ws();
-    if (this.text.charCodeAt(this.pos) !== 93) {
+    if (t.charCodeAt(this.pos) !== 93) {
       for (;;) {
-        stack.push(this.value(node));
+        this.value(node);
         this.ws();
-        const c = this.text.charCodeAt(this.pos);
+        const c = t.charCodeAt(this.pos);
         if (c === 44) {
           this.pos++;
           this.ws();
@@ -203,10 +207,8 @@ export class StrictParser {
         this.fail();
       }
     }
-    node.children = stack.slice(mark);
-    stack.length = mark;
     this.pos++;
-    node.length = this.pos - node.offset;
+    this.tree.close(node, this.pos);
     this.depth--;
     return node;
   }
@@ -214,11 +216,8 @@ export class StrictParser {
 
 const INTERN_MAX = 24;
 const INTERN_SLOTS = 4096;
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** A run of string characters that need no attention (not a quote, backslash or control character). */
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
-function hasKey(stack: JsonNode[], from: number, name: string): boolean {
-  for (let i = from; i < stack.length; i++) if (stack[i].children![0].value === name) return true;
-  return false;
-}
+KEEP_ALIVE.push(new StrictParser('0')); // see tree.ts

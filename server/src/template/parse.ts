@@ -1,20 +1,25 @@
 // Parses template text into a JSON AST with offsets, noting `#` comment keys and duplicate keys.
 //
-// Node shape is the same as jsonc-parser's `Node` (type/offset/length/value/parent/children/colonOffset), so
-// jsonc-parser's helpers (findNodeAtOffset, getNodePath, getNodeValue) work on it. String node offsets and
-// lengths include the quotes; `value` is the decoded string.
+// The tree is compact (tree.ts: typed arrays, one entry per node); JsonNode views of it have the shape of
+// jsonc-parser's `Node` (type/offset/length/value/parent/children/colonOffset). String node offsets and lengths
+// include the quotes; `value` is the decoded string.
 //
 // Valid JSON takes a fast strict path (a hand-written scanner, a few times the cost of JSON.parse). Text with a
 // syntax error is re-parsed by parse-recovering.ts, which recovers a partial tree and lists every error.
 import type { DuplicateKey, JsonNode, JsonPath, SyntaxProblem } from './json-node';
 import { parseRecovering } from './parse-recovering';
 import { StrictParser, StrictSyntaxError } from './parse-strict';
+import { NODE, type Tree } from './tree';
+
+const { COMMENT, OBJECT } = NODE;
 
 export type { DuplicateKey, JsonNode, JsonNodeType, JsonPath, SyntaxProblem } from './json-node';
-export { makeNode } from './json-node';
+export { Tree } from './tree';
 
 export interface ParsedTemplate {
   text: string;
+  /** The compact tree (tree.ts); `root` is its first node. */
+  tree: Tree;
   root: JsonNode | undefined;
   syntaxErrors: SyntaxProblem[];
   duplicateKeys: DuplicateKey[];
@@ -23,38 +28,49 @@ export interface ParsedTemplate {
 }
 
 export function parseTemplate(text: string): ParsedTemplate {
-  const duplicateKeys: DuplicateKey[] = [];
-  const commentKeys: JsonNode[] = [];
+  let parser: StrictParser | undefined = new StrictParser(text);
   try {
-    const root = new StrictParser(text, duplicateKeys, commentKeys).parseDocument();
-    return { text, root, syntaxErrors: [], duplicateKeys, commentKeys };
+    const tree = parser.parseDocument();
+    const { duplicates, comments } = parser.findings;
+    parser = undefined;
+    return {
+      text,
+      tree,
+      root: tree.root,
+      syntaxErrors: [],
+      duplicateKeys: duplicates.map(([later, first]) => duplicate(tree, later, first)),
+      commentKeys: comments.map((p) => tree.node(p)),
+    };
   } catch (e) {
     if (!(e instanceof StrictSyntaxError)) throw e;
   }
-  duplicateKeys.length = 0;
-  commentKeys.length = 0;
-  const { root, errors } = parseRecovering(text);
-  if (root) annotate(root, duplicateKeys, commentKeys);
-  return { text, root, syntaxErrors: errors, duplicateKeys, commentKeys };
+  const { tree, errors } = parseRecovering(text);
+  const duplicateKeys: DuplicateKey[] = [];
+  const commentKeys: JsonNode[] = [];
+  annotate(tree, duplicateKeys, commentKeys);
+  return { text, tree, root: tree.root, syntaxErrors: errors, duplicateKeys, commentKeys };
+}
+
+function duplicate(tree: Tree, later: number, first: number): DuplicateKey {
+  return { key: tree.str(later + 1), node: tree.node(later + 1), first: tree.node(first + 1) };
 }
 
 /** Marks comment keys and finds duplicate keys in a tree built by the recovering parser. */
-function annotate(node: JsonNode, dups: DuplicateKey[], comments: JsonNode[]): void {
-  if (node.type === 'object' && node.children) {
-    const seen = new Map<string, JsonNode>();
-    for (const prop of node.children) {
-      const key = prop.children?.[0];
-      if (!key || typeof key.value !== 'string') continue;
-      if (key.value.startsWith('#')) {
-        prop.comment = true;
-        comments.push(prop);
+function annotate(tree: Tree, dups: DuplicateKey[], comments: JsonNode[]): void {
+  for (let i = 0; i < tree.count; i++) {
+    if (tree.type(i) !== OBJECT) continue;
+    const seen = new Map<string, number>();
+    for (let p = tree.firstChild(i); p >= 0; p = tree.nextSibling(p, i)) {
+      const key = tree.str(p + 1);
+      if (key.startsWith('#')) {
+        tree.kind[p] |= COMMENT;
+        comments.push(tree.node(p));
       }
-      const first = seen.get(key.value);
-      if (first) dups.push({ key: key.value, node: key, first });
-      else seen.set(key.value, key);
+      const first = seen.get(key);
+      if (first !== undefined) dups.push(duplicate(tree, p, first));
+      else seen.set(key, p);
     }
   }
-  if (node.children) for (const c of node.children) annotate(c, dups, comments);
 }
 
 // ---- helpers every consumer uses -------------------------------------------------------------------------------
@@ -67,10 +83,11 @@ export function members(obj: JsonNode | undefined): Map<string, JsonNode> {
   let m = memberCache.get(obj);
   if (!m) {
     m = new Map();
-    for (const prop of obj.children ?? []) {
-      const key = prop.children?.[0];
-      if (prop.comment || !key || typeof key.value !== 'string' || !prop.children?.[1]) continue;
-      m.set(key.value, prop);
+    const t = obj.tree;
+    const o = obj.index;
+    for (let p = t.firstChild(o); p >= 0; p = t.nextSibling(p, o)) {
+      if (t.kind[p] & COMMENT || t.propValue(p) < 0) continue;
+      m.set(t.str(p + 1), t.node(p));
     }
     memberCache.set(obj, m);
   }
@@ -80,12 +97,17 @@ const EMPTY: Map<string, JsonNode> = new Map();
 
 /** Value node of `obj[key]` (comments excluded, last duplicate wins). */
 export function propertyValue(obj: JsonNode | undefined, key: string): JsonNode | undefined {
-  if (!obj || obj.type !== 'object' || !obj.children) return undefined;
-  const kids = obj.children;
-  for (let i = kids.length - 1; i >= 0; i--) {
-    const p = kids[i].children;
-    if (p && p[0].value === key && p[1]) return p[1];
-  }
+  if (!obj) return undefined;
+  const v = obj.tree.propertyValue(obj.index, key);
+  return v >= 0 ? obj.tree.node(v) : undefined;
+}
+
+/** The first property node of `obj` named `key` that has a value and is not a comment (no node for the others). */
+export function firstMember(obj: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (!obj || obj.type !== 'object') return undefined;
+  const t = obj.tree;
+  for (let p = t.firstChild(obj.index); p >= 0; p = t.nextSibling(p, obj.index))
+    if (!(t.kind[p] & COMMENT) && t.propValue(p) >= 0 && t.strIs(p + 1, key)) return t.node(p);
   return undefined;
 }
 
@@ -104,12 +126,12 @@ const NO_NODES: JsonNode[] = [];
 
 /** Key string of a property node. */
 export function keyName(prop: JsonNode): string {
-  return (prop.children as JsonNode[])[0].value as string;
+  return prop.tree.str(prop.index + 1);
 }
 
 /** Key node of a property node. */
 export function keyOf(prop: JsonNode): JsonNode {
-  return (prop.children as JsonNode[])[0];
+  return prop.tree.node(prop.index + 1);
 }
 
 export function stringValue(node: JsonNode | undefined): string | undefined {
@@ -123,19 +145,7 @@ export function itemsOf(node: JsonNode | undefined): JsonNode[] {
 
 /** JSON path of a node (object keys and array indexes), like jsonc-parser's getNodePath. */
 export function nodePath(node: JsonNode): JsonPath {
-  const path: JsonPath = [];
-  let n: JsonNode | undefined = node;
-  while (n?.parent) {
-    const p: JsonNode = n.parent;
-    if (p.type === 'property') {
-      if (p.children?.[1] === n || p.children?.[0] === n) path.unshift(p.children![0].value as string);
-      n = p.parent;
-    } else if (p.type === 'array') {
-      path.unshift(p.children!.indexOf(n));
-      n = p;
-    } else n = p;
-  }
-  return path;
+  return node.tree.path(node.index);
 }
 
 /** The innermost node containing offset (a string token's quotes count as inside). */
@@ -144,51 +154,14 @@ export function nodeAtOffset(
   offset: number,
   includeRightBound = false,
 ): JsonNode | undefined {
-  let node = root;
-  if (!node || !contains(node, offset, includeRightBound)) return undefined;
-  for (;;) {
-    const kids = node.children;
-    if (!kids || kids.length === 0) return node;
-    // binary search: children are sorted by offset
-    let lo = 0;
-    let hi = kids.length - 1;
-    let found: JsonNode | undefined;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const k = kids[mid];
-      if (offset < k.offset) hi = mid - 1;
-      else if (offset > k.offset + k.length || (offset === k.offset + k.length && !includeRightBound)) lo = mid + 1;
-      else {
-        found = k;
-        break;
-      }
-    }
-    if (!found) return node;
-    node = found;
-  }
-}
-
-function contains(node: JsonNode, offset: number, includeRightBound: boolean): boolean {
-  return (
-    offset >= node.offset &&
-    (offset < node.offset + node.length || (includeRightBound && offset === node.offset + node.length))
-  );
+  if (!root) return undefined;
+  const t = root.tree;
+  const i = t.at(offset, includeRightBound);
+  // Only nodes inside `root`'s subtree count.
+  return i >= root.index && i < t.next[root.index] ? t.node(i) : undefined;
 }
 
 /** Plain JS value of a node (comments stripped, last duplicate wins), like pSConfig sees it. */
 export function toValue(node: JsonNode | undefined): unknown {
-  if (!node) return undefined;
-  switch (node.type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const [k, prop] of members(node)) out[k] = toValue(prop.children?.[1]);
-      return out;
-    }
-    case 'array':
-      return (node.children ?? []).map(toValue);
-    case 'property':
-      return toValue(node.children?.[1]);
-    default:
-      return node.value;
-  }
+  return node ? node.tree.toValue(node.index) : undefined;
 }

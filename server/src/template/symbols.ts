@@ -4,17 +4,10 @@
 // `remote-addresses` entries. References are the string values that name another object (task.group,
 // selector.name, host.archives[i], …). Ranges of references exclude the quotes. Comment keys (`#…`) are ignored.
 // Navigation (completion, definition, references, rename, hover) and the reference rules are built on this.
-import {
-  itemsOf,
-  keyName,
-  keyOf,
-  memberProps,
-  nodeAtOffset,
-  nodePath,
-  propertyValue,
-  type JsonNode,
-  type JsonPath,
-} from './parse';
+import { nodeAtOffset, nodePath, propertyValue, type JsonNode, type JsonPath, type Tree } from './parse';
+import { KEEP_ALIVE, NODE, Tree as TreeClass } from './tree';
+
+const { ARRAY, COMMENT, OBJECT, STRING } = NODE;
 
 /** Names pSConfig validates (NameType); section keys outside it are not validated by pSConfig at all. */
 export const NAME_PATTERN = /^[a-zA-Z0-9:._\-]+$/;
@@ -39,48 +32,82 @@ export function isSection(s: string): s is Section {
   return (SECTIONS as readonly string[]).includes(s);
 }
 
-export interface Definition {
-  kind: SymbolKind;
-  name: string;
-  /** Key string node (quotes included in its offset/length). */
-  keyNode: JsonNode;
+/** A named definition: a section key, an address label or a remote-addresses entry. Built from tree indexes; the
+ *  node views are made when a feature asks for them. */
+export class Definition {
   /** Name range without quotes. */
-  start: number;
-  end: number;
-  valueNode: JsonNode | undefined;
-  /** For labels / remote-addresses: the address that holds them. */
-  address?: string;
-  /** For labels inside a remote-addresses entry: that entry's key. */
-  remote?: string;
+  readonly start: number;
+  readonly end: number;
+
+  constructor(
+    readonly kind: SymbolKind,
+    readonly name: string,
+    private readonly tree: Tree,
+    /** Index of the key string (quotes included in its range). */
+    readonly keyIndex: number,
+    /** Index of the value, or -1. */
+    readonly valueIndex: number,
+    /** For labels / remote-addresses: the address that holds them. */
+    readonly address: string | undefined,
+    /** For labels inside a remote-addresses entry: that entry's key. */
+    readonly remote: string | undefined,
+  ) {
+    this.start = tree.start[keyIndex] + 1;
+    this.end = tree.end[keyIndex] - 1;
+  }
+
+  /** Key string node (quotes included in its offset/length). */
+  get keyNode(): JsonNode {
+    return this.tree.node(this.keyIndex);
+  }
+
+  get valueNode(): JsonNode | undefined {
+    return this.valueIndex >= 0 ? this.tree.node(this.valueIndex) : undefined;
+  }
 }
 
-export interface Reference {
-  /** What the reference names. */
-  kind: SymbolKind;
-  name: string;
-  /** The string value node (quotes included). */
-  node: JsonNode;
+/** A string value naming another object. */
+export class Reference {
   /** Name range without quotes. */
-  start: number;
-  end: number;
-  /** Field that holds it, e.g. `group`, `archives`, `name`, `label`, `class`, `host`, `contexts`, `test`. */
-  field: string;
-  /** The definition the reference sits in (section + name), e.g. { kind: 'tasks', name: 'example-task' }. */
-  ownerKind: Section;
-  ownerName: string;
-  /** For label references: the address the label must exist on (undefined for default-address-label). */
-  address?: string;
-  /** True for a remote-addresses key: it names the other address of a pair (not checked by pSConfig). */
-  isKey?: boolean;
+  readonly start: number;
+  readonly end: number;
+
+  constructor(
+    /** What the reference names. */
+    readonly kind: SymbolKind,
+    readonly name: string,
+    private readonly tree: Tree,
+    /** Index of the string value (quotes included in its range). */
+    readonly nodeIndex: number,
+    /** Field that holds it, e.g. `group`, `archives`, `name`, `label`, `class`, `host`, `contexts`, `test`. */
+    readonly field: string,
+    /** The definition the reference sits in (section + name), e.g. { kind: 'tasks', name: 'example-task' }. */
+    readonly ownerKind: Section,
+    readonly ownerName: string,
+    /** For label references: the address the label must exist on (undefined for default-address-label). */
+    readonly address: string | undefined,
+    /** True for a remote-addresses key: it names the other address of a pair (not checked by pSConfig). */
+    readonly isKey: boolean | undefined,
+  ) {
+    this.start = tree.start[nodeIndex] + 1;
+    this.end = tree.end[nodeIndex] - 1;
+  }
+
+  /** The string value node (quotes included). */
+  get node(): JsonNode {
+    return this.tree.node(this.nodeIndex);
+  }
 }
 
 export class SymbolIndex {
   readonly definitions: Definition[] = [];
   readonly references: Reference[] = [];
-  private readonly defMap = new Map<SymbolKind, Map<string, Definition[]>>();
-  private readonly refMap = new Map<SymbolKind, Map<string, Reference[]>>();
+  // Per kind and name: the one entry, or an array when there are several or a caller asked for a list (most names
+  // have one definition and few references: no array each, on a template with tens of thousands of them).
+  private readonly defMap = new Map<SymbolKind, Map<string, Definition | Definition[]>>();
+  private readonly refMap = new Map<SymbolKind, Map<string, Reference | Reference[]>>();
   /** Labels per address (a template can give thousands of addresses the same label names). */
-  private readonly labelMap = new Map<string, Map<string, Definition[]>>();
+  private readonly labelMap = new Map<string, Map<string, Definition | Definition[]>>();
   private sortedRefs: Reference[] | undefined;
   private sortedDefs: Definition[] | undefined;
 
@@ -88,32 +115,44 @@ export class SymbolIndex {
 
   addDefinition(d: Definition): void {
     this.definitions.push(d);
-    push(this.defMap, d.kind, d.name, d);
+    add(byKind(this.defMap, d.kind), d.name, d);
     if (d.kind === 'labels' && d.address !== undefined) {
       let m = this.labelMap.get(d.address);
       if (!m) this.labelMap.set(d.address, (m = new Map()));
-      const a = m.get(d.name);
-      if (a) a.push(d);
-      else m.set(d.name, [d]);
+      add(m, d.name, d);
     }
   }
 
   addReference(r: Reference): void {
     this.references.push(r);
-    push(this.refMap, r.kind, r.name, r);
+    add(byKind(this.refMap, r.kind), r.name, r);
   }
 
   /** Definitions of `name` in `kind` (several if a key is duplicated; for labels, across all addresses unless `address` is given). */
   definitionsOf(kind: SymbolKind, name: string, address?: string): Definition[] {
-    if (address !== undefined && kind === 'labels') return this.labelMap.get(address)?.get(name) ?? [];
-    const all = this.defMap.get(kind)?.get(name) ?? [];
+    if (address !== undefined && kind === 'labels') return list(this.labelMap.get(address), name);
+    const all = list(this.defMap.get(kind), name);
     return address === undefined ? all : all.filter((d) => d.address === address);
+  }
+
+  /** Whether `name` is defined in `kind` (for labels: on `address` when given), without making a list. */
+  isDefined(kind: SymbolKind, name: string, address?: string): boolean {
+    if (address !== undefined && kind === 'labels') return this.labelMap.get(address)?.has(name) === true;
+    if (address === undefined) return this.defMap.get(kind)?.has(name) === true;
+    return this.definitionsOf(kind, name, address).length > 0;
   }
 
   /** References to `name` in `kind` (for labels, restricted to `address` when given). */
   referencesTo(kind: SymbolKind, name: string, address?: string): Reference[] {
-    const all = this.refMap.get(kind)?.get(name) ?? [];
+    const all = list(this.refMap.get(kind), name);
     return address === undefined ? all : all.filter((r) => r.address === undefined || r.address === address);
+  }
+
+  /** Whether some reference to `name` in `kind` satisfies `test`, without making a list. */
+  someReference(kind: SymbolKind, name: string, test: (r: Reference) => boolean): boolean {
+    const v = this.refMap.get(kind)?.get(name);
+    if (v === undefined) return false;
+    return Array.isArray(v) ? v.some(test) : test(v);
   }
 
   /** Names defined in a section (in document order, without duplicates). */
@@ -123,20 +162,21 @@ export class SymbolIndex {
     if (address === undefined) return [...byName.keys()];
     if (kind === 'labels') return [...(this.labelMap.get(address)?.keys() ?? [])];
     const out: string[] = [];
-    for (const [name, defs] of byName) if (defs.some((d) => d.address === address)) out.push(name);
+    for (const [name, defs] of byName)
+      if ((Array.isArray(defs) ? defs : [defs]).some((d) => d.address === address)) out.push(name);
     return out;
   }
 
   /** The reference whose string token contains offset (quotes included). */
   referenceAt(offset: number): Reference | undefined {
-    this.sortedRefs ??= [...this.references].sort((a, b) => a.node.offset - b.node.offset);
-    return findByToken(this.sortedRefs, offset, (r) => r.node);
+    this.sortedRefs ??= [...this.references].sort((a, b) => a.start - b.start);
+    return findByToken(this.sortedRefs, offset);
   }
 
   /** The definition whose key token contains offset (quotes included). */
   definitionAt(offset: number): Definition | undefined {
-    this.sortedDefs ??= [...this.definitions].sort((a, b) => a.keyNode.offset - b.keyNode.offset);
-    return findByToken(this.sortedDefs, offset, (d) => d.keyNode);
+    this.sortedDefs ??= [...this.definitions].sort((a, b) => a.start - b.start);
+    return findByToken(this.sortedDefs, offset);
   }
 
   /** Innermost AST node at offset and its JSON path. */
@@ -146,22 +186,38 @@ export class SymbolIndex {
   }
 }
 
-function push<T>(m: Map<SymbolKind, Map<string, T[]>>, kind: SymbolKind, name: string, v: T): void {
+function byKind<T>(m: Map<SymbolKind, Map<string, T | T[]>>, kind: SymbolKind): Map<string, T | T[]> {
   let byName = m.get(kind);
   if (!byName) m.set(kind, (byName = new Map()));
-  const a = byName.get(name);
-  if (a) a.push(v);
-  else byName.set(name, [v]);
+  return byName;
 }
 
-function findByToken<T>(sorted: T[], offset: number, tok: (t: T) => JsonNode): T | undefined {
+function add<T extends object>(byName: Map<string, T | T[]>, name: string, v: T): void {
+  const a = byName.get(name);
+  if (a === undefined) byName.set(name, v);
+  else if (Array.isArray(a)) a.push(v);
+  else byName.set(name, [a, v]);
+}
+
+/** The entries of `name` as a list (kept, so later additions and calls share it). */
+function list<T extends object>(byName: Map<string, T | T[]> | undefined, name: string): T[] {
+  const a = byName?.get(name);
+  if (a === undefined) return [];
+  if (Array.isArray(a)) return a;
+  const l = [a];
+  byName!.set(name, l);
+  return l;
+}
+
+/** The entry whose string token (its name range plus the quotes) contains offset. */
+function findByToken<T extends { start: number; end: number }>(sorted: T[], offset: number): T | undefined {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const n = tok(sorted[mid]);
-    if (offset < n.offset) hi = mid - 1;
-    else if (offset > n.offset + n.length) lo = mid + 1;
+    const n = sorted[mid];
+    if (offset < n.start - 1) hi = mid - 1;
+    else if (offset > n.end + 1) lo = mid + 1;
     else return sorted[mid];
   }
   return undefined;
@@ -173,33 +229,37 @@ export function sectionNode(root: JsonNode | undefined, section: Section): JsonN
   return v?.type === 'object' ? v : undefined;
 }
 
-/** Builds the index in one walk over the sections. */
+/** Builds the index in one walk over the sections, on tree indexes (no node objects). */
 export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
   const idx = new SymbolIndex(root);
   if (!root || root.type !== 'object') return idx;
-  const b = new Builder(idx);
+  const b = new Builder(idx, root.tree);
+  const t = root.tree;
   for (const section of SECTIONS) {
-    for (const prop of memberProps(sectionNode(root, section))) {
-      const name = keyName(prop);
-      const value = prop.children?.[1];
-      idx.addDefinition(def(section, name, prop, undefined, undefined));
-      if (value?.type !== 'object') continue;
+    const sec = t.propertyValue(root.index, section);
+    if (sec < 0 || t.type(sec) !== OBJECT) continue;
+    for (let prop = t.firstChild(sec); prop >= 0; prop = t.nextSibling(prop, sec)) {
+      const value = t.propValue(prop);
+      if (value < 0 || t.kind[prop] & COMMENT) continue;
+      const name = t.str(prop + 1);
+      idx.addDefinition(new Definition(section, name, t, prop + 1, value, undefined, undefined));
+      if (t.type(value) !== OBJECT) continue;
       b.ownerKind = section;
       b.ownerName = name;
       switch (section) {
         case 'tasks':
-          b.ref('groups', 'group', propertyValue(value, 'group'));
-          b.ref('tests', 'test', propertyValue(value, 'test'));
-          b.ref('schedules', 'schedule', propertyValue(value, 'schedule'));
-          b.refs('archives', 'archives', propertyValue(value, 'archives'));
-          b.refs('subtasks', 'subtasks', propertyValue(value, 'subtasks'));
+          b.ref('groups', 'group', t.propertyValue(value, 'group'));
+          b.ref('tests', 'test', t.propertyValue(value, 'test'));
+          b.ref('schedules', 'schedule', t.propertyValue(value, 'schedule'));
+          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
+          b.refs('subtasks', 'subtasks', t.propertyValue(value, 'subtasks'));
           break;
         case 'subtasks':
-          b.ref('tests', 'test', propertyValue(value, 'test'));
-          b.refs('archives', 'archives', propertyValue(value, 'archives'));
+          b.ref('tests', 'test', t.propertyValue(value, 'test'));
+          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
           break;
         case 'hosts':
-          b.refs('archives', 'archives', propertyValue(value, 'archives'));
+          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
           break;
         case 'addresses':
           b.address(name, value);
@@ -208,8 +268,8 @@ export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
           b.group(value);
           break;
         case 'address-classes':
-          b.filter(propertyValue(value, 'match-filter'));
-          b.filter(propertyValue(value, 'exclude-filter'));
+          b.filter(t.propertyValue(value, 'match-filter'));
+          b.filter(t.propertyValue(value, 'exclude-filter'));
           break;
         default:
           break;
@@ -217,26 +277,6 @@ export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
     }
   }
   return idx;
-}
-
-function def(
-  kind: SymbolKind,
-  name: string,
-  prop: JsonNode,
-  address: string | undefined,
-  remote: string | undefined,
-): Definition {
-  const keyNode = keyOf(prop);
-  return {
-    kind,
-    name,
-    keyNode,
-    start: keyNode.offset + 1,
-    end: keyNode.offset + keyNode.length - 1,
-    valueNode: prop.children?.[1],
-    address,
-    remote,
-  };
 }
 
 type SelectorField =
@@ -254,80 +294,108 @@ class Builder {
   ownerKind: Section = 'tasks';
   ownerName = '';
 
-  constructor(private readonly idx: SymbolIndex) {}
+  constructor(
+    private readonly idx: SymbolIndex,
+    private readonly t: Tree,
+  ) {}
 
-  ref(kind: SymbolKind, field: string, node: JsonNode | undefined, address?: string, isKey?: boolean): void {
-    if (node?.type !== 'string') return;
-    this.idx.addReference({
-      kind,
-      name: node.value as string,
-      node,
-      start: node.offset + 1,
-      end: node.offset + node.length - 1,
-      field,
-      ownerKind: this.ownerKind,
-      ownerName: this.ownerName,
-      address,
-      isKey,
-    });
+  ref(kind: SymbolKind, field: string, node: number, address?: string, isKey?: boolean): void {
+    const t = this.t;
+    if (node < 0 || t.type(node) !== STRING) return;
+    this.idx.addReference(
+      new Reference(kind, t.str(node), t, node, field, this.ownerKind, this.ownerName, address, isKey),
+    );
   }
 
-  refs(kind: SymbolKind, field: string, arr: JsonNode | undefined): void {
-    if (arr?.type !== 'array') return;
-    for (const item of arr.children ?? []) this.ref(kind, field, item);
+  refs(kind: SymbolKind, field: string, arr: number): void {
+    const t = this.t;
+    if (arr < 0 || t.type(arr) !== ARRAY) return;
+    for (let item = t.firstChild(arr); item >= 0; item = t.nextSibling(item, arr)) this.ref(kind, field, item);
   }
 
-  address(address: string, value: JsonNode): void {
-    this.ref('hosts', 'host', propertyValue(value, 'host'));
-    this.refs('contexts', 'contexts', propertyValue(value, 'contexts'));
+  address(address: string, value: number): void {
+    const t = this.t;
+    this.ref('hosts', 'host', t.propertyValue(value, 'host'));
+    this.refs('contexts', 'contexts', t.propertyValue(value, 'contexts'));
     this.labels(address, value, undefined);
-    for (const rprop of memberProps(propertyValue(value, 'remote-addresses'))) {
-      const remote = keyName(rprop);
-      this.idx.addDefinition(def('remote-addresses', remote, rprop, address, undefined));
-      this.ref('addresses', 'remote-addresses', keyOf(rprop), undefined, true);
-      const rv = rprop.children?.[1];
-      this.refs('contexts', 'contexts', propertyValue(rv, 'contexts'));
+    const remotes = t.propertyValue(value, 'remote-addresses');
+    if (remotes < 0 || t.type(remotes) !== OBJECT) return;
+    for (let rprop = t.firstChild(remotes); rprop >= 0; rprop = t.nextSibling(rprop, remotes)) {
+      const rv = t.propValue(rprop);
+      if (rv < 0 || t.kind[rprop] & COMMENT) continue;
+      const remote = t.str(rprop + 1);
+      this.idx.addDefinition(new Definition('remote-addresses', remote, t, rprop + 1, rv, address, undefined));
+      this.ref('addresses', 'remote-addresses', rprop + 1, undefined, true);
+      this.refs('contexts', 'contexts', t.propertyValue(rv, 'contexts'));
       this.labels(address, rv, remote);
     }
   }
 
-  private labels(address: string, holder: JsonNode | undefined, remote: string | undefined): void {
-    for (const lprop of memberProps(propertyValue(holder, 'labels'))) {
-      this.idx.addDefinition(def('labels', keyName(lprop), lprop, address, remote));
-      this.refs('contexts', 'contexts', propertyValue(lprop.children?.[1], 'contexts'));
+  private labels(address: string, holder: number, remote: string | undefined): void {
+    const t = this.t;
+    const labels = t.propertyValue(holder, 'labels');
+    if (labels < 0 || t.type(labels) !== OBJECT) return;
+    for (let lprop = t.firstChild(labels); lprop >= 0; lprop = t.nextSibling(lprop, labels)) {
+      const lv = t.propValue(lprop);
+      if (lv < 0 || t.kind[lprop] & COMMENT) continue;
+      this.idx.addDefinition(new Definition('labels', t.str(lprop + 1), t, lprop + 1, lv, address, remote));
+      this.refs('contexts', 'contexts', t.propertyValue(lv, 'contexts'));
     }
   }
 
-  private selector(sel: JsonNode | undefined, field: SelectorField): void {
-    if (sel?.type !== 'object') return;
-    const name = propertyValue(sel, 'name');
+  private selector(sel: number, field: SelectorField): void {
+    const t = this.t;
+    if (sel < 0 || t.type(sel) !== OBJECT) return;
+    const name = t.propertyValue(sel, 'name');
     const f = SELECTOR_FIELDS[field];
     this.ref('addresses', f.name, name);
-    this.ref('address-classes', f.class, propertyValue(sel, 'class'));
+    this.ref('address-classes', f.class, t.propertyValue(sel, 'class'));
     this.ref(
       'labels',
       f.label,
-      propertyValue(sel, 'label'),
-      name?.type === 'string' ? (name.value as string) : undefined,
+      t.propertyValue(sel, 'label'),
+      name >= 0 && t.type(name) === STRING ? t.str(name) : undefined,
     );
   }
 
-  group(value: JsonNode): void {
-    for (const field of GROUP_SELECTOR_FIELDS) {
-      for (const sel of itemsOf(propertyValue(value, field))) this.selector(sel, field);
-    }
-    for (const ex of itemsOf(propertyValue(value, 'excludes'))) {
-      this.selector(propertyValue(ex, 'local-address'), 'excludes.local-address');
-      for (const sel of itemsOf(propertyValue(ex, 'target-addresses'))) this.selector(sel, 'excludes.target-addresses');
-    }
-    this.ref('labels', 'default-address-label', propertyValue(value, 'default-address-label'));
+  /** Calls fn on each item of the array at `arr` (nothing for anything else). */
+  private each(arr: number, fn: (item: number) => void): void {
+    const t = this.t;
+    if (arr < 0 || t.type(arr) !== ARRAY) return;
+    for (let i = t.firstChild(arr); i >= 0; i = t.nextSibling(i, arr)) fn(i);
   }
 
-  filter(filter: JsonNode | undefined): void {
-    if (filter?.type !== 'object') return;
-    if (propertyValue(filter, 'type')?.value === 'address-class')
-      this.ref('address-classes', 'class', propertyValue(filter, 'class'));
-    for (const f of itemsOf(propertyValue(filter, 'filters'))) this.filter(f);
-    this.filter(propertyValue(filter, 'filter'));
+  group(value: number): void {
+    const t = this.t;
+    for (const field of GROUP_SELECTOR_FIELDS)
+      this.each(t.propertyValue(value, field), (sel) => this.selector(sel, field));
+    this.each(t.propertyValue(value, 'excludes'), (ex) => {
+      this.selector(t.propertyValue(ex, 'local-address'), 'excludes.local-address');
+      this.each(t.propertyValue(ex, 'target-addresses'), (sel) => this.selector(sel, 'excludes.target-addresses'));
+    });
+    this.ref('labels', 'default-address-label', t.propertyValue(value, 'default-address-label'));
   }
+
+  filter(filter: number): void {
+    const t = this.t;
+    if (filter < 0 || t.type(filter) !== OBJECT) return;
+    const type = t.propertyValue(filter, 'type');
+    if (type >= 0 && t.type(type) === STRING && t.str(type) === 'address-class')
+      this.ref('address-classes', 'class', t.propertyValue(filter, 'class'));
+    this.each(t.propertyValue(filter, 'filters'), (f) => this.filter(f));
+    this.filter(t.propertyValue(filter, 'filter'));
+  }
+}
+
+{
+  // see tree.ts: one of each per-run class stays alive
+  const t = new TreeClass('""', 1);
+  t.leaf(NODE.STRING, 0, 2, -1);
+  const idx = new SymbolIndex(undefined);
+  KEEP_ALIVE.push(
+    idx,
+    new Builder(idx, t),
+    new Definition('tests', '', t, 0, -1, undefined, undefined),
+    new Reference('tests', '', t, 0, 'test', 'tasks', '', undefined, undefined),
+  );
 }

@@ -33,10 +33,34 @@ export interface TemplateVariable {
   standalone: boolean;
 }
 
-const INDEXED = new RegExp(`^(${INDEXED_VARIABLES.join('|')})\\[(\\d+)\\]$`);
-const WS = /\s/;
 /** Names written as they are (no index, no script). */
 const PLAIN_NAMES = new Set<string>(VARIABLES.filter((v) => !v.indexed && v.name !== 'jq').map((v) => v.name));
+
+/** The characters of JavaScript's `\s` (String.prototype.trim trims the same set). */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+function isLineBreak(c: number): boolean {
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+}
+
+// Scratch lists of one scan (scans are synchronous and never nested): most strings hold one or two variables, and
+// a large template has thousands of such strings.
+const closers: number[] = [];
+const covered: number[] = [];
 
 /**
  * Scans raw (escaped) string-token text; `base` is the document offset of raw[0].
@@ -46,56 +70,95 @@ const PLAIN_NAMES = new Set<string>(VARIABLES.filter((v) => !v.indexed && v.name
  * whitespace before it and at least one character in between.
  */
 export function scanVariables(raw: string, base = 0): TemplateVariable[] {
-  let i = raw.indexOf('{%');
+  return scanRange(raw, 0, raw.length, base);
+}
+
+/** Scans a string node of the document (in place: no copy of the string). */
+export function scanStringNode(text: string, node: JsonNode): TemplateVariable[] {
+  if (node.type !== 'string') return [];
+  return scanString(text, node.offset, node.offset + node.length);
+}
+
+/** Scans the string token text[start, end) (quotes included). */
+export function scanString(text: string, start: number, end: number): TemplateVariable[] {
+  return end - start < 2 ? [] : scanRange(text, start + 1, end - 1, 0);
+}
+
+/** scanVariables on src[from, to); offsets in the result are src offsets plus `shift`. */
+function scanRange(src: string, from: number, to: number, shift: number): TemplateVariable[] {
+  const find = (what: string, at: number): number => {
+    const k = src.indexOf(what, at);
+    return k >= 0 && k + what.length <= to ? k : -1;
+  };
+  let i = find('{%', from);
   if (i < 0) return [];
-  const closers: number[] = []; // positions of `%}` preceded by whitespace
-  for (let k = raw.indexOf('%}'); k >= 0; k = raw.indexOf('%}', k + 1))
-    if (k > 0 && WS.test(raw[k - 1])) closers.push(k);
-  const out: TemplateVariable[] = [];
-  const covered: number[] = []; // start/end pairs of well-formed matches, ascending
+  closers.length = 0; // positions of `%}` preceded by whitespace
+  for (let k = find('%}', from); k >= 0; k = find('%}', k + 1))
+    if (k > from && isSpace(src.charCodeAt(k - 1))) closers.push(k);
+  covered.length = 0; // start/end pairs of well-formed matches, ascending
+  let out: TemplateVariable[] | undefined; // made on the first variable: most strings hold one (no spare room)
+  const emit = (v: TemplateVariable): void => {
+    if (out) out.push(v);
+    else out = [v];
+  };
   let ci = 0;
   while (i >= 0 && ci < closers.length) {
-    if (WS.test(raw[i + 2] ?? '')) {
+    if (i + 2 < to && isSpace(src.charCodeAt(i + 2))) {
       while (ci < closers.length && closers[ci] < i + 5) ci++;
       if (ci >= closers.length) break;
       const k = closers[ci];
-      const inner = raw.slice(i + 2, k);
-      const text = inner.trim();
-      if (text && !/[\n\r\u2028\u2029]/.test(inner)) {
+      let a = i + 2;
+      let b = k;
+      let lineBreak = false;
+      for (let q = a; q < b; q++) if (isLineBreak(src.charCodeAt(q))) lineBreak = true;
+      while (a < b && isSpace(src.charCodeAt(a))) a++;
+      while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
+      if (a < b && !lineBreak) {
         const end = k + 2;
-        const gStart = i + 2 + (inner.length - inner.trimStart().length);
-        out.push(classify(text, base + gStart, base + i, base + end, false, i === 0 && end === raw.length));
+        emit(classify(src.slice(a, b), a + shift, i + shift, end + shift, false, i === from && end === to));
         covered.push(i, end);
-        i = raw.indexOf('{%', end);
+        i = find('{%', end);
         continue;
       }
     }
-    i = raw.indexOf('{%', i + 1);
+    i = find('{%', i + 1);
   }
   // `{%…%}` that is not a variable for pSConfig (no whitespace inside): report it as malformed
   let c = 0;
-  for (let s = raw.indexOf('{%'); s >= 0;) {
-    const k = raw.indexOf('%}', s + 2);
+  for (let st = find('{%', from); st >= 0;) {
+    const k = find('%}', st + 2);
     if (k < 0) break;
     const e = k + 2;
-    while (c < covered.length && covered[c + 1] <= s) c += 2;
+    while (c < covered.length && covered[c + 1] <= st) c += 2;
     if (c < covered.length && covered[c] < e) {
-      s = raw.indexOf('{%', covered[c + 1]);
+      st = find('{%', covered[c + 1]);
       continue;
     }
-    const inner = raw.slice(s + 2, k);
-    const lead = inner.length - inner.trimStart().length;
-    out.push(classify(inner.trim(), base + s + 2 + lead, base + s, base + e, true, false));
-    s = raw.indexOf('{%', e);
+    let a = st + 2;
+    let b = k;
+    while (a < b && isSpace(src.charCodeAt(a))) a++;
+    while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
+    emit(classify(src.slice(a, b), a + shift, st + shift, e + shift, true, false));
+    st = find('{%', e);
   }
-  if (out.length > 1) out.sort((a, b) => a.start - b.start);
+  if (!out) return [];
+  if (out.length > 1) out.sort((x, y) => x.start - y.start);
   return out;
 }
 
-/** Scans a string node of the document. */
-export function scanStringNode(text: string, node: JsonNode): TemplateVariable[] {
-  if (node.type !== 'string' || node.length < 2) return [];
-  return scanVariables(text.slice(node.offset + 1, node.offset + node.length - 1), node.offset + 1);
+/** `name[digits]` for an indexed variable name: the name's length, or -1. */
+function indexedName(text: string): number {
+  if (text.charCodeAt(text.length - 1) !== 93) return -1; // ]
+  for (const name of INDEXED_VARIABLES) {
+    const n = name.length;
+    if (text.length < n + 3 || !text.startsWith(name) || text.charCodeAt(n) !== 91) continue; // [
+    for (let q = n + 1; q < text.length - 1; q++) {
+      const d = text.charCodeAt(q);
+      if (d < 48 || d > 57) return -1;
+    }
+    return n;
+  }
+  return -1;
 }
 
 function classify(
@@ -106,6 +169,7 @@ function classify(
   malformed: boolean,
   standalone: boolean,
 ): TemplateVariable {
+  // Every field written, in one order: thousands of these per template share one shape.
   const v: TemplateVariable = {
     kind: 'unknown',
     malformed,
@@ -114,15 +178,21 @@ function classify(
     end,
     nameStart: at,
     nameEnd: at + text.length,
+    index: undefined,
+    indexStart: undefined,
+    indexEnd: undefined,
+    expression: undefined,
+    exprStart: undefined,
+    exprEnd: undefined,
     standalone,
   };
-  const idx = INDEXED.exec(text);
-  if (idx) {
-    v.kind = idx[1] as VariableKind;
-    v.nameEnd = at + idx[1].length;
-    v.index = Number(idx[2]);
-    v.indexStart = v.nameEnd + 1;
-    v.indexEnd = v.indexStart + idx[2].length;
+  const n = indexedName(text);
+  if (n >= 0) {
+    v.kind = text.slice(0, n) as VariableKind;
+    v.nameEnd = at + n;
+    v.index = Number(text.slice(n + 1, -1));
+    v.indexStart = at + n + 1;
+    v.indexEnd = at + text.length - 1;
   } else if (PLAIN_NAMES.has(text)) {
     v.kind = text as VariableKind;
   } else if (text.startsWith('jq') && text.length > 3 && text[2] === ' ') {
@@ -132,8 +202,8 @@ function classify(
     const rawExpr = text.slice(3);
     v.exprStart = at + 3;
     v.exprEnd = at + text.length;
-    v.expression = rawExpr.replace(/\\"/g, '"');
-  } else if (text.startsWith('jq') && text.length > 2 && WS.test(text[2])) {
+    v.expression = rawExpr.includes('\\"') ? rawExpr.replace(/\\"/g, '"') : rawExpr;
+  } else if (text.startsWith('jq') && text.length > 2 && isSpace(text.charCodeAt(2))) {
     // `jq\t.x`: pSConfig wants exactly one space after jq
     v.kind = 'unknown';
   }

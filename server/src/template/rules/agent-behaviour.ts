@@ -1,9 +1,8 @@
 // What the pSConfig 5.x agent does differently from what a template seems to say (psconfig.md §2.2, §3.2, §3.5,
 // §3.7): fields it ignores, overrides or drops, and constructs its Python code fails on. Each note names the behaviour so the author is not surprised.
 import type { TemplateModel } from '../model';
-import { itemsOf, keyOf, memberProps, propertyValue, type JsonNode } from '../parse';
+import { firstMember, itemsOf, keyOf, memberProps, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
-import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 import { jqResultType } from './jq-result-type';
 import { placeOf } from '../variable-table';
@@ -24,7 +23,7 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
         ),
       );
     }
-    const reserved = memberProps(propertyValue(t.node, 'reference')).find((p) => keyOf(p).value === 'psconfig');
+    const reserved = firstMember(propertyValue(t.node, 'reference'), 'psconfig');
     if (reserved) {
       out.push(
         diag(
@@ -86,12 +85,13 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
 
 /** `{% jq %}` scripts that certainly return a non-string: pSConfig 5.x builds `'"' + result + '"'` (TypeError). */
 function jqResults(model: TemplateModel, out: TemplateDiagnostic[]): void {
-  const { text } = model.parsed;
-  for (const { node, path } of stringsWithVariables(model.parsed)) {
-    if (!(node.value as string).includes('jq') || placeOf(path) !== 'expanded') continue;
-    for (const v of scanStringNode(text, node)) {
+  const types = new Map<string, ReturnType<typeof jqResultType>>(); // one reading per distinct script
+  for (const { path, variables } of stringsWithVariables(model.parsed)) {
+    if (placeOf(path) !== 'expanded') continue;
+    for (const v of variables) {
       if (v.kind !== 'jq' || v.malformed || v.expression === undefined) continue;
-      const type = jqResultType(v.expression);
+      let type = types.get(v.expression);
+      if (type === undefined && !types.has(v.expression)) types.set(v.expression, (type = jqResultType(v.expression)));
       if (type === undefined || type === 'string' || type === 'null') continue;
       const perl = v.standalone ? `keeps the ${type} as it is` : 'splices its JSON text in';
       out.push(

@@ -4,7 +4,6 @@ import { checkJqCompiles, getDefaultJqRunner, refusedJqFeature, type JqRunner } 
 import type { TemplateModel } from '../model';
 import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
-import { scanStringNode } from '../variables';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 import { placeOf } from '../variable-table';
 import { stringsWithVariables } from './template-variables';
@@ -18,11 +17,11 @@ export interface JqSite {
 
 /** Every jq program in the template, with the range to mark if it does not compile. */
 export function collectJqSites(model: TemplateModel): JqSite[] {
-  const { text, root } = model.parsed;
+  const { root } = model.parsed;
   const sites: JqSite[] = [];
-  for (const { node, path } of stringsWithVariables(model.parsed)) {
+  for (const { path, variables } of stringsWithVariables(model.parsed)) {
     if (placeOf(path) !== 'expanded') continue;
-    for (const v of scanStringNode(text, node)) {
+    for (const v of variables) {
       if (v.kind === 'jq' && !v.malformed && v.expression !== undefined)
         sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
     }

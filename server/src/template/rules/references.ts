@@ -47,11 +47,11 @@ export function checkReferences(
     if (r.field === 'default-address-label') continue; // semantics.ts: a label no selected address has
     if (r.kind === 'labels') {
       if (r.address === undefined) continue;
-      const local = index.definitionsOf('addresses', r.address).length > 0;
+      const local = index.isDefined('addresses', r.address);
       // The template's own address wins over an included one of the same name (and brings its own labels).
       let labels: string[];
       if (local) {
-        if (index.definitionsOf('labels', r.name, r.address).length > 0) continue;
+        if (index.isDefined('labels', r.name, r.address)) continue;
         labels = index.namesIn('labels', r.address);
       } else {
         const included = includes?.labelsOf(r.address);
@@ -75,8 +75,7 @@ export function checkReferences(
       );
       continue;
     }
-    if (r.kind === 'tasks' || index.definitionsOf(r.kind, r.name).length > 0 || includes?.defines(r.kind, r.name))
-      continue;
+    if (r.kind === 'tasks' || index.isDefined(r.kind, r.name) || includes?.defines(r.kind, r.name)) continue;
     if (!complete) {
       unresolved.push(r);
       continue;

@@ -57,7 +57,7 @@ function defaultLabels(model: TemplateModel, out: TemplateDiagnostic[]): void {
     const node = propertyValue(g.node, 'default-address-label');
     const label = stringValue(node);
     if (label === undefined || g.hasClassSelectors || g.addressNames.size === 0) continue;
-    const has = [...g.addressNames].some((a) => index.definitionsOf('labels', label, a).length > 0);
+    const has = [...g.addressNames].some((a) => index.isDefined('labels', label, a));
     if (has) continue;
     out.push(
       diag(

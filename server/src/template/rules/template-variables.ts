@@ -1,9 +1,10 @@
 // Template variables `{% … %}`: names, spacing, indexes against the groups of the tasks that use them,
 // standalone `localhost`, and variables in places pSConfig never expands.
 import type { TemplateModel } from '../model';
-import { nodeAtOffset, nodePath, type JsonNode, type JsonPath, type ParsedTemplate } from '../parse';
+import type { JsonPath, ParsedTemplate, Tree } from '../parse';
+import { NODE } from '../tree';
 import type { Section } from '../symbols';
-import { scanStringNode, type TemplateVariable } from '../variables';
+import { scanString, type TemplateVariable } from '../variables';
 import {
   expandedOwner,
   indexLimits,
@@ -14,48 +15,58 @@ import {
   type ExpandedOwner,
 } from '../variable-table';
 import { closestName } from './closest-name';
+
+const { COMMENT, PROPERTY, STRING } = NODE;
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
 export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
   const { text } = model.parsed;
-  for (const { node, path } of stringsWithVariables(model.parsed)) {
+  for (const { path, variables } of stringsWithVariables(model.parsed)) {
     const owner = expandedOwner(path);
-    if (owner) for (const v of scanStringNode(text, node)) checkExpanded(v, owner, model, out);
-    else if (placeOf(path) === 'literal') literal(node, path[0] as Section, text, out);
+    if (owner) for (const v of variables) checkExpanded(v, owner, model, out);
+    else if (placeOf(path) === 'literal') literal(variables, path[0] as Section, text, out);
   }
   return out;
 }
 
+/** A string value holding `{%` (its tree index), where it sits, and the variables in it. */
+export interface StringWithVariables {
+  index: number;
+  path: JsonPath;
+  variables: TemplateVariable[];
+}
+
 /** String values (not keys, not under `#` comments) containing `{%`, found from the text rather than by walking
- *  the whole tree: the cost follows the number of variables, not the size of the template. */
-export function stringsWithVariables(parsed: ParsedTemplate): { node: JsonNode; path: JsonPath }[] {
+ *  the whole tree: the cost follows the number of variables, not the size of the template. Scanned once per parse
+ *  for every rule that reads them. */
+export function stringsWithVariables(parsed: ParsedTemplate): StringWithVariables[] {
   const cached = CACHE.get(parsed);
   if (cached) return cached;
-  const out: { node: JsonNode; path: JsonPath }[] = [];
-  const { text, root } = parsed;
-  let last: JsonNode | undefined;
+  const out: StringWithVariables[] = [];
+  const { text, tree: t } = parsed;
+  let last = -1;
   for (let i = text.indexOf('{%'); i >= 0; i = text.indexOf('{%', i + 2)) {
-    const node = nodeAtOffset(root, i);
-    if (!node || node === last || node.type !== 'string') continue;
-    last = node;
-    const parent = node.parent;
-    if (parent?.type === 'property' && parent.children?.[0] === node) continue; // a key
-    if (underComment(node)) continue;
-    out.push({ node, path: nodePath(node) });
+    const n = t.at(i);
+    if (n < 0 || n === last || t.type(n) !== STRING) continue;
+    last = n;
+    const parent = t.parent[n];
+    if (parent >= 0 && t.type(parent) === PROPERTY && parent + 1 === n) continue; // a key
+    if (underComment(t, n)) continue;
+    out.push({ index: n, path: t.path(n), variables: scanString(text, t.start[n], t.end[n]) });
   }
   CACHE.set(parsed, out);
   return out;
 }
-const CACHE = new WeakMap<ParsedTemplate, { node: JsonNode; path: JsonPath }[]>();
+const CACHE = new WeakMap<ParsedTemplate, StringWithVariables[]>();
 
-function underComment(node: JsonNode): boolean {
-  for (let n: JsonNode | undefined = node; n; n = n.parent) if (n.comment) return true;
+function underComment(t: Tree, i: number): boolean {
+  for (let n = i; n >= 0; n = t.parent[n]) if (t.kind[n] & COMMENT) return true;
   return false;
 }
 
-function literal(node: JsonNode, section: Section, text: string, out: TemplateDiagnostic[]): void {
-  for (const v of scanStringNode(text, node)) {
+function literal(variables: TemplateVariable[], section: Section, text: string, out: TemplateDiagnostic[]): void {
+  for (const v of variables) {
     const where = section === 'tasks' ? 'task fields other than `reference`' : section;
     out.push(
       diag(

@@ -1,6 +1,7 @@
 // What the alternative dispatchers (alternatives.ts) may ask of the schema checker (validator.ts): declared here
 // so the dispatchers depend on this small surface and the checker depends on the dispatchers, with no cycle.
-import type { JsonNode } from '../parse';
+// Values are node indexes of the compact tree (tree.ts): the check visits every node without making node objects.
+import type { Tree } from '../parse';
 import type { DiagnosticCode, TemplateDiagnostic } from '../rules/diagnostic';
 import type { JsonSchema } from './schema-source';
 
@@ -10,8 +11,8 @@ export interface Frame {
   def: string;
   /** Property that holds the value (for array items: the array's property). */
   field?: string;
-  /** Key node of that property (used to place "missing property" errors). */
-  keyNode?: JsonNode;
+  /** Key node (index) of that property (used to place "missing property" errors). */
+  key?: number;
   item?: boolean;
   /** Inside an object pSConfig does not validate (name outside NameType): problems are warnings. */
   lenient?: boolean;
@@ -21,8 +22,9 @@ export interface Frame {
 
 /** The checker as a dispatcher sees it. */
 export interface SchemaCheck {
+  readonly tree: Tree;
   readonly defs: Record<string, JsonSchema>;
-  check(node: JsonNode, s: JsonSchema, frame: Frame): void;
+  check(node: number, s: JsonSchema, frame: Frame): void;
   report(
     code: DiagnosticCode,
     frame: Frame,
@@ -33,6 +35,6 @@ export interface SchemaCheck {
   ): void;
   regex(pattern: string): RegExp;
   resolve(ref: string): { name: string; schema: JsonSchema };
-  wrongType(node: JsonNode, type: string | string[], frame: Frame, what?: string): void;
-  patternError(node: JsonNode, s: JsonSchema, frame: Frame): void;
+  wrongType(node: number, type: string | string[], frame: Frame, what?: string): void;
+  patternError(node: number, s: JsonSchema, frame: Frame): void;
 }

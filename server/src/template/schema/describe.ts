@@ -1,5 +1,5 @@
 // Words for schema messages: what a definition is called, how a JSON path reads, what a type means.
-import type { JsonNode, JsonPath } from '../parse';
+import type { JsonPath, Tree } from '../parse';
 
 /** "a mesh group", "an archive", … by schema definition name (under `pSConfig`). */
 export const DEFINITION_LABELS: Record<string, string> = {
@@ -68,8 +68,9 @@ export function formatPath(path: JsonPath): string {
   return s;
 }
 
-export function jsonTypeName(node: JsonNode, text: string): string {
-  switch (node.type) {
+/** How a value is named in messages ("an object", "`true`", "a non-integer number"). */
+export function jsonTypeName(tree: Tree, i: number): string {
+  switch (tree.typeName(i)) {
     case 'object':
       return 'an object';
     case 'array':
@@ -77,21 +78,21 @@ export function jsonTypeName(node: JsonNode, text: string): string {
     case 'string':
       return 'a string';
     case 'boolean':
-      return node.value ? '`true`' : '`false`';
+      return tree.scalar(i) ? '`true`' : '`false`';
     case 'null':
       return '`null`';
     case 'number':
-      return isIntegerToken(node, text) ? 'an integer' : 'a non-integer number';
+      return isIntegerToken(tree, i) ? 'an integer' : 'a non-integer number';
     default:
       return 'a property';
   }
 }
 
 /** JSON Schema draft-04 as python-jsonschema applies it: 1.0 is a number but not an integer. */
-export function isIntegerToken(node: JsonNode, text: string): boolean {
-  if (node.type !== 'number' || !Number.isInteger(node.value)) return false;
-  const raw = text.slice(node.offset, node.offset + node.length);
-  return !/[.eE]/.test(raw);
+export function isIntegerToken(tree: Tree, i: number): boolean {
+  if (tree.typeName(i) !== 'number') return false;
+  const raw = tree.text.slice(tree.start[i], tree.end[i]);
+  return !/[.eE]/.test(raw) && Number.isInteger(Number(raw));
 }
 
 export function expectedType(type: string | string[], def: string | undefined): string {

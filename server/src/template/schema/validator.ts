@@ -4,7 +4,8 @@
 // so patterns like `24\:?00` compile). Where the schema offers alternatives (anyOf/oneOf) the author's intent is
 // dispatched on (see alternatives.ts) so messages name the field at fault. `#` keys are comments and skipped.
 // Objects whose names pSConfig does not validate (outside NameType) get a warning and are validated leniently.
-import { keyOf, memberProps, nodePath, propertyValue, type JsonNode } from '../parse';
+import type { JsonNode } from '../parse';
+import { KEEP_ALIVE, NODE, Tree } from '../tree';
 import { diag, type DiagnosticCode, type Severity, type TemplateDiagnostic } from '../rules/diagnostic';
 import { closestName } from '../rules/closest-name';
 import { ALTERNATIVES } from './alternatives';
@@ -21,13 +22,15 @@ import { officialSchema, type JsonSchema } from './schema-source';
 import { unknownPropertyHint } from './property-hints';
 import type { Frame, SchemaCheck } from './checker-types';
 
+const { ARRAY, COMMENT, NUMBER, OBJECT, STRING } = NODE;
+
 const NAME_KEY = '^[a-zA-Z0-9:._\\-]+$';
 
 interface Compiled {
   refName: string | undefined;
   refSchema: JsonSchema | undefined;
   anyJson: boolean;
-  alt: ((c: SchemaCheck, node: JsonNode, frame: Frame) => void) | undefined;
+  alt: ((c: SchemaCheck, node: number, frame: Frame) => void) | undefined;
   alternatives: boolean;
   type: string | string[] | undefined;
   enumValues: unknown[] | undefined;
@@ -48,10 +51,13 @@ export class SchemaChecker implements SchemaCheck {
   readonly defs: Record<string, JsonSchema>;
   private readonly regexps = new Map<string, RegExp>();
 
+  readonly text: string;
+
   constructor(
-    readonly text: string,
+    readonly tree: Tree,
     readonly schema: JsonSchema,
   ) {
+    this.text = tree.text;
     this.defs = schema.pSConfig ?? {};
   }
 
@@ -89,7 +95,8 @@ export class SchemaChecker implements SchemaCheck {
     return r;
   }
 
-  check(node: JsonNode, s: JsonSchema, frame: Frame): void {
+  check(node: number, s: JsonSchema, frame: Frame): void {
+    const t = this.tree;
     const c = this.compile(s);
     if (c.refName !== undefined) {
       if (c.anyJson) return;
@@ -106,44 +113,45 @@ export class SchemaChecker implements SchemaCheck {
     }
     if (c.alternatives) return this.checkGeneric(node, s, frame);
     if (c.type !== undefined && !this.typeOk(node, c.type)) return this.wrongType(node, c.type, frame);
-    if (c.enumValues && !c.enumValues.includes(node.value)) {
+    const type = t.type(node);
+    if (c.enumValues && !c.enumValues.includes(t.scalar(node))) {
       const list = c.enumValues.map((e) => quote(e)).join(', ');
       this.report(
         'psconfig/invalid-enum',
         frame,
-        `${quote(node.value)} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`,
-        node.offset,
-        node.offset + node.length,
+        `${quote(t.scalar(node))} is not allowed for \`${frame.field ?? 'this value'}\`: use one of ${list}.`,
+        t.start[node],
+        t.end[node],
       );
       return;
     }
-    if (c.pattern && node.type === 'string' && !c.pattern.test(node.value as string)) {
+    if (c.pattern && type === STRING && !c.pattern.test(t.str(node))) {
       if (frame.lenient && frame.def === 'NameType') return; // already flagged by name-not-validated
       return this.patternError(node, s, frame);
     }
-    if (c.minimum !== undefined && typeof node.value === 'number' && node.value < c.minimum) {
+    if (c.minimum !== undefined && type === NUMBER && (t.scalar(node) as number) < c.minimum) {
       this.report(
         'psconfig/out-of-range',
         frame,
-        `\`${frame.field ?? 'value'}\` must be at least ${c.minimum} (it is ${node.value}).`,
-        node.offset,
-        node.offset + node.length,
+        `\`${frame.field ?? 'value'}\` must be at least ${c.minimum} (it is ${t.scalar(node) as number}).`,
+        t.start[node],
+        t.end[node],
       );
       return;
     }
-    if (node.type === 'object') this.checkObject(node, s, c, frame);
-    else if (node.type === 'array' && c.items) {
-      const kids = node.children ?? [];
-      if (kids.length === 0) return;
+    if (type === OBJECT) this.checkObject(node, s, c, frame);
+    else if (type === ARRAY && c.items) {
+      const first = t.firstChild(node);
+      if (first < 0) return;
       const itemFrame: Frame = {
         def: frame.def,
         field: frame.field,
-        keyNode: undefined,
+        key: undefined,
         item: true,
         lenient: frame.lenient,
         ignore: undefined,
       };
-      for (const item of kids) this.check(item, c.items, itemFrame);
+      for (let item = first; item >= 0; item = t.nextSibling(item, node)) this.check(item, c.items, itemFrame);
     }
   }
 
@@ -175,26 +183,28 @@ export class SchemaChecker implements SchemaCheck {
 
   /** True when check(node, schema) would certainly report nothing, decided without allocating: scalars that
    *  pass their (possibly $ref'd) type/enum/pattern/minimum. Containers and alternatives take the full walk. */
-  quietlyValid(node: JsonNode, c: Compiled): boolean {
+  quietlyValid(node: number, c: Compiled): boolean {
     while (c.refName !== undefined) {
       if (c.anyJson) return true;
       if (c.alt) return false;
       c = this.compile(c.refSchema!);
     }
-    if (c.alternatives || node.type === 'object' || node.type === 'array') return false;
+    const t = this.tree;
+    const type = t.type(node);
+    if (c.alternatives || type === OBJECT || type === ARRAY) return false;
     if (c.type !== undefined && !this.typeOk(node, c.type)) return false;
-    if (c.enumValues && !c.enumValues.includes(node.value)) return false;
-    if (c.pattern && node.type === 'string' && !c.pattern.test(node.value as string)) return false;
-    return !(c.minimum !== undefined && typeof node.value === 'number' && node.value < c.minimum);
+    if (c.enumValues && !c.enumValues.includes(t.scalar(node))) return false;
+    if (c.pattern && type === STRING && !c.pattern.test(t.str(node))) return false;
+    return !(c.minimum !== undefined && type === NUMBER && (t.scalar(node) as number) < c.minimum);
   }
 
-  typeOk(node: JsonNode, type: string | string[]): boolean {
+  typeOk(node: number, type: string | string[]): boolean {
     if (Array.isArray(type)) return type.some((t) => this.typeOk(node, t));
-    if (type === 'integer') return isIntegerToken(node, this.text);
-    return node.type === type;
+    if (type === 'integer') return isIntegerToken(this.tree, node);
+    return this.tree.typeName(node) === type;
   }
 
-  wrongType(node: JsonNode, type: string | string[], frame: Frame, what?: string): void {
+  wrongType(node: number, type: string | string[], frame: Frame, what?: string): void {
     const subject =
       frame.field === undefined
         ? 'The template'
@@ -205,24 +215,26 @@ export class SchemaChecker implements SchemaCheck {
     this.report(
       'psconfig/wrong-type',
       frame,
-      `${subject} must be ${what ?? expectedType(type, frame.def)}, not ${jsonTypeName(node, this.text)}.`,
+      `${subject} must be ${what ?? expectedType(type, frame.def)}, not ${jsonTypeName(this.tree, node)}.`,
       start,
       end,
     );
   }
 
   /** Scalars are short: mark the value. Objects/arrays can span pages: mark their key when there is one. */
-  valueRange(node: JsonNode, frame: Frame): [number, number] {
-    if ((node.type === 'object' || node.type === 'array') && frame.keyNode)
-      return [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length];
-    if (node.type === 'object' || node.type === 'array') return [node.offset, node.offset + 1];
-    return [node.offset, node.offset + node.length];
+  valueRange(node: number, frame: Frame): [number, number] {
+    const t = this.tree;
+    const container = t.type(node) === OBJECT || t.type(node) === ARRAY;
+    if (container && frame.key !== undefined) return [t.start[frame.key], t.end[frame.key]];
+    if (container) return [t.start[node], t.start[node] + 1];
+    return [t.start[node], t.end[node]];
   }
 
-  patternError(node: JsonNode, s: JsonSchema, frame: Frame): void {
-    const v = node.value as string;
+  patternError(node: number, s: JsonSchema, frame: Frame): void {
+    const t = this.tree;
+    const v = t.str(node);
     const field = `\`${frame.field ?? 'value'}\``;
-    const at: [number, number] = [node.offset, node.offset + node.length];
+    const at: [number, number] = [t.start[node], t.end[node]];
     switch (frame.def) {
       case 'NameType':
         return this.report(
@@ -273,13 +285,15 @@ export class SchemaChecker implements SchemaCheck {
     }
   }
 
-  checkObject(node: JsonNode, s: JsonSchema, c: Compiled, frame: Frame): void {
+  checkObject(node: number, s: JsonSchema, c: Compiled, frame: Frame): void {
+    const t = this.tree;
     let child: Frame | undefined; // one frame for all properties, reset for each (checks never keep a frame)
-    for (const prop of memberProps(node)) {
-      const key = keyOf(prop);
-      const k = key.value as string;
+    for (let prop = t.firstChild(node); prop >= 0; prop = t.nextSibling(prop, node)) {
+      const val = t.propValue(prop);
+      if (val < 0 || t.kind[prop] & COMMENT) continue;
+      const key = prop + 1;
+      const k = t.str(key);
       if (frame.ignore?.has(k)) continue;
-      const val = prop.children![1];
       const sub = c.properties.get(k);
       if (sub) {
         // Most values are valid scalars: decide that without allocating a frame (a large template has ~50,000).
@@ -308,8 +322,8 @@ export class SchemaChecker implements SchemaCheck {
             'psconfig/name-not-validated',
             'warning',
             `${quote(k)} has characters outside \`[a-zA-Z0-9:._-]\`: pSConfig skips validating this ${singular(section)} entirely, and validated objects cannot reference it. Rename it, e.g. ${quote(k.replace(/[^a-zA-Z0-9:._\-]+/g, '-'))}.`,
-            key.offset,
-            key.offset + key.length,
+            t.start[key],
+            t.end[key],
           ),
         );
         child.lenient = true;
@@ -319,11 +333,10 @@ export class SchemaChecker implements SchemaCheck {
       }
     }
     for (const r of c.required) {
-      if (propertyValue(node, r) !== undefined || frame.ignore?.has(r)) continue;
-      const owner = frame.def === '#' ? 'The template' : capitalize(describePath(nodePath(node)));
-      const [start, end] = frame.keyNode
-        ? [frame.keyNode.offset, frame.keyNode.offset + frame.keyNode.length]
-        : [node.offset, node.offset + 1];
+      if (t.propertyValue(node, r) >= 0 || frame.ignore?.has(r)) continue;
+      const owner = frame.def === '#' ? 'The template' : capitalize(describePath(t.path(node)));
+      const [start, end] =
+        frame.key !== undefined ? [t.start[frame.key], t.end[frame.key]] : [t.start[node], t.start[node] + 1];
       const hint =
         frame.def === '#'
           ? ` (add \`"${r}": {}\` if it has none; a fragment that is only ever included by another template may leave it out)`
@@ -339,7 +352,7 @@ export class SchemaChecker implements SchemaCheck {
     }
   }
 
-  unknownProperty(key: JsonNode, k: string, s: JsonSchema, frame: Frame): void {
+  unknownProperty(key: number, k: string, s: JsonSchema, frame: Frame): void {
     const allowed = Object.keys(s.properties ?? {});
     const what = DEFINITION_LABELS[frame.def] ?? `\`${frame.field ?? 'this object'}\``;
     const hint = unknownPropertyHint(frame.def, k);
@@ -350,7 +363,7 @@ export class SchemaChecker implements SchemaCheck {
       message = `${quote(k)} is not a valid name here: names may contain only letters, digits and \`: . _ -\`.`;
     else
       message = `${quote(k)} is not a property of ${what}${closest ? `; did you mean \`${closest}\`?` : '.'} Allowed: ${allowed.map((a) => `\`${a}\``).join(', ')}.`;
-    this.report('psconfig/unknown-property', frame, message, key.offset, key.offset + key.length, {
+    this.report('psconfig/unknown-property', frame, message, this.tree.start[key], this.tree.end[key], {
       kind: 'unknown-property',
       property: k,
       closest,
@@ -358,7 +371,7 @@ export class SchemaChecker implements SchemaCheck {
   }
 
   /** anyOf/oneOf without a dedicated dispatcher: keep the branches whose type fits; report the closest branch. */
-  checkGeneric(node: JsonNode, s: JsonSchema, frame: Frame): void {
+  checkGeneric(node: number, s: JsonSchema, frame: Frame): void {
     const branches = (s.anyOf ?? s.oneOf)!;
     const fitting = branches.filter((b) => {
       const t = b.$ref ? this.resolve(b.$ref).schema.type : b.type;
@@ -372,7 +385,7 @@ export class SchemaChecker implements SchemaCheck {
     }
     let best: TemplateDiagnostic[] | undefined;
     for (const b of fitting) {
-      const sub = new SchemaChecker(this.text, this.schema);
+      const sub = new SchemaChecker(this.tree, this.schema);
       sub.check(node, b, frame);
       if (sub.out.length === 0) return;
       if (!best || sub.out.length < best.length) best = sub.out;
@@ -392,11 +405,11 @@ const REQUIRED_HINTS: Record<string, string> = {
 };
 
 /** The frame for one property of an object checked under `frame`, reusing `reuse` when given. */
-function childFrame(reuse: Frame | undefined, frame: Frame, field: string, keyNode: JsonNode): Frame {
-  if (!reuse) return { def: frame.def, field, keyNode, item: false, lenient: frame.lenient, ignore: undefined };
+function childFrame(reuse: Frame | undefined, frame: Frame, field: string, key: number): Frame {
+  if (!reuse) return { def: frame.def, field, key, item: false, lenient: frame.lenient, ignore: undefined };
   reuse.def = frame.def;
   reuse.field = field;
-  reuse.keyNode = keyNode;
+  reuse.key = key;
   reuse.item = false;
   reuse.lenient = frame.lenient;
   reuse.ignore = undefined;
@@ -407,14 +420,16 @@ function capitalize(s: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
-/** Schema diagnostics for a parsed template. */
+/** Schema diagnostics for a parsed template (its root node). */
 export function validateSchema(
   root: JsonNode | undefined,
-  text: string,
   schema: JsonSchema = officialSchema(),
 ): TemplateDiagnostic[] {
   if (!root) return [];
-  const checker = new SchemaChecker(text, schema);
-  checker.check(root, schema, { def: '#' });
+  if (!keeper) KEEP_ALIVE.push((keeper = new SchemaChecker(new Tree('', 1), schema))); // see tree.ts
+  const checker = new SchemaChecker(root.tree, schema);
+  checker.check(root.index, schema, { def: '#' });
   return checker.out;
 }
+
+let keeper: SchemaChecker | undefined;
