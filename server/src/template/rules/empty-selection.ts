@@ -4,7 +4,8 @@
 // group iteration and task planning (expand/groups.ts, expand/scheduling.ts), stopping at the first combination,
 // so the usual case costs one combination per task.
 import type { TemplateModel } from '../model';
-import { keyName, keyOf, memberProps, members, toValue, type JsonNode } from '../parse';
+import { keyOf, members, type JsonNode, type Tree } from '../parse';
+import { NODE } from '../tree';
 import { sectionNode, type Section } from '../symbols';
 import type { IncludeSet } from '../includes/include-set';
 import type { ClassContext } from '../expand/address-classes';
@@ -96,21 +97,28 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
   return out;
 }
 
-/** The fields of `obj` that planning reads (values as pSConfig sees them: comments out, the last duplicate wins). */
+/** The fields of object `obj` (a tree index) that planning reads (values as pSConfig sees them: comments out, the
+ *  last duplicate wins), read on tree indexes: no node objects for the thousands of addresses of a large mesh. */
 function pick(
-  obj: JsonNode | undefined,
+  t: Tree,
+  obj: number,
   keys: readonly string[],
   nested: Record<string, readonly string[]> = {},
 ): JsonObject {
   const out: JsonObject = {};
-  for (const prop of memberProps(obj)) {
-    const k = keyName(prop);
-    const value = prop.children?.[1];
-    if (keys.includes(k)) out[k] = toValue(value) as JsonObject[string];
-    else if (nested[k] && value?.type === 'object') {
+  if (obj < 0 || t.type(obj) !== NODE.OBJECT) return out;
+  for (let prop = t.firstChild(obj); prop >= 0; prop = t.nextSibling(prop, obj)) {
+    const value = t.propValue(prop);
+    if (value < 0 || t.kind[prop] & NODE.COMMENT) continue;
+    const k = t.str(prop + 1);
+    if (keys.includes(k)) out[k] = t.toValue(value) as JsonObject[string];
+    else if (nested[k] && t.type(value) === NODE.OBJECT) {
       const inner: JsonObject = {};
-      for (const p of memberProps(value))
-        inner[keyName(p)] = pick(p.children?.[1], nested[k], k === 'remote-addresses' ? LABELLED : {});
+      for (let p = t.firstChild(value); p >= 0; p = t.nextSibling(p, value)) {
+        const v = t.propValue(p);
+        if (v >= 0 && !(t.kind[p] & NODE.COMMENT))
+          inner[t.str(p + 1)] = pick(t, v, nested[k], k === 'remote-addresses' ? LABELLED : {});
+      }
       out[k] = inner;
     }
   }
@@ -119,6 +127,8 @@ function pick(
 
 const FLAGS = ['address', 'disabled', 'no-agent'] as const;
 const LABELLED = { labels: FLAGS };
+const ADDRESS_FIELDS = [...FLAGS, 'host'];
+const ADDRESS_NESTED = { labels: FLAGS, 'remote-addresses': FLAGS };
 
 /**
  * Only what planning reads, from the parsed trees (no second parse of the text, none of the `_meta`, tags or specs
@@ -126,16 +136,23 @@ const LABELLED = { labels: FLAGS };
  * and the names of the tests.
  */
 function plannedSections(root: JsonNode | undefined): JsonObject {
-  const section = (name: Section, read: (node: JsonNode | undefined) => JsonObject): JsonObject => {
+  const section = (name: Section, read: (t: Tree, node: number) => JsonObject): JsonObject => {
     const out: JsonObject = {};
-    for (const prop of memberProps(sectionNode(root, name))) out[keyName(prop)] = read(prop.children?.[1]);
+    if (!root) return out;
+    const t = root.tree;
+    const sec = t.propertyValue(root.index, name);
+    if (sec < 0 || t.type(sec) !== NODE.OBJECT) return out;
+    for (let prop = t.firstChild(sec); prop >= 0; prop = t.nextSibling(prop, sec)) {
+      const v = t.propValue(prop);
+      if (v >= 0 && !(t.kind[prop] & NODE.COMMENT)) out[t.str(prop + 1)] = read(t, v);
+    }
     return out;
   };
   return {
-    addresses: section('addresses', (n) => pick(n, [...FLAGS, 'host'], { labels: FLAGS, 'remote-addresses': FLAGS })),
-    groups: section('groups', (n) => (toValue(n) ?? {}) as JsonObject),
-    hosts: section('hosts', (n) => pick(n, ['disabled', 'no-agent'])),
-    tasks: section('tasks', (n) => pick(n, ['group', 'test', 'scheduled-by', 'disabled'])),
+    addresses: section('addresses', (t, n) => pick(t, n, ADDRESS_FIELDS, ADDRESS_NESTED)),
+    groups: section('groups', (t, n) => (t.toValue(n) ?? {}) as JsonObject),
+    hosts: section('hosts', (t, n) => pick(t, n, ['disabled', 'no-agent'])),
+    tasks: section('tasks', (t, n) => pick(t, n, ['group', 'test', 'scheduled-by', 'disabled'])),
     tests: section('tests', () => ({})),
   };
 }
