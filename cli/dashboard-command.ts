@@ -18,7 +18,8 @@ import { renderTable } from './dashboard-table';
 
 const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive URL] [--metric M] [--window W]
                                 [--threshold METRIC.warning=N]... [--format table|json] [--max-reads N]
-                                [--timeout SECONDS] [--token-on-reads] [--jq PATH] [--allow-remote-includes]
+                                [--timeout SECONDS] [--max-response-mb N] [--token-on-reads] [--jq PATH]
+                                [--allow-remote-includes]
 
   --task T          only this task (repeatable; default every task: one grid each)
   --archive URL     read every pair from this archive instead of the archives the tasks write to
@@ -28,7 +29,8 @@ const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive
   --threshold M.warning=N, M.critical=N   override a default (Gbps for throughput, % for loss, ms, paths)
   --format table    (default) the grid, each cell "forward/reverse", then every problem pair; json: everything
   --max-reads N     series requests per run (default ${DEFAULT_SESSION_OPTIONS.maxReads})
-  --token-on-reads  send PSCONFIG_ARCHIVE_TOKEN on reads too
+  --max-response-mb N  largest single archive response (default 32)
+  --token-on-reads  send PSCONFIG_ARCHIVE_TOKEN on reads (only to the --archive URL)
 Exit 0: all configured pairs ok or warning; 1: some pair is red, failed, has no data or its archive failed; 2: usage,
 or the template cannot be read or expanded.
 `;
@@ -43,6 +45,7 @@ interface Args {
   format: 'table' | 'json';
   maxReads: number;
   timeoutMs?: number;
+  maxResponseBytes?: number;
   tokenOnReads: boolean;
   jq?: string;
   allowRemote: boolean;
@@ -119,6 +122,12 @@ function parseArgs(argv: string[]): Args | string {
         a.timeoutMs = Number(v) * 1000;
         break;
       }
+      case '--max-response-mb': {
+        const v = value();
+        if (!v || !(Number(v) > 0)) return '--max-response-mb needs a number of megabytes';
+        a.maxResponseBytes = Number(v) * 1024 * 1024;
+        break;
+      }
       case '--token-on-reads':
         a.tokenOnReads = true;
         break;
@@ -178,14 +187,21 @@ export async function runDashboardCommand(argv: string[]): Promise<number> {
   }
   const pairs = dashboardPairsOf(expansion, JSON.parse(text) as unknown, args.tasks);
   const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
-  const session = new DashboardSession(pairs.tasks, {
+  const session: DashboardSession = new DashboardSession(pairs.tasks, {
     ...DEFAULT_SESSION_OPTIONS,
     metric: args.metric ? () => args.metric : undefined,
     window: args.window,
     thresholds: effectiveThresholds(args.thresholds),
     archive: args.archive,
     maxReads: args.maxReads,
-    archiveOptions: async () => ({ token, tokenOnReads: args.tokenOnReads && !!token, timeoutMs: args.timeoutMs }),
+    // The one token of the environment belongs to the one archive named on the command line: never sent to the
+    // archives the tasks name (one per agent, say), whose hosts could read it.
+    archiveOptions: async (url) => ({
+      token: args.archive && url === session.options.archive ? token : undefined,
+      tokenOnReads: args.tokenOnReads && !!token && !!args.archive && url === session.options.archive,
+      timeoutMs: args.timeoutMs,
+      maxResponseBytes: args.maxResponseBytes,
+    }),
   });
   let report: DashboardReport;
   try {

@@ -19,6 +19,8 @@ export interface DashboardHarnessOptions {
   defaults?: Partial<DashboardDefaults>;
   viewport?: { width: number; height: number };
   now?: () => number;
+  /** Where the grids come from (default: the engine on `template` in this process; the bench asks a server). */
+  pairs?: () => Promise<DashboardPairsResult>;
 }
 
 export interface DashboardHarness {
@@ -74,7 +76,7 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
           if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
         });
     },
-    pairs: () => pairsOfText(opts.template),
+    pairs: opts.pairs ?? (() => pairsOfText(opts.template)),
     template: 'dashboard.psconfig.json',
     defaults: () => ({
       thresholds: {},

@@ -44,6 +44,8 @@ export interface DashboardHostDeps {
   log?(level: 'info' | 'error', text: string): void;
   now?(): number;
   timeoutMs?: number;
+  /** Largest single response in bytes (setting psconfig.archive.maxResponseMb), read when a refresh starts. */
+  maxResponseBytes?(): number | undefined;
 }
 
 export interface DashboardHost {
@@ -92,7 +94,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
   let session: DashboardSession | undefined;
   let stalePairs = true;
   let running: Promise<RefreshStats | undefined> | undefined;
-  let again = false;
+  let queued: Promise<RefreshStats | undefined> | undefined;
   let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
@@ -112,7 +114,12 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       metric: (g) => metrics.get(g.task),
       archiveOptions: async (url) => {
         const c = await deps.credentials(url);
-        return { token: c.token, tokenOnReads: c.tokenOnReads, timeoutMs: deps.timeoutMs };
+        return {
+          token: c.token,
+          tokenOnReads: c.tokenOnReads,
+          timeoutMs: deps.timeoutMs,
+          maxResponseBytes: deps.maxResponseBytes?.(),
+        };
       },
       now,
       cache,
@@ -217,12 +224,10 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     return stats;
   }
 
+  /** A refresh that starts now, or right after the one running (requests in the meantime share it). */
   function refresh(): Promise<RefreshStats | undefined> {
     if (disposed) return Promise.resolve(undefined);
-    if (running) {
-      again = true;
-      return running;
-    }
+    if (running) return (queued ??= running.then(() => ((queued = undefined), refresh())));
     cancelled = false;
     const p = run()
       .catch((err: unknown) => {
@@ -233,10 +238,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       })
       .finally(() => {
         running = undefined;
-        if (again && !disposed) {
-          again = false;
-          void refresh();
-        } else schedule();
+        if (!queued) schedule();
       });
     running = p;
     return p;

@@ -128,6 +128,10 @@ export async function openDashboard(arg: unknown, deps: DashboardDeps): Promise<
     credentials: deps.credentials,
     openExplorer: (args) => Promise.resolve(vscode.commands.executeCommand('psconfig.openArchiveExplorer', args)),
     log: (level, text) => (level === 'error' ? deps.log.error(text) : deps.log.info(text)),
+    maxResponseBytes: () => {
+      const mb = vscode.workspace.getConfiguration('psconfig').get<number>('archive.maxResponseMb');
+      return typeof mb === 'number' && mb > 0 ? mb * 1024 * 1024 : undefined;
+    },
   });
   const h = host;
   panels.set(key, { panel, host: h });
