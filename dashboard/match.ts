@@ -64,11 +64,18 @@ export function isIpv4(text: string): boolean {
   return !!m && m.slice(1).every((x) => Number(x) <= 255);
 }
 
+const keys = new Map<string, string>();
+
 /** A host or address as compared: IPs canonical, names lower case without a trailing dot or brackets. */
 export function hostKey(text: string): string {
+  let k = keys.get(text);
+  if (k !== undefined) return k;
   const t = text.trim();
-  if (isIpv4(t)) return t.split('.').map(Number).join('.');
-  return canonicalIpv6(t) ?? t.toLowerCase().replace(/\.$/, '');
+  k = isIpv4(t) ? t.split('.').map(Number).join('.') : (canonicalIpv6(t) ?? t.toLowerCase().replace(/\.$/, ''));
+  // A mesh has a few hundred hosts; a cap keeps a hostile archive's endless names from growing the memo.
+  if (keys.size > 100_000) keys.clear();
+  keys.set(text, k);
+  return k;
 }
 
 export function isIpLiteral(text: string): boolean {

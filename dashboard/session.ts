@@ -71,10 +71,13 @@ export interface SessionOptions {
   now?: () => number;
   /** Kept samples to start from (a dashboard keeps one across template edits). */
   cache?: SampleCache;
+  /** Seconds after which a refresh searches an archive in full again instead of asking what was written since. */
+  fullSearchSeconds: number;
 }
 
 export const DEFAULT_SESSION_OPTIONS: Omit<SessionOptions, 'thresholds'> = {
   window: 'auto',
+  fullSearchSeconds: 3600,
   maxReads: 40000,
   concurrency: 8,
   pageSize: 5000,
@@ -82,6 +85,8 @@ export const DEFAULT_SESSION_OPTIONS: Omit<SessionOptions, 'thresholds'> = {
 
 export interface ArchiveSearchStats {
   url: string;
+  /** Only metadata written since the previous search was asked for. */
+  incremental: boolean;
   pages: number;
   metadata: number;
   ms: number;
@@ -140,6 +145,30 @@ interface ReadJob {
 
 /** Samples read before the last read's end are re-read over this margin: late archiving (retries) lands there. */
 const LATE_SLACK = 3600;
+/** An incremental search starts this long before the newest write seen (writes in flight, clock steps). */
+const INCREMENTAL_SLACK = 300;
+
+/** What a dashboard knows of an archive's metadata between refreshes. */
+interface ArchiveKnowledge {
+  byKey: Map<string, Metadata>;
+  index: MetadataIndex;
+  /** The event types it was searched for. */
+  eventKey: string;
+  /** When the last full search ran (our clock). */
+  fullAt: number;
+  /** Newest `time-updated` seen (the archive's clock, so our clock's offset does not matter). */
+  watermark?: number;
+}
+
+function watermarkOf(list: Iterable<Metadata>, previous: number | undefined): number | undefined {
+  let w = previous;
+  for (const m of list)
+    for (const e of m['event-types'] ?? []) {
+      const t = Number(e['time-updated']);
+      if (e['time-updated'] !== null && Number.isFinite(t) && (w === undefined || t > w)) w = t;
+    }
+  return w;
+}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -165,6 +194,7 @@ export class DashboardSession {
   /** Per grid: the metric, window and range of the last refresh (the explorer opens on the same). */
   readonly shown: { metric?: MetricId; start: number; end: number }[];
   private readonly cache: SampleCache;
+  private readonly known = new Map<string, ArchiveKnowledge>();
 
   constructor(
     pairs: readonly DashboardTaskPairs[],
@@ -233,14 +263,42 @@ export class DashboardSession {
     const indexes = new Map<string, MetadataIndex | ArchiveSearchStats>();
     await pool([...wanted.entries()], Math.min(o.concurrency, 4), async ([url, events]) => {
       const s0 = performance.now();
-      const filters: SearchFilters = events.size === 1 ? { 'event-type': [...events][0] } : {};
-      const st: ArchiveSearchStats = { url, pages: 0, metadata: 0, ms: 0 };
+      const eventKey = [...events].sort().join(' ');
+      const k = this.known.get(url);
+      // After a full search, later ones ask only for what was written since (esmond filters metadata on the
+      // event-type rows' time-updated, §1b): a steady mesh costs one small answer per refresh. No event-type filter
+      // then, or a pair whose only new write is a failure would be missed. A full search at least every
+      // `fullSearchSeconds` also catches deletions.
+      const incremental =
+        !!k && k.eventKey === eventKey && now - k.fullAt < o.fullSearchSeconds && k.watermark !== undefined;
+      const filters: SearchFilters = incremental
+        ? { 'time-start': Math.max(0, k.watermark! - INCREMENTAL_SLACK) }
+        : events.size === 1
+          ? { 'event-type': [...events][0] }
+          : {};
+      const st: ArchiveSearchStats = { url, pages: 0, metadata: 0, ms: 0, incremental };
       try {
         const res = await searchMetadata(await this.archiveOptions(url), filters, { all: true, pageSize: o.pageSize });
         st.pages = res.pages;
         st.metadata = res.metadata.length;
         st.warning = res.warning;
-        indexes.set(url, new MetadataIndex(res.metadata));
+        const byKey = incremental ? k!.byKey : new Map<string, Metadata>();
+        const relevant = (m: Metadata): boolean => (m['event-types'] ?? []).some((e) => events.has(e['event-type']));
+        let anonymous = 0;
+        for (const m of res.metadata) {
+          if (incremental && !relevant(m)) continue;
+          const key = typeof m['metadata-key'] === 'string' ? m['metadata-key'] : `#${anonymous++}`;
+          byKey.set(key, m);
+        }
+        const known: ArchiveKnowledge = {
+          byKey,
+          index: new MetadataIndex([...byKey.values()]),
+          eventKey,
+          fullAt: incremental ? k!.fullAt : now,
+          watermark: watermarkOf(byKey.values(), k?.watermark),
+        };
+        this.known.set(url, known);
+        indexes.set(url, known.index);
       } catch (err) {
         st.pages = err instanceof ArchiveError ? 1 : 0;
         st.error = errorText(err);

@@ -139,6 +139,10 @@ test('a refresh with nothing written since reads nothing; a new point is read al
   assert.equal(again.reads, 0);
   assert.equal(again.fromCache, first.reads);
   assert.equal(again.requests, 1);
+  // The second search asks only for what was written since the newest write the first one saw.
+  assert.equal(first.searches[0].incremental, false);
+  assert.equal(again.searches[0].incremental, true);
+  assert.match(archive.requests.filter((r) => r.path.includes('time-start')).pop()?.path ?? '', /[?&]time-start=\d+/);
   assert.deepEqual(
     s.results[0].map((r) => [r.state, r.value]),
     values,
@@ -154,9 +158,19 @@ test('a refresh with nothing written since reads nothing; a new point is read al
   record.events.get('throughput')!.timeUpdated = NOW - 20;
   const third = await s.refresh();
   assert.equal(third.reads, 1);
+  assert.equal(third.searches[0].incremental, true);
   const now = s.results[0][di];
   assert.equal(now.samples, n + 1);
   assert.equal(now.value, (oldValue * n + 0.2e9) / (n + 1));
+});
+
+test('a full search again once fullSearchSeconds have passed (deleted measurements disappear then)', async () => {
+  const pairs = (await meshPairs()).filter((p) => p.task === 'mesh-trace');
+  const s = session(pairs, { fullSearchSeconds: 0 });
+  const a = await s.refresh();
+  const b = await s.refresh();
+  assert.deepEqual([a.searches[0].incremental, b.searches[0].incremental], [false, false]);
+  assert.equal(b.searches[0].metadata, a.searches[0].metadata);
 });
 
 test('the request budget: reads beyond it stay pending, and the next refresh continues where it stopped', async () => {

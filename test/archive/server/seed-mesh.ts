@@ -131,7 +131,11 @@ function throughput(
   );
   // Every 6 hours over two days; a stale pair stopped three days ago.
   const span = light ? 86400 : 2 * 86400;
-  const times = kind === 'stale' ? runs(now - 3 * 86400, span, 6 * 3600) : runs(now - 600, span, 6 * 3600);
+  // Each pair's runs are shifted by up to the interval, as `sliprand` spreads them: writes arrive all day long.
+  const slip = Math.floor(rnd() * 6 * 3600);
+  const times = (kind === 'stale' ? runs(now - 3 * 86400, span, 6 * 3600) : runs(now - 600, span, 6 * 3600)).map(
+    (t) => t - slip,
+  );
   let n = 0;
   times.forEach((ts, k) => {
     if (kind === 'failing' && k === times.length - 1) {
