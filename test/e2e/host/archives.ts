@@ -1,5 +1,6 @@
 // The two archives the explorer is pointed at: the project's local esmond-style archive (test/archive/server,
-// seeded from test/fixtures/esmond) on a free port, and a URL on which nothing listens.
+// seeded from test/fixtures/esmond, plus the dashboard's generated mesh) on a free port, and a URL on which nothing
+// listens.
 import { freePort } from './code-server';
 import type { ArchiveEndpoints } from './workspace';
 
@@ -18,7 +19,8 @@ export async function startArchives(): Promise<RunningArchives> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startArchiveServer } =
       require('../../archive/server/server') as typeof import('../../archive/server/server');
-    const archive = await startArchiveServer({ port: 0, host: '127.0.0.1' });
+    // With the dashboard's generated mesh (20 hosts) beside the esmond fixtures and the generated series.
+    const archive = await startArchiveServer({ port: 0, host: '127.0.0.1', seed: { mesh: true } });
     return { archiveUrl: archive.url, unreachableUrl, close: () => archive.close() };
   } catch (err) {
     const problem = `the local archive (test/archive/server) did not start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;

@@ -241,6 +241,97 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       },
     );
 
+    let dashboard: Frame | undefined;
+    let picked: { row: number; col: number; half: 0 | 1; source: string; destination: string } | undefined;
+    await checks.run("a task's Dashboard lens opens its grid against the local archive", '07-dashboard', async () => {
+      await openFile(page, 'mesh-dashboard.psconfig.json');
+      const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', {
+        hasText: /^Dashboard$/,
+      });
+      await lens.first().waitFor({ timeout: 60_000 });
+      await lens.first().click();
+      const frame = (dashboard = await webviewFrame(page, '#tabs .tab', 60_000));
+      await frame.waitForFunction(
+        () => window.dashboardMetrics?.refreshes > 0 && !window.dashboardMetrics.refreshing,
+        undefined,
+        {
+          timeout: 60_000,
+        },
+      );
+      const tabs = await frame.locator('#tabs .tab').allInnerTexts();
+      const legend = ((await frame.textContent('#legend')) ?? '').replace(/\s+/g, ' ');
+      if (!/critical \d+/.test(legend) || !/configured, no data \d+/.test(legend))
+        throw new Error(`the legend lacks red or no-data pairs: ${legend}`);
+      return `tabs ${tabs.join(' | ')}; legend ${legend}`;
+    });
+
+    await checks.run(
+      'hovering a red cell shows its value, last result time and metadata key',
+      '08-dashboard-hover',
+      async () => {
+        const frame = dashboard ?? (await webviewFrame(page, '#tabs .tab'));
+        picked = await frame.evaluate(() => window.dashboardTest.find('critical'));
+        if (!picked) throw new Error('no critical pair in the grid');
+        const p = picked;
+        const overlay = frame.locator('.grid-overlay');
+        const pos = await frame.evaluate(
+          ([r, c, h]) => {
+            const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
+            const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
+            return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
+          },
+          [p.row, p.col, p.half] as const,
+        );
+        if (!pos) throw new Error('the picked cell is not in view');
+        await overlay.hover({ position: pos });
+        await frame.waitForFunction(() => /metadata key \w+/.test(window.dashboardMetrics.hoverText));
+        const text = await frame.evaluate(() => window.dashboardMetrics.hoverText);
+        if (
+          !text.includes(`${p.source} → ${p.destination}`) ||
+          !/critical \d/.test(text) ||
+          !/last result \d{4}-/.test(text)
+        )
+          throw new Error(`the hover does not show the pair, value and time: ${text}`);
+        return text.split('\n').slice(0, 5).join(' / ');
+      },
+    );
+
+    await checks.run(
+      'clicking that cell opens the archive explorer on that pair',
+      '09-dashboard-explorer',
+      async () => {
+        const frame = dashboard ?? (await webviewFrame(page, '#tabs .tab'));
+        const p = picked;
+        if (!p) throw new Error('no cell was picked');
+        const pos = await frame.evaluate(
+          ([r, c, h]) => {
+            const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
+            const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
+            return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
+          },
+          [p.row, p.col, p.half] as const,
+        );
+        if (!pos) throw new Error('the picked cell is not in view');
+        await frame.locator('.grid-overlay').click({ position: pos });
+        const ex = await webviewFrame(page, '#archive option');
+        await ex.waitForFunction(
+          ([src, dst]) =>
+            (document.getElementById('input-source') as HTMLInputElement | null)?.value === src &&
+            (document.getElementById('input-destination') as HTMLInputElement | null)?.value === dst,
+          [p.source, p.destination] as const,
+          { timeout: 60_000 },
+        );
+        await ex.locator('.trows .trow.selected').waitFor({ timeout: 60_000 });
+        await ex.waitForFunction(() => {
+          const panel = document.querySelector('#panel-throughput');
+          return !!panel && !panel.classList.contains('loading') && Number(panel.getAttribute('data-points')) > 0;
+        });
+        const row = (await ex.locator('.trows .trow.selected').innerText()).replace(/\s+/g, ' ');
+        if (!row.includes('→')) throw new Error(`the selected row is not a pair: ${row}`);
+        return `explorer on ${p.source} → ${p.destination}: selected row "${row}", throughput chart drawn`;
+      },
+    );
+
     await checks.run('an unreachable archive shows its error in the explorer', '06-archive-unreachable', async () => {
       const frame = explorer ?? (await webviewFrame(page, '#archive option'));
       await frame.locator('#archive').selectOption(opts.unreachableUrl);

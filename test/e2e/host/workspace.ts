@@ -1,10 +1,10 @@
 // The temporary workspace both runners open: real example templates from test/fixtures/psconfig/examples (renamed
 // to *.psconfig.json so the language is chosen by file name), the suite's own small templates, and workspace
 // settings that point the archive explorer at the local archive and at one that refuses connections.
-import { mkdirSync, copyFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { examplesDir, repoRoot as findRoot } from '../../fixtures';
+import { dashboardFixturePath, examplesDir, repoRoot as findRoot } from '../../fixtures';
 
 export { examplesDir };
 export const repoRoot = findRoot();
@@ -21,6 +21,9 @@ export const EXAMPLES: Record<string, string> = {
   'pwa--import3-i2-ap-rex-expected.json': 'import3-missing-archive.psconfig.json',
   'perl-shared--client-psconfig-taskgenerator.json': 'taskgenerator-jq.psconfig.json',
 };
+
+/** The generated 20-host mesh (test/fixtures/dashboard), reading the local archive. */
+export const DASHBOARD_TEMPLATE = 'mesh-dashboard.psconfig.json';
 
 export interface ArchiveEndpoints {
   /** Base URL of the local archive (test/archive/server). */
@@ -43,6 +46,13 @@ export function createWorkspace(archives: ArchiveEndpoints, parent = tmpdir()): 
   const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
   for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
+  // The dashboard's mesh, its archive pointed at this run's local archive.
+  writeFileSync(
+    join(dir, DASHBOARD_TEMPLATE),
+    readFileSync(dashboardFixturePath('mesh-20.psconfig.json'), 'utf8')
+      .split('http://127.0.0.1:8085/esmond/perfsonar/archive/')
+      .join(archives.archiveUrl),
+  );
   mkdirSync(join(dir, '.vscode'));
   const settings: Record<string, unknown> = {
     'psconfig.archives': [

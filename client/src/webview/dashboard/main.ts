@@ -33,6 +33,8 @@ interface TestHooks {
   current(): number;
   visible(): { r0: number; r1: number; c0: number; c1: number };
   order(): { rows: number[]; cols: number[] };
+  /** The first half (template order) of the shown grid whose direction is in `state`, with its endpoints. */
+  find(state: StateName): { row: number; col: number; half: 0 | 1; source: string; destination: string } | undefined;
   /** Row/column of a direction of the shown grid: where its first half is. */
   cellOf(source: string, destination: string): { row: number; col: number; half: 0 | 1 } | undefined;
 }
@@ -532,6 +534,20 @@ window.dashboardTest = {
   current: () => current,
   visible: () => view.visible,
   order: () => view.displayOrder,
+  find: (state) => {
+    const g = grids[current];
+    if (!g) return undefined;
+    const code = STATE_CODES.indexOf(state);
+    const nc = g.info.cols.length;
+    for (let i = 0; i < g.info.halves.length; i++) {
+      const d = g.info.halves[i];
+      if (d < 0 || g.states[d] !== code) continue;
+      const [source, destination] = endpoints(g, d);
+      const cell = i >> 1;
+      return { row: Math.floor(cell / nc), col: cell % nc, half: (i & 1) as 0 | 1, source, destination };
+    }
+    return undefined;
+  },
   cellOf: (source, destination) => {
     const g = grids[current];
     if (!g) return undefined;
