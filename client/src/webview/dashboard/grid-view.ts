@@ -80,11 +80,13 @@ export class GridView {
       if (e.key === 'Escape') this.resetZoom();
     });
     // Only a new width changes the layout (draw() sets the height itself, which must not redraw again).
+    // Drawn on the next frame, not inside the observer: a draw changes the height, which would notify again within
+    // the same frame (the browser's "ResizeObserver loop" error).
     let width = 0;
     new ResizeObserver(() => {
       if (this.el.clientWidth === width) return;
       width = this.el.clientWidth;
-      this.draw();
+      requestAnimationFrame(() => this.draw());
     }).observe(this.el);
   }
 

@@ -566,6 +566,8 @@ window.dashboardTest = {
 };
 
 window.addEventListener('error', (ev) => {
+  // Benign: layout settled a frame later (Chromium reports it as an error event).
+  if (/ResizeObserver loop/.test(ev.message)) return;
   setStatus(`Dashboard error: ${ev.message}`, 'error');
   post({ type: 'log', level: 'error', text: `${ev.message} at ${ev.filename}:${ev.lineno}` });
 });
