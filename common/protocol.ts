@@ -119,6 +119,30 @@ export function emptyExpansionResult(uri: string, version: number | null, error?
 
 export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult> = { method: 'psconfig/expandTasks' };
 
+/**
+ * Commands the server runs through `workspace/executeCommand`, for editors other than VS Code (Neovim, Emacs,
+ * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
+ * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
+ * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ */
+export const ServerCommands = {
+  expandTasks: 'psconfig.server.expandTasks',
+  previewTasks: 'psconfig.server.previewTasks',
+} as const;
+
+export interface PreviewTasksText {
+  uri: string;
+  version: number | null;
+  /** Agent → task → combination (`a → b`, `flip`, `✖ a → b  error`), then task errors and notes; one per line. */
+  text: string;
+  /** The task JSON of every successful combination, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
+  tasks: PSchedulerTask[];
+  /** Combinations that failed (listed in `text`, left out of `tasks`). */
+  failed: number;
+  /** Set when the template cannot be expanded at all. */
+  error?: string;
+}
+
 /** Server → client: a template changed and previews of it are stale. */
 export interface TemplateChangedParams {
   uri: string;

@@ -98,11 +98,18 @@ export class LspClient {
       settings?: Record<string, unknown>;
       watchFiles?: boolean;
       workspaceFolders?: string[];
+      /** Extra environment of the server process (replaces the variables it names). */
+      env?: Record<string, string>;
     } = {},
   ): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
-      env: { ...process.env, PSCONFIG_DIAGNOSTICS_DELAY_MS: '20', JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq' },
+      env: {
+        ...process.env,
+        PSCONFIG_DIAGNOSTICS_DELAY_MS: '20',
+        JQ_PATH: process.env.JQ_PATH ?? '/usr/bin/jq',
+        ...options.env,
+      },
     });
     const client = new LspClient(child);
     if (options.settings) client.settings = options.settings;

@@ -21,7 +21,11 @@ const SECTION = 'psconfig';
 
 export function currentServerSettings(scope?: vscode.Uri): ServerSettings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  return serverSettingsFrom((key) => config.get(key), vscode.workspace.isTrusted);
+  return serverSettingsFrom(
+    (key) => config.get(key),
+    vscode.workspace.isTrusted,
+    (key) => config.inspect(key)?.globalValue,
+  );
 }
 
 /** Templates by language, plus JSON documents matched by `psconfig.files` that the user keeps as plain JSON. */

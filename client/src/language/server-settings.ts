@@ -16,10 +16,21 @@ export const SERVER_SETTING_KEYS = [
   'preview.agentAddresses',
 ] as const;
 
-/** `trusted`: the workspace's trust state (vscode.workspace.isTrusted); restricted mode runs no jq, fetches nothing. */
-export function serverSettingsFrom(get: SettingGetter, trusted = true): ServerSettings {
+/**
+ * Machine-scoped settings: they choose a program to run or directories to read, so a workspace may not set them
+ * (package.json gives them `"scope": "machine"`, which VS Code honours too); only the user's value is read.
+ */
+export const MACHINE_SETTING_KEYS = ['jq.path', 'includes.directories'] as const;
+
+/**
+ * `trusted`: the workspace's trust state (vscode.workspace.isTrusted); restricted mode runs no jq, fetches nothing.
+ * `userValue`: the user-level value of a key (WorkspaceConfiguration.inspect(key).globalValue), used for the
+ * MACHINE_SETTING_KEYS; without it they are read through `get`.
+ */
+export function serverSettingsFrom(get: SettingGetter, trusted = true, userValue?: SettingGetter): ServerSettings {
   const settings: ServerSettings = trusted ? {} : { workspaceTrusted: false };
-  const jq = get('jq.path');
+  const machine = (key: (typeof MACHINE_SETTING_KEYS)[number]): unknown => (userValue ?? get)(key);
+  const jq = machine('jq.path');
   if (typeof jq === 'string' && jq.trim() !== '') settings.jqPath = jq.trim();
   const memory = get('jq.memoryLimitMb');
   if (typeof memory === 'number' && Number.isFinite(memory) && memory >= 0) settings.jqMemoryLimitMb = memory;
@@ -28,7 +39,7 @@ export function serverSettingsFrom(get: SettingGetter, trusted = true): ServerSe
     settings.jqMaxConcurrent = concurrent;
   const remote = get('includes.allowRemote');
   if (typeof remote === 'boolean') settings.includesAllowRemote = remote;
-  const dirs = get('includes.directories');
+  const dirs = machine('includes.directories');
   if (Array.isArray(dirs))
     settings.includesDirectories = dirs.filter((d): d is string => typeof d === 'string' && d !== '');
   const severity = get('diagnostics.severity');

@@ -7,6 +7,7 @@ import {
   TextDocumentSyncKind,
   CodeActionKind,
   DidChangeWatchedFilesNotification,
+  type CancellationToken,
   type Disposable,
   ResponseError,
   ErrorCodes,
@@ -26,6 +27,8 @@ import {
   type DashboardPairsResult,
   type ExpandTasksParams,
   type ExpandTasksResult,
+  type PreviewTasksText,
+  ServerCommands,
   type ServerSettings,
   type TemplateChangedParams,
 } from '../../../common/protocol';
@@ -36,6 +39,7 @@ import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
+import { previewText } from '../template/expand/preview-text';
 import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
@@ -201,6 +205,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
         documentSymbolProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         codeLensProvider: { resolveProvider: true },
+        executeCommandProvider: { commands: Object.values(ServerCommands) },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'psconfig-language-server', version: '0.1.0' },
@@ -267,14 +272,18 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     });
   };
 
+  /** The document last opened or edited: the server commands' default argument. */
+  let lastTouched: string | undefined;
   documents.onDidOpen((e) =>
     guarded(log, 'didOpen', () => {
+      lastTouched = e.document.uri;
       publisher.schedule(e.document);
       refreshDependents(e.document.uri);
     }),
   );
   documents.onDidChangeContent((e) =>
     guarded(log, 'didChange', () => {
+      lastTouched = e.document.uri;
       publisher.schedule(e.document);
       expansion.documentChanged(e.document.uri, e.document.version);
       notifyChanged(e.document);
@@ -283,6 +292,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   );
   documents.onDidClose((e) =>
     guarded(log, 'didClose', () => {
+      if (lastTouched === e.document.uri) lastTouched = undefined;
       includes.forget(e.document.uri);
       // Templates including it now read the disk again.
       setImmediate(() => refreshDependents(e.document.uri));
@@ -293,34 +303,50 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     }),
   );
 
+  /** The expansion of an open document (or the file on disk), for the request and the server command alike. */
+  const expandFor = async (params: ExpandTasksParams, token?: CancellationToken): Promise<ExpandTasksResult> => {
+    if (!params || typeof params.uri !== 'string')
+      throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
+    let doc = documents.get(params.uri);
+    if (!doc) {
+      // Not open in the editor: expand the file on disk.
+      const u = URI.parse(params.uri);
+      if (u.scheme !== 'file') return emptyExpansionResult(params.uri, null, 'The document is not open.');
+      try {
+        doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
+      } catch (err) {
+        return emptyExpansionResult(
+          params.uri,
+          null,
+          `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      return expansion.expandUncached(doc, params);
+    }
+    return expansion.expand(doc, params, token);
+  };
+
   connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token) =>
     runSafe<ExpandTasksResult>(
       log,
       'expandTasks',
       emptyExpansionResult(params?.uri ?? '', null, 'internal error while expanding (see the server log)'),
       token,
-      async () => {
-        if (!params || typeof params.uri !== 'string')
-          throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
-        let doc = documents.get(params.uri);
-        if (!doc) {
-          // Not open in the editor: expand the file on disk.
-          const u = URI.parse(params.uri);
-          if (u.scheme !== 'file') return emptyExpansionResult(params.uri, null, 'The document is not open.');
-          try {
-            doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
-          } catch (err) {
-            return emptyExpansionResult(
-              params.uri,
-              null,
-              `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
-            );
-          }
-          return expansion.expandUncached(doc, params);
-        }
-        return expansion.expand(doc, params, token);
-      },
+      () => expandFor(params, token),
     ),
+  );
+
+  // The same for clients without our custom request (Neovim, Emacs, Helix): workspace/executeCommand.
+  connection.onExecuteCommand((params, token) =>
+    runSafe<ExpandTasksResult | PreviewTasksText | null>(log, 'executeCommand', null, token, async () => {
+      const arg: unknown = params.arguments?.[0];
+      // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
+      const request: ExpandTasksParams =
+        typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
+      if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
+      if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
+      throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
+    }),
   );
 
   connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>

@@ -71,7 +71,10 @@ export class CodeServer {
     this.configFile = join(opts.dir, 'config.yaml');
     mkdirSync(join(this.userDataDir, 'User'), { recursive: true });
     mkdirSync(this.extensionsDir, { recursive: true });
-    writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+    // psconfig.jq.path is machine-scoped (a workspace cannot set it): it belongs in the user settings.
+    const user: Record<string, unknown> = { ...USER_SETTINGS };
+    if (process.env.JQ_PATH) user['psconfig.jq.path'] = process.env.JQ_PATH;
+    writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(user, null, 2));
     // An explicit config file stops code-server from writing ~/.config/code-server/config.yaml.
     writeFileSync(this.configFile, 'auth: none\n');
   }

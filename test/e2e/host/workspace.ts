@@ -61,8 +61,6 @@ export function createWorkspace(archives: ArchiveEndpoints, parent = tmpdir()): 
     ],
     'files.autoSave': 'off',
   };
-  const jq = process.env.JQ_PATH;
-  if (jq) settings['psconfig.jq.path'] = jq;
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   mkdirSync(join(dir, 'exports'));
   return dir;

@@ -1,11 +1,15 @@
 // Settings forwarded to the language server and typed agent addresses (client/src/language/server-settings.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   agentAddressList,
+  MACHINE_SETTING_KEYS,
   parseAgentAddressInput,
   serverSettingsFrom,
 } from '../../../client/src/language/server-settings';
+import { repoRoot } from '../../fixtures';
 
 const getter =
   (values: Record<string, unknown>) =>
@@ -50,4 +54,31 @@ test('typed match addresses split on commas and whitespace', () => {
 
 test('an untrusted (restricted) workspace is sent as workspaceTrusted: false', () => {
   assert.deepEqual(serverSettingsFrom(getter({}), false), { workspaceTrusted: false, agentAddresses: [] });
+});
+
+test('jq.path and include directories set by a workspace are ignored: only the user value counts', () => {
+  const workspace = getter({ 'jq.path': './evil.sh', 'includes.directories': ['/'], 'jq.memoryLimitMb': 64 });
+  const user = getter({ 'jq.path': '/usr/bin/jq' });
+  assert.deepEqual(serverSettingsFrom(workspace, true, user), {
+    jqPath: '/usr/bin/jq',
+    jqMemoryLimitMb: 64,
+    agentAddresses: [],
+  });
+  assert.deepEqual(serverSettingsFrom(workspace, false, getter({})), {
+    workspaceTrusted: false,
+    jqMemoryLimitMb: 64,
+    agentAddresses: [],
+  });
+});
+
+test('package.json declares limited support for untrusted workspaces and machine scope for jq.path', () => {
+  const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
+    capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('psconfig.jq.path'));
+  assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('psconfig.includes.allowRemote'));
+  for (const key of MACHINE_SETTING_KEYS)
+    assert.equal(pkg.contributes.configuration.properties[`psconfig.${key}`].scope, 'machine', key);
 });

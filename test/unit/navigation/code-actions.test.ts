@@ -80,3 +80,22 @@ test('a missing required property is added to the object the diagnostic names', 
     tasks: {},
   });
 });
+
+test('a shifted range (an older diagnostic on edited text) changes nothing it was not about', () => {
+  const text = TEMPLATE.replace('"schedule": "often"', '"schedule": "ofen"');
+  const d = validateTemplate(text).diagnostics.find((x) => x.code === 'psconfig/unknown-schedule');
+  assert.ok(d);
+  // Ten characters inserted before the reference: the old range now covers other text.
+  const at = text.indexOf('"schedule": "ofen"');
+  const edited = `${text.slice(0, at)}"x": 1234, ${text.slice(at)}`;
+  const shifted = quickFixes(navModel(edited), d);
+  assert.ok(!shifted.some((f) => f.title.startsWith('Change to')), JSON.stringify(shifted));
+  // A range partly over the name is refused too; the exact range still gets its fix.
+  const partial = quickFixes(navModel(text), { ...d, end: d.end - 1 });
+  assert.ok(!partial.some((f) => f.title.startsWith('Change to')));
+  assert.equal(quickFixes(navModel(text), d)[0].title, 'Change to "often"');
+  // A diagnostic whose name has since been defined offers no "Create".
+  const data = { ...(d.data as object), name: 'often' };
+  const fixes = quickFixes(navModel(TEMPLATE), { ...d, data });
+  assert.ok(!fixes.some((f) => f.title.startsWith('Create')), JSON.stringify(fixes));
+});

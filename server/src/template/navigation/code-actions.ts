@@ -31,7 +31,16 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
   const data = isData(diag.data) ? diag.data : undefined;
   if (data?.kind === 'unknown-property') return renameProperty(model, diag, data.property, data.closest);
   if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
-  const ref = model.index.referenceAt(diag.start);
+  const found = model.index.referenceAt(diag.start);
+  // Edit only what the diagnostic was about: a range that arrives shifted (an older version's diagnostic, or a
+  // client that moved it) may now sit on another reference, or on part of one.
+  const ref =
+    found &&
+    found.start === diag.start &&
+    found.end === diag.end &&
+    (data?.kind !== 'missing-ref' || (found.name === data.name && found.kind === data.section))
+      ? found
+      : undefined;
   let kind: SymbolKind | undefined;
   let name: string | undefined;
   let address: string | undefined;
@@ -61,7 +70,9 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
       isPreferred: true,
     });
   }
-  const create = createObject(model, kind, name, address);
+  // (Not when the name has been defined since the diagnostic was made.)
+  const defined = model.index.definitionsOf(kind, name, kind === 'labels' ? address : undefined).length > 0;
+  const create = defined ? undefined : createObject(model, kind, name, address);
   if (create) actions.push(create);
   return actions;
 }

@@ -7,6 +7,7 @@ import { scanStringNode, type TemplateVariable } from '../variables';
 import { expandedOwner, meaningOf, tasksExpanding } from '../variable-table';
 import { singular } from './completion';
 import { definitionsOf, targetAt, type NameTarget } from './names';
+import { code, fenced, plain } from './markdown';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
 export interface TaskFact {
@@ -51,18 +52,18 @@ function fence(value: unknown): string {
   let json = JSON.stringify(value, null, 2) ?? 'undefined';
   const lines = json.split('\n');
   if (lines.length > MAX_SNIPPET_LINES) json = `${lines.slice(0, MAX_SNIPPET_LINES).join('\n')}\n…`;
-  return `\`\`\`json\n${json}\n\`\`\``;
+  return fenced('json', json);
 }
 
 function hoverName(model: TemplateModel, t: NameTarget, facts?: ExpansionFacts): NavHover {
   const defs = definitionsOf(model, t);
   const what = singular(t.kind);
   const parts: string[] = [];
-  const where = t.kind === 'labels' && t.address !== undefined ? ` of address \`${t.address}\`` : '';
+  const where = t.kind === 'labels' && t.address !== undefined ? ` of address ${code(t.address)}` : '';
   if (defs.length === 0) {
-    parts.push(`**${what}** \`${t.name}\`${where} is not defined.`);
+    parts.push(`**${what}** ${code(t.name)}${where} is not defined.`);
   } else {
-    parts.push(`**${what}** \`${t.name}\`${where}`);
+    parts.push(`**${what}** ${code(t.name)}${where}`);
     if (t.kind === 'groups') parts.push(groupFacts(model, t.name, defs[0].valueNode, facts));
     if (t.kind === 'tasks') parts.push(taskFacts(t.name, facts));
     // On a reference show the object; on the definition key the object is right there.
@@ -75,16 +76,16 @@ function hoverName(model: TemplateModel, t: NameTarget, facts?: ExpansionFacts):
 
 function groupFacts(model: TemplateModel, group: string, value: JsonNode | undefined, facts?: ExpansionFacts): string {
   const type = stringValue(propertyValue(value, 'type')) ?? '(no type)';
-  const lines = [`Type: \`${type}\``];
+  const lines = [`Type: ${code(type)}`];
   const tasks = model.tasks.filter((t) => t.group === group).map((t) => t.name);
   if (tasks.length === 0) lines.push('No task uses this group.');
   for (const task of tasks.slice(0, 5)) {
     const s = facts?.tasks.find((x) => x.task === task);
-    if (!s) lines.push(`Task \`${task}\``);
-    else if (s.error) lines.push(`Task \`${task}\`: ${s.error}`);
+    if (!s) lines.push(`Task ${code(task)}`);
+    else if (s.error) lines.push(`Task ${code(task)}: ${plain(s.error)}`);
     else
       lines.push(
-        `Task \`${task}\`: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`,
+        `Task ${code(task)}: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`,
       );
   }
   if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
@@ -94,7 +95,7 @@ function groupFacts(model: TemplateModel, group: string, value: JsonNode | undef
 function taskFacts(task: string, facts?: ExpansionFacts): string {
   const s = facts?.tasks.find((x) => x.task === task);
   if (!s) return '';
-  if (s.error) return `Cannot be expanded: ${s.error}`;
+  if (s.error) return `Cannot be expanded: ${plain(s.error)}`;
   return `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
 }
 
@@ -103,14 +104,11 @@ function hoverVariable(model: TemplateModel, node: JsonNode, v: TemplateVariable
   if (v.malformed) {
     return {
       ...range,
-      markdown:
-        '`{%' +
-        v.text +
-        '%}` is **not** a template variable: pSConfig needs a space after `{%` and before `%}`, so it stays literal text.',
+      markdown: `${code(`{%${v.text}%}`)} is **not** a template variable: pSConfig needs a space after \`{%\` and before \`%}\`, so it stays literal text.`,
     };
   }
-  if (v.kind === 'unknown') return { ...range, markdown: `\`${v.text}\` is not a pSConfig template variable.` };
-  const parts = [`**{% ${v.text} %}**: ${meaningOf(v.kind, v.index)}.`];
+  if (v.kind === 'unknown') return { ...range, markdown: `${code(v.text)} is not a pSConfig template variable.` };
+  const parts = [`**${code(`{% ${v.text} %}`)}**: ${meaningOf(v.kind, v.index)}.`];
   const path = nodePath(node);
   const owner = expandedOwner(path);
   if (!owner) {
@@ -128,7 +126,7 @@ function hoverVariable(model: TemplateModel, node: JsonNode, v: TemplateVariable
   const value = variableValue(model, v, combo);
   const pair = combo.addressValues.join(' → ');
   if (value !== undefined)
-    parts.push(`In task \`${combo.task}\`, first combination \`${pair}\`: \`${JSON.stringify(value)}\``);
+    parts.push(`In task ${code(combo.task)}, first combination ${code(pair)}: ${code(JSON.stringify(value))}`);
   const expanded = expandedString(path, owner.section, combo);
   if (expanded !== undefined) parts.push(`This value expands to:\n${fence(expanded)}`);
   return { ...range, markdown: parts.join('\n\n') };
