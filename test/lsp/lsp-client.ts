@@ -37,6 +37,8 @@ export class LspClient {
   private exited = false;
   private versions = new Map<string, number>();
   /** What the server gets for workspace/configuration section `psconfig` (VS Code's nested shape). */
+  /** Answers workspace/configuration this much later (a slow client). */
+  configurationDelayMs = 0;
   settings: Record<string, unknown> = {
     jq: { path: process.env.JQ_PATH ?? '/usr/bin/jq' },
     preview: { agentAddresses: [] },
@@ -72,9 +74,10 @@ export class LspClient {
     this.connection.onNotification('psconfig/templateChanged', (p: TemplateChangedParams) => {
       this.templateChanged.push(p);
     });
-    this.connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((i) => (i.section === 'psconfig' ? this.settings : null)),
-    );
+    this.connection.onRequest('workspace/configuration', async (p: { items: { section?: string }[] }) => {
+      if (this.configurationDelayMs) await new Promise((r) => setTimeout(r, this.configurationDelayMs));
+      return p.items.map((i) => (i.section === 'psconfig' ? this.settings : null));
+    });
     this.connection.onRequest(
       'client/registerCapability',
       (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
@@ -100,6 +103,7 @@ export class LspClient {
       workspaceFolders?: string[];
       /** Extra environment of the server process (replaces the variables it names). */
       env?: Record<string, string>;
+      configurationDelayMs?: number;
     } = {},
   ): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
@@ -113,6 +117,7 @@ export class LspClient {
     });
     const client = new LspClient(child);
     if (options.settings) client.settings = options.settings;
+    client.configurationDelayMs = options.configurationDelayMs ?? 0;
     const died = new Promise<never>((_, reject) =>
       child.once('exit', (code) =>
         reject(

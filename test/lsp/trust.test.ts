@@ -64,3 +64,35 @@ test('restricted workspace: no jq process, one note saying why, expansion explai
   const expanded = await client.request<ExpandTasksResult>('psconfig/expandTasks', { uri });
   assert.equal((expanded.combinations[0].error ?? '').includes('restricted'), false);
 });
+
+test('a client slow to answer workspace/configuration: still no jq before the restricted settings arrive', async () => {
+  const slow = await LspClient.start({
+    settings: { jq: { path: JQ }, workspaceTrusted: false },
+    configurationDelayMs: 1500,
+  });
+  let seen = 0;
+  const sampler = haveProc
+    ? setInterval(() => {
+        seen += descendants(slow.child.pid as number).filter((p) => p.comm === 'jq').length;
+      }, 50)
+    : undefined;
+  try {
+    const uri = 'file:///tmp/restricted-slow.psconfig.json';
+    // Opened at once, long before the settings come back (diagnostics wait only 20 ms in tests).
+    await slow.open(uri, TEMPLATE);
+    const r = await slow.request<ExpandTasksResult>('psconfig/expandTasks', { uri });
+    for (const c of r.combinations) assert.match(c.error ?? '', /restricted workspace/);
+    for (let i = 0; i < 10 && !slow.lastDiagnostics(uri)?.some((d) => d.code === 'psconfig/jq-unavailable'); i++)
+      await slow.nextDiagnostics(uri);
+    const d = slow.lastDiagnostics(uri) ?? [];
+    assert.ok(
+      d.some((x) => x.code === 'psconfig/jq-unavailable'),
+      JSON.stringify(d),
+    );
+    assert.ok(!d.some((x) => x.code === 'psconfig/jq-compile'));
+    if (haveProc) assert.equal(seen, 0, 'jq ran before the settings were known');
+  } finally {
+    clearInterval(sampler);
+    await slow.stop();
+  }
+});

@@ -48,6 +48,8 @@ export function createLanguageClient(
   const clientOptions: LanguageClientOptions = {
     documentSelector: templateDocumentSelector(globs),
     outputChannel: output,
+    // The settings (trust included) from the first message on; the server also pulls them after `initialized`.
+    initializationOptions: () => ({ settings: currentServerSettings() }),
     // Only the settings the server reads (not, say, psconfig.archives) make it recompute previews.
     synchronize: { configurationSection: SERVER_SETTING_KEYS.map((key) => `${SECTION}.${key}`) },
     middleware: {

@@ -33,6 +33,8 @@ export class DiagnosticsPublisher {
     private readonly delayMs: number,
     private readonly runner: BackgroundRunner,
     private readonly jq: () => JqConfig,
+    /** Resolves once the client's settings are known (nothing runs jq before). */
+    private readonly ready: () => Promise<void>,
     private readonly includes: IncludeHooks,
     /** `psconfig.diagnostics.severity`, read (severity-overrides.ts). */
     private readonly severity: () => SeverityOverrides | undefined = () => undefined,
@@ -67,6 +69,7 @@ export class DiagnosticsPublisher {
   }
 
   private async run(uri: string): Promise<void> {
+    await this.ready();
     const doc = this.current(uri);
     if (!doc) return;
     if (this.inFlight.has(uri)) {

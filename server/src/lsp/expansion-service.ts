@@ -53,6 +53,8 @@ export class ExpansionService {
     private readonly current: (uri: string) => TextDocument | undefined = () => undefined,
     /** How a document's includes are read (include-tracker.ts). */
     private readonly includeScope: (uri: string) => IncludeScope = () => ({ remote: 'untrusted' }),
+    /** Resolves once the client's settings are known: no run starts before (it could run jq untrusted). */
+    private readonly ready: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Per-task counts without jq (lenses, group hovers), computed off the main thread once per version. */
@@ -205,24 +207,28 @@ export class ExpansionService {
     shared: boolean,
     firstsOnly = false,
   ): Run {
-    const settings = this.settings();
     const cancel = new CancelFlag();
     this.runsStarted++;
-    const result = this.runner.expand(
-      {
-        uri: doc.uri,
-        version: doc.version,
-        text: doc.getText(),
-        includeScope: this.includeScope(doc.uri),
-        agentAddresses,
-        limit,
-        settings,
-        jq: jqConfigOf(settings),
-      },
-      cancel,
-      shared,
-      firstsOnly,
-    );
+    const text = doc.getText();
+    const version = doc.version;
+    const result = this.ready().then(() => {
+      const settings = this.settings();
+      return this.runner.expand(
+        {
+          uri: doc.uri,
+          version,
+          text,
+          includeScope: this.includeScope(doc.uri),
+          agentAddresses,
+          limit,
+          settings,
+          jq: jqConfigOf(settings),
+        },
+        cancel,
+        shared,
+        firstsOnly,
+      );
+    });
     const run: Run = { uri: doc.uri, version: doc.version, key, result, cancel, waiters: 0 };
     result.then(
       (v) => (run.value = v),

@@ -44,6 +44,9 @@ import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
 
+/** How long the first checks wait for the client's answer to workspace/configuration. */
+const SETTINGS_WAIT_MS = 5000;
+
 export interface ServerOptions {
   /** Quiet period after the last edit before diagnostics run. */
   diagnosticsDelayMs: number;
@@ -106,11 +109,17 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const includes = new IncludeTracker();
   const openTexts = () => documents.all().map((d) => ({ uri: d.uri, text: d.getText() }));
   const includeScope = (uri: string) => includes.scopeFor(uri, settings, openTexts);
+  // Nothing that may run jq or fetch an include starts before the client's settings are known: a restricted
+  // workspace must never run jq in the moment between didOpen and the answer to workspace/configuration.
+  let settingsKnown!: () => void;
+  const settingsReady = new Promise<void>((resolve) => (settingsKnown = resolve));
+  const ready = (): Promise<void> => settingsReady;
   const expansion = new ExpansionService(
     () => ({ ...settings, jqPath: jqPath() }),
     runner,
     (uri) => documents.get(uri),
     includeScope,
+    ready,
   );
   const changed = new Map<string, { timer: NodeJS.Timeout; reason?: 'include' }>();
 
@@ -121,6 +130,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     DIAGNOSTICS_DELAY_MS,
     runner,
     () => jqConfigOf({ ...settings, jqPath: jqPath() }),
+    ready,
     {
       scopeFor: includeScope,
       record: (uri, paths) => {
@@ -181,6 +191,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
 
   connection.onInitialize((params): InitializeResult => {
     configurationSupported = params.capabilities.workspace?.configuration === true;
+    if (!configurationSupported) settingsKnown(); // initializationOptions (below) are all there is
     workspaceFoldersSupported = params.capabilities.workspace?.workspaceFolders === true;
     const watch = params.capabilities.workspace?.didChangeWatchedFiles;
     if (watch?.dynamicRegistration) watcherSupport = watch.relativePatternSupport ? 'relative' : 'glob';
@@ -220,7 +231,14 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
 
   connection.onInitialized(() =>
     guarded(log, 'initialized', async () => {
-      await refreshSettings();
+      // (A client that never answers must not hold everything up for ever: after 5 s the defaults apply.)
+      const giveUp = setTimeout(settingsKnown, SETTINGS_WAIT_MS);
+      try {
+        await refreshSettings();
+      } finally {
+        clearTimeout(giveUp);
+        settingsKnown();
+      }
       if (!workspaceFoldersSupported) return;
       connection.workspace.onDidChangeWorkspaceFolders((e) =>
         guarded(log, 'didChangeWorkspaceFolders', () => {
