@@ -1,16 +1,20 @@
 // Parse cache keyed by (uri, version): one analysis per document version (the parsed tree, its symbol index and
-// the template model the checks build, template/model.ts), shared by every navigation request. Very large
-// documents are not analysed at all (see MAX_ANALYSIS_CHARS).
+// the template model the checks build, template/model.ts), shared by every navigation request. A large document is
+// parsed whole once; after that each version is the previous one with the edit re-parsed in place
+// (template/incremental.ts), so no request after an edit waits for a full parse on this thread.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyseTemplate, type TemplateModel } from '../template/model';
-import { extendRegion, type EditedRegion } from '../template/navigation/edited-text';
+import { buildModel, analyseTemplate, type TemplateModel } from '../template/model';
+import { extendRegion, reparseEdited, type EditedRegion } from '../template/incremental';
+import { buildSymbolIndex } from '../template/symbols';
 
 /**
- * Documents above this size get one diagnostic saying so and no analysis: parsing megabytes of JSON into an AST
- * takes long, and the server must never block for more than a moment. Real templates are far below (the largest
- * public mesh we know is 330 KB; the bench's 2,000-address template is about 0.5 MB).
+ * Documents above this size get one diagnostic saying so and no analysis (a bound for hostile input; real
+ * templates are far below: the largest public mesh we know is 330 KB, the bench's 2,000-address template 1.6 MB).
  */
-export const MAX_ANALYSIS_CHARS = 2 * 1024 * 1024;
+export const MAX_ANALYSIS_CHARS = 16 * 1024 * 1024;
+
+/** From this size on, a version after an edit is re-parsed in place rather than whole. */
+export const INCREMENTAL_MIN_CHARS = 256 * 1024;
 
 export interface Analysis {
   uri: string;
@@ -21,6 +25,11 @@ export interface Analysis {
 }
 
 export class AnalysisCache {
+  constructor(
+    /** From this size on, a version after an edit is re-parsed in place (tests lower it to cover small documents). */
+    private readonly incrementalMinChars = INCREMENTAL_MIN_CHARS,
+  ) {}
+
   private readonly entries = new Map<string, Analysis>();
   /** Per uri: what changed since its cached analysis (null: replaced wholesale, so unusable). */
   private readonly edits = new Map<string, EditedRegion | null>();
@@ -59,7 +68,14 @@ export class AnalysisCache {
     if (hit && hit.version === doc.version) return hit;
     const text = doc.getText();
     let model: TemplateModel | undefined;
-    if (text.length <= MAX_ANALYSIS_CHARS) model = analyseTemplate(text);
+    if (text.length <= MAX_ANALYSIS_CHARS) {
+      const region = this.edits.get(doc.uri);
+      const parsed =
+        hit?.model && region && text.length >= this.incrementalMinChars
+          ? reparseEdited(hit.model.parsed, text, region)
+          : undefined;
+      model = parsed ? buildModel(parsed, buildSymbolIndex(parsed.root)) : analyseTemplate(text);
+    }
     return this.set({ uri: doc.uri, version: doc.version, text, model });
   }
 

@@ -42,6 +42,8 @@ export class ExpansionService {
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
+  /** Per uri: the last counts that arrived, whatever their version. */
+  private readonly lastCounts = new Map<string, TaskFact[]>();
   /** Requests sent to where the engine runs (for tests). */
   runsStarted = 0;
 
@@ -68,10 +70,20 @@ export class ExpansionService {
     };
     this.countCache.set(doc.uri, entry);
     counts.then(
-      (v) => (entry.value = v),
+      (v) => {
+        entry.value = v;
+        this.lastCounts.set(doc.uri, v);
+      },
       () => this.countCache.get(doc.uri) === entry && this.countCache.delete(doc.uri),
     );
     return counts;
+  }
+
+  /** The counts of the newest version that has them (maybe older than the document), if any. */
+  latestCounts(uri: string): TaskFact[] | undefined {
+    const hit = this.countCache.get(uri);
+    if (hit?.value) this.lastCounts.set(uri, hit.value);
+    return this.lastCounts.get(uri);
   }
 
   /**
@@ -133,6 +145,7 @@ export class ExpansionService {
     this.runner.forgetExpansion(uri);
     this.full.delete(uri);
     this.countCache.delete(uri);
+    this.lastCounts.delete(uri);
   }
 
   private async expandOnce(

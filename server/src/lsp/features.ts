@@ -32,10 +32,11 @@ import {
 } from '../template/navigation/code-lenses';
 import type { OpenDashboardArgs } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
-import { hoverAt, type ExpansionFacts } from '../template/navigation/hover';
+import { hoverAt, type ExpansionFacts, type TaskFact } from '../template/navigation/hover';
 import {
   findDefinitions,
   findReferences,
+  targetAt,
   prepareRename,
   rename,
   type TextEditOffsets,
@@ -203,7 +204,7 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return null;
       const offset = m.doc.offsetAt(params.position);
-      const facts = await factsFor(m.doc, offset);
+      const facts = await factsFor(m.doc, offset, m.model);
       // Two newer versions were analysed while waiting: this version's tree is gone (analysis.ts).
       if (m.model.parsed.tree.released) return null;
       const h = hoverAt(m.model, offset, facts);
@@ -217,11 +218,19 @@ export function registerFeatures(d: FeatureDeps): void {
    * Counts come from the engine's jq-free count (cheap, cached per version). A variable's value needs a real
    * combination: wait briefly for the full expansion, and show the hover without it if jq is slow.
    */
-  const factsFor = async (doc: TextDocument, offset: number): Promise<ExpansionFacts> => {
-    const tasks = (await withTimeout(d.expansion.counts(doc), HOVER_COUNTS_WAIT_MS)) ?? [];
-    let result = d.expansion.settled(doc);
-    if (!result && insideVariable(doc.getText(), offset))
-      result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
+  const factsFor = async (doc: TextDocument, offset: number, model: TemplateModel): Promise<ExpansionFacts> => {
+    // Only group and task hovers show counts, and only a variable's hover a combination.
+    const target = targetAt(model, offset);
+    const variable = !target && insideVariable(doc.getText(), offset);
+    let tasks: TaskFact[] = [];
+    if (target?.kind === 'groups' || target?.kind === 'tasks') {
+      // Right after an edit, the previous version's counts answer at once if this one's are not quick.
+      const latest = d.expansion.latestCounts(doc.uri);
+      const wait = latest ? HOVER_COUNTS_FRESH_MS : HOVER_COUNTS_WAIT_MS;
+      tasks = (await withTimeout(d.expansion.counts(doc), wait)) ?? d.expansion.latestCounts(doc.uri) ?? [];
+    }
+    let result = variable ? d.expansion.settled(doc) : undefined;
+    if (variable && !result) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [] };
   };
 
@@ -352,6 +361,8 @@ function toLspItems(
 
 /** How long a hover waits for figures it would like to show before answering without them. */
 const HOVER_COUNTS_WAIT_MS = 500;
+/** How long it waits for the current version's counts when an earlier version's are there to show. */
+const HOVER_COUNTS_FRESH_MS = 30;
 const HOVER_EXPANSION_WAIT_MS = 1500;
 
 function insideVariable(text: string, offset: number): boolean {

@@ -52,7 +52,8 @@ export interface ServerOptions {
   diagnosticsDelayMs: number;
   /** Script a background worker thread runs (this bundle); undefined: heavy jobs run on the main thread. */
   workerEntry: string | undefined;
-  /** From this document size on, completion while typing in a string answers from the previous parse. */
+  /** From this document size on, completion while typing in a string answers from the previous parse, and each
+   *  version after an edit is re-parsed in place (template/incremental.ts). */
   editedTextMinChars: number;
   /** jq binary when the `psconfig.jq.path` setting is empty (the entry point passes JQ_PATH). */
   defaultJqPath: string | undefined;
@@ -78,7 +79,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const log = consoleLogger(connection);
   const DIAGNOSTICS_DELAY_MS = options.diagnosticsDelayMs;
 
-  const cache = new AnalysisCache();
+  const cache = new AnalysisCache(options.editedTextMinChars);
   // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
   const documents = new TextDocuments<TextDocument>({
     create: TextDocument.create,

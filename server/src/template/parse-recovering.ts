@@ -7,6 +7,9 @@ import { KEEP_ALIVE, NODE, Tree } from './tree';
 
 const { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, PROPERTY, STRING, TRUE } = NODE;
 
+/** Syntax errors kept per parse. */
+const MAX_ERRORS = 1000;
+
 type Tok = '{' | '}' | '[' | ']' | ':' | ',' | 'string' | 'number' | 'literal' | 'invalid' | 'eof';
 
 export function parseRecovering(text: string): { tree: Tree; errors: SyntaxProblem[] } {
@@ -48,6 +51,8 @@ class RecoveringParser {
   private error(message: string, start: number, end: number): void {
     const last = this.errors[this.errors.length - 1];
     if (last && last.start === start) return; // one error per place
+    // Megabytes of garbage would make millions; nobody reads past the first hundred (diagnostics.ts shows those).
+    if (this.errors.length >= MAX_ERRORS) return;
     this.errors.push({ message, start, end: Math.max(end, start + 1) });
   }
 

@@ -81,7 +81,7 @@ export class Tree {
   aux: Int32Array = NO_INTS;
   count = 0;
   /** Interned short strings (keys, names, enum values repeat thousands of times). */
-  readonly strings: string[] = [];
+  strings: string[] = [];
   /** Values that are not what the text says (strings the recovering parser repaired). */
   readonly overrides = new Map<number, string>();
   /** Views made so far (a few thousand of a tree's nodes, scattered: a map, not an array as long as the tree). */
@@ -162,6 +162,77 @@ export class Tree {
     this.end[i] = end;
     this.next[i] = i + 1;
     return i;
+  }
+
+  /**
+   * A new tree for `text`, which is this tree's text with one region edited: this tree's nodes with the old
+   * indexes [from, to) (whole children of container `container`) replaced by the members of `fragment` (a tree
+   * whose root is a container holding them, parsed from text[sliceAt - 1 …], i.e. its offset 1 is sliceAt), and
+   * every offset at or after the edit moved by `delta`. Costs one pass over the arrays (no parse, no objects).
+   */
+  spliced(
+    text: string,
+    container: number,
+    from: number,
+    to: number,
+    fragment: Tree,
+    sliceAt: number,
+    delta: number,
+  ): Tree {
+    const added = fragment.count - 1;
+    const shift = added - (to - from);
+    const n = new Tree(text, this.count + shift + 1);
+    n.count = this.count + shift;
+    n.strings = this.strings.length ? this.strings.concat(fragment.strings) : fragment.strings.slice();
+    const firstFragmentString = this.strings.length;
+    // Ancestors of the container (and itself) grow: their end and subtree end move.
+    const grows = new Set<number>();
+    for (let a = container; a >= 0; a = this.parent[a]) grows.add(a);
+    for (let i = 0; i < from; i++) {
+      n.kind[i] = this.kind[i];
+      n.start[i] = this.start[i];
+      n.parent[i] = this.parent[i];
+      n.aux[i] = this.aux[i];
+      if (grows.has(i)) {
+        n.end[i] = this.end[i] + delta;
+        n.next[i] = this.next[i] + shift;
+      } else {
+        n.end[i] = this.end[i];
+        n.next[i] = this.next[i];
+      }
+    }
+    const at = sliceAt - 1; // fragment offset 1 is sliceAt
+    for (let j = 1; j < fragment.count; j++) {
+      const i = from + j - 1;
+      const k = fragment.kind[j];
+      n.kind[i] = k;
+      n.start[i] = fragment.start[j] + at;
+      n.end[i] = fragment.end[j] + at;
+      const fp = fragment.parent[j];
+      n.parent[i] = fp === 0 ? container : from + fp - 1;
+      n.next[i] = from + fragment.next[j] - 1;
+      const aux = fragment.aux[j];
+      const type = k & TYPE_MASK;
+      n.aux[i] = aux < 0 ? -1 : type === PROPERTY ? aux + at : type === STRING ? aux + firstFragmentString : aux;
+    }
+    for (let i = to; i < this.count; i++) {
+      const d = i + shift;
+      const k = this.kind[i];
+      n.kind[d] = k;
+      n.start[d] = this.start[i] + delta;
+      n.end[d] = this.end[i] + delta;
+      const p = this.parent[i];
+      n.parent[d] = p >= to ? p + shift : p;
+      n.next[d] = this.next[i] + shift;
+      const aux = this.aux[i];
+      n.aux[d] = (k & TYPE_MASK) === PROPERTY && aux >= 0 ? aux + delta : aux;
+    }
+    for (const [i, v] of this.overrides) {
+      if (i < from) n.overrides.set(i, v);
+      else if (i >= to) n.overrides.set(i + shift, v);
+    }
+    for (const [j, v] of fragment.overrides) if (j > 0) n.overrides.set(from + j - 1, v);
+    return n;
   }
 
   // ---- reading by index -------------------------------------------------------------------------------------

@@ -2,34 +2,13 @@
 // Parsing a 1.6 MB template takes 0.3-3 s; typing in a reference string does not change the JSON structure,
 // only that string's content, so the previous parse still says which slot the cursor is in and which names it
 // offers. Only the offsets after the edit move: they are mapped through the edited region.
+import type { EditedRegion } from '../incremental';
 import { nodeAtOffset } from '../parse';
 import { completeAt, type NavCompletionResult } from './completion';
 import type { TemplateModel } from '../model';
 
-/**
- * What changed since the parsed version: its text [lo, hiOld) became the current text [lo, hiNew).
- * Everything before lo is identical; everything from hiOld on is identical, shifted by hiNew - hiOld.
- */
-export interface EditedRegion {
-  lo: number;
-  hiOld: number;
-  hiNew: number;
-}
-
-/** Adds one change (offsets in the current text before the change) to the region since the parsed version. */
-export function extendRegion(
-  region: EditedRegion | undefined,
-  start: number,
-  end: number,
-  insertedLength: number,
-): EditedRegion {
-  if (!region) return { lo: start, hiOld: end, hiNew: start + insertedLength };
-  const lo = Math.min(region.lo, start);
-  // The part of [start, end) beyond the region is old text, identical to the parsed version (shifted).
-  const hiOld = end > region.hiNew ? region.hiOld + (end - region.hiNew) : region.hiOld;
-  const hiNewBefore = Math.max(region.hiNew, end);
-  return { lo, hiOld, hiNew: hiNewBefore + insertedLength - (end - start) };
-}
+export type { EditedRegion } from '../incremental';
+export { extendRegion } from '../incremental';
 
 /**
  * A parsed-version offset in the current text, or undefined inside the edited region. At a pure insertion point
