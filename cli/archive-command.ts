@@ -9,6 +9,7 @@ import type { ArchiveOptions, Metadata, SearchFilters } from '../archive-client/
 import { parseTimestamp, readDuration } from '../archive-client/url';
 import { normalisePoints } from '../archive-client/values';
 import { toCsv } from '../archive-client/export-csv';
+import { bulk, explainWriteError, post, register, writeToken, WriteUsageError } from './archive-write';
 
 const USAGE = `usage:
   psconfig-tools archive search URL [--source A] [--destination B] [--measurement-agent M] [--tool-name T]
@@ -17,6 +18,12 @@ const USAGE = `usage:
       [--limit N (page size)] [--offset N] [--format json|table]
   psconfig-tools archive get SERIES_URL [--time T] [--time-start T] [--time-end T] [--time-range S]
       [--page-size N] [--format json|csv]
+  psconfig-tools archive register URL METADATA.json        register metadata (POST); prints it with its key and URIs
+  psconfig-tools archive post BASE_URI (--ts T --val JSON | POINTS.json)
+                                                           post points to a series (POST <base_uri>, one per point)
+  psconfig-tools archive bulk METADATA_URI DATA.json       store many points and event types at once (PUT <metadata_uri>)
+      writes: [--token-file PATH] (else PSCONFIG_ARCHIVE_TOKEN; never on the command line) [--archive URL]
+      (JSON files may be - for standard input)
 common: [--timeout SECONDS] [--max-response-mb N (default 32)] [--token-on-reads]
       (token from PSCONFIG_ARCHIVE_TOKEN; sent on reads only with --token-on-reads, and only to the archive's origin)
 times: UNIX seconds or ISO 8601; ranges: seconds, 30s, 10min, 2h, 7d, 1w or ISO 8601 (PT10M, P7D); "m" is refused
@@ -32,6 +39,7 @@ interface Parsed {
 }
 
 const FLAGS = new Set(['token-on-reads', 'help']);
+const WRITES = new Set(['register', 'post', 'bulk']);
 
 function parseArgs(args: string[]): Parsed {
   const out: Parsed = { positional: [], options: new Map(), flags: new Set() };
@@ -208,6 +216,7 @@ async function get(p: Parsed): Promise<number> {
 
 export async function runArchiveCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  let secret: string | undefined;
   try {
     const p = parseArgs(rest);
     if (sub === undefined || sub === 'help' || sub === '--help' || p.flags.has('help')) {
@@ -216,14 +225,32 @@ export async function runArchiveCommand(args: string[]): Promise<number> {
     }
     if (sub === 'search') return await search(p);
     if (sub === 'get') return await get(p);
+    if (WRITES.has(sub)) {
+      const token = await writeToken(p);
+      secret = token; // redacted from any message below
+      if (sub === 'register') {
+        const url = p.positional[0];
+        if (!url) throw new UsageError('archive register needs the archive URL and a metadata JSON file');
+        return await register(p, { ...archiveOptions(p, url), token });
+      }
+      const { url: _u, ...options } = archiveOptions(p, p.positional[0] ?? '');
+      return await (sub === 'post' ? post : bulk)(p, { ...options, token });
+    }
     throw new UsageError(`unknown archive command: ${sub}`);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof WriteUsageError) {
       process.stderr.write(`psconfig-tools archive: ${err.message}\n\n${USAGE}`);
       return 2;
     }
-    const token = process.env.PSCONFIG_ARCHIVE_TOKEN;
-    const msg = err instanceof ArchiveError ? err.message : err instanceof Error ? err.message : String(err);
+    const token = secret ?? process.env.PSCONFIG_ARCHIVE_TOKEN;
+    const msg =
+      err instanceof ArchiveError
+        ? WRITES.has(sub ?? '')
+          ? explainWriteError(err)
+          : err.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
     process.stderr.write(`psconfig-tools archive: ${redact(msg, [token])}\n`);
     return 1;
   } finally {

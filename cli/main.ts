@@ -15,6 +15,8 @@ commands:
                                                the pScheduler tasks each agent would create
   archive search URL [filters] [--format json|table]
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
+  archive register URL METADATA.json | post BASE_URI (--ts T --val V | POINTS.json) | bulk METADATA_URI DATA.json
+                                               write (token: --token-file or PSCONFIG_ARCHIVE_TOKEN)
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data

@@ -11,7 +11,9 @@ import { type ArchiveServerHandle, startArchiveServer } from './server/server';
 let server: ArchiveServerHandle;
 const TOKEN = 'local-archive-token-0001';
 before(async () => {
-  server = await startArchiveServer({ seed: { generated: false }, tokens: [TOKEN] });
+  // esmond's own status codes, bodies and page sizes: this file checks the esmond mode; the seed mode differs where
+  // the seed says otherwise (test/archive/archive-modes.test.ts).
+  server = await startArchiveServer({ seed: { generated: false }, tokens: [TOKEN], mode: 'esmond' });
 });
 after(async () => {
   await server.close();

@@ -4,7 +4,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { answerFault, type FaultMode, isFaultMode } from './faults';
-import { route, type RouteContext } from './routes';
+import { route, type ArchiveMode, type RouteContext } from './routes';
+
+export type { ArchiveMode } from './routes';
 import { buildHostTable, type HostTable } from './search-filters';
 import { seedArchive, type SeedOptions, type SeedReport } from './seed';
 import { ARCHIVE_PATH, ArchiveStore } from './store';
@@ -18,6 +20,12 @@ export interface ArchiveServerOptions {
   tokens?: string[];
   /** Every request answers with this fault until `setFault(undefined)`. */
   fault?: FaultMode;
+  /**
+   * `seed` (default): the interface as the seed documents it (200 on writes, no body; a series without time
+   * filters answers every point; metadata pages of 1000; errors `{error}`; statistics' maximum, minimum and mode
+   * as strings). `esmond`: as deployed esmond answers (201, pages of 1500, errors with `detail`, numbers).
+   */
+  mode?: ArchiveMode;
 }
 
 export interface RequestLogEntry {
@@ -34,6 +42,7 @@ export interface ArchiveServerHandle {
   port: number;
   /** A token the server accepts for writes. */
   token: string;
+  mode: ArchiveMode;
   store: ArchiveStore;
   seed: SeedReport;
   requests: RequestLogEntry[];
@@ -57,6 +66,7 @@ export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promi
   const ctx: RouteContext = {
     store,
     tokens,
+    mode: opts.mode ?? 'seed',
     now: () => Math.floor(Date.now() / 1000),
     hosts: () => {
       if (!hostTable || hostCount !== store.records.size) {
@@ -125,6 +135,7 @@ export async function startArchiveServer(opts: ArchiveServerOptions = {}): Promi
     origin,
     port,
     token: [...tokens][0],
+    mode: ctx.mode,
     store,
     seed,
     requests,
