@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const server = await startArchiveServer({ port, tokens: token ? [token] : undefined, seed: { mesh }, mode });
   for (const w of server.seed.warnings) process.stderr.write(`warning: ${w}\n`);
   process.stdout.write(
-    `local archive: ${server.url} (${mode === 'seed' ? "the seed's interface" : 'as deployed esmond answers'}; PSCONFIG_ARCHIVE_MODE=${mode === 'seed' ? 'esmond' : 'seed'} for the other)\n` +
+    `local archive: ${server.url}\n` +
+      `  mode: ${mode} (${mode === 'seed' ? "the seed's interface" : 'as deployed esmond answers'}; PSCONFIG_ARCHIVE_MODE=${mode === 'seed' ? 'esmond' : 'seed'} for the other)\n` +
       server.seed.sources.map((s) => `  seeded with ${s}\n`).join('') +
       `  write token: ${token ? '(from PSCONFIG_ARCHIVE_TOKEN)' : server.token}\n` +
       `  simulated failures: ${server.faultUrl('500-html').replace('500-html', '<404|401|500-json|500-html|malformed-json|hang|redirect>')}\n` +
