@@ -94,28 +94,52 @@ export interface MatchWant {
 /** Metadata of one archive, indexed by (input-source, input-destination) and by (source, destination). */
 export class MetadataIndex {
   private readonly byPair = new Map<string, Metadata[]>();
-  readonly size: number;
+  size: number;
 
   constructor(list: readonly Metadata[]) {
     this.size = list.length;
-    for (const m of list) {
-      const keys = new Set<string>();
-      const add = (s: unknown, d: unknown): void => {
-        if (typeof s === 'string' && typeof d === 'string' && s && d) keys.add(`${hostKey(s)}\u0000${hostKey(d)}`);
-      };
-      add(m['input-source'], m['input-destination']);
-      add(m.source, m.destination);
-      for (const k of keys) {
+    for (const m of list) this.add(m);
+  }
+
+  /** An incremental search's answer: `m` replaces `old` (the same metadata key) or is new. */
+  replace(old: Metadata | undefined, m: Metadata): void {
+    if (old)
+      for (const k of pairKeysOf(old)) {
         const l = this.byPair.get(k);
-        if (l) l.push(m);
-        else this.byPair.set(k, [m]);
+        const i = l ? l.indexOf(old) : -1;
+        if (l && i >= 0) l.splice(i, 1);
       }
+    else this.size++;
+    this.add(m);
+  }
+
+  private add(m: Metadata): void {
+    for (const k of pairKeysOf(m)) {
+      const l = this.byPair.get(k);
+      if (l) l.push(m);
+      else this.byPair.set(k, [m]);
     }
   }
 
   candidates(source: string, destination: string): readonly Metadata[] {
-    return this.byPair.get(`${hostKey(source)}\u0000${hostKey(destination)}`) ?? [];
+    return this.byPair.get(pairKey(source, destination)) ?? [];
   }
+}
+
+/** The key a direction is looked up by. */
+export function pairKey(source: string, destination: string): string {
+  return `${hostKey(source)}\u0000${hostKey(destination)}`;
+}
+
+/** The pairs a metadata object answers for: its input-source/-destination and its source/destination. */
+export function pairKeysOf(m: Metadata): Set<string> {
+  const keys = new Set<string>();
+  const add = (s: unknown, d: unknown): void => {
+    if (typeof s === 'string' && typeof d === 'string' && s && d) keys.add(pairKey(s, d));
+  };
+  add(m['input-source'], m['input-destination']);
+  add(m.source, m.destination);
+  return keys;
 }
 
 export function eventTypeInfo(

@@ -11,7 +11,7 @@ import { normaliseArchiveUrl } from '../archive-client/url';
 import { normaliseValue } from '../archive-client/values';
 import type { DashboardTaskPairs } from '../common/protocol';
 import { buildGrid, type DashboardGrid } from './grid';
-import { eventTypeInfo, matchDirection, MetadataIndex, timeUpdated } from './match';
+import { eventTypeInfo, matchDirection, MetadataIndex, pairKey, pairKeysOf, timeUpdated } from './match';
 import { classify, eventTypeOf, METRICS, type MetricId, type Thresholds } from './metrics';
 import { planRead, reduceSamples, samplesOf, type ReadPlan, type Sample } from './samples';
 
@@ -128,6 +128,35 @@ interface CacheEntry {
   to: number;
   /** The event type's `time-updated` when read. */
   updated: number;
+  /** What the last value was computed from: first sample in the window, sample count, thresholds. */
+  reduced?: { first: number; count: number; failure: boolean; classKey: string };
+}
+
+interface Found {
+  archive: string;
+  metadata: Metadata;
+  alternatives: number;
+}
+
+/** What the last refresh matched a direction to (reused while no search changes its pair). */
+interface MatchMemo {
+  eventType: string;
+  archives: string;
+  found?: Found;
+  plan?: ReadPlan;
+  planFor?: Metadata;
+  planKey?: string;
+}
+
+/** States whose result a later refresh may keep as is when nothing changed. */
+const FINAL = new Set<DirState>(['ok', 'warning', 'critical', 'failed', 'no-data']);
+
+/** Index of the first sample at or after `start`, searching forward from `from` (samples are sorted). */
+function firstAtOrAfter(samples: readonly Sample[], start: number, from: number): number {
+  let i = Math.max(0, Math.min(from, samples.length));
+  while (i > 0 && samples[i - 1][0] >= start) i--;
+  while (i < samples.length && samples[i][0] < start) i++;
+  return i;
 }
 
 interface ReadJob {
@@ -195,6 +224,9 @@ export class DashboardSession {
   readonly shown: { metric?: MetricId; start: number; end: number }[];
   private readonly cache: SampleCache;
   private readonly known = new Map<string, ArchiveKnowledge>();
+  private readonly matched: (MatchMemo | undefined)[][];
+  private readonly normalised = new Map<string, string[]>();
+  private readonly pairKeys: (string | undefined)[][];
 
   constructor(
     pairs: readonly DashboardTaskPairs[],
@@ -204,6 +236,8 @@ export class DashboardSession {
     this.grids = pairs.map(buildGrid);
     this.results = this.grids.map((g) => g.directions.map((): DirectionResult => ({ state: 'pending' })));
     this.shown = this.grids.map(() => ({ start: 0, end: 0 }));
+    this.matched = this.grids.map((g) => new Array<MatchMemo | undefined>(g.directions.length));
+    this.pairKeys = this.grids.map((g) => new Array<string | undefined>(g.directions.length));
   }
 
   metricOf(grid: DashboardGrid): MetricId | undefined {
@@ -214,8 +248,13 @@ export class DashboardSession {
   /** Archives a direction is read from: the override, else the task's own (normalised; unusable URLs dropped). */
   archivesOf(grid: DashboardGrid, direction: number): string[] {
     if (this.options.archive) return [this.options.archive];
-    const out: string[] = [];
-    for (const a of grid.directions[direction].archives) {
+    const raw = grid.directions[direction].archives;
+    // Directions of a task share a few archive lists: each is normalised once.
+    const key = raw.join('\n');
+    let out = this.normalised.get(key);
+    if (out) return out;
+    out = [];
+    for (const a of raw) {
       try {
         const n = normaliseArchiveUrl(a);
         if (!out.includes(n)) out.push(n);
@@ -223,6 +262,7 @@ export class DashboardSession {
         /* not a URL (an unresolved variable): the direction reads the next one, or none */
       }
     }
+    this.normalised.set(key, out);
     return out;
   }
 
@@ -261,6 +301,8 @@ export class DashboardSession {
     });
 
     const indexes = new Map<string, MetadataIndex | ArchiveSearchStats>();
+    /** Per archive: the pairs whose metadata changed in this refresh's search, or all of them. */
+    const dirty = new Map<string, Set<string> | 'all'>();
     await pool([...wanted.entries()], Math.min(o.concurrency, 4), async ([url, events]) => {
       const s0 = performance.now();
       const eventKey = [...events].sort().join(' ');
@@ -282,27 +324,43 @@ export class DashboardSession {
         st.pages = res.pages;
         st.metadata = res.metadata.length;
         st.warning = res.warning;
-        const byKey = incremental ? k!.byKey : new Map<string, Metadata>();
         const relevant = (m: Metadata): boolean => (m['event-types'] ?? []).some((e) => events.has(e['event-type']));
-        let anonymous = 0;
-        for (const m of res.metadata) {
-          if (incremental && !relevant(m)) continue;
-          const key = typeof m['metadata-key'] === 'string' ? m['metadata-key'] : `#${anonymous++}`;
-          byKey.set(key, m);
+        let known: ArchiveKnowledge;
+        if (incremental) {
+          // Only the pairs these metadata answer for need matching again.
+          known = k!;
+          const changed = new Set<string>();
+          for (const m of res.metadata) {
+            if (!relevant(m) || typeof m['metadata-key'] !== 'string') continue;
+            const old = known.byKey.get(m['metadata-key']);
+            known.byKey.set(m['metadata-key'], m);
+            known.index.replace(old, m);
+            for (const p of pairKeysOf(m)) changed.add(p);
+            if (old) for (const p of pairKeysOf(old)) changed.add(p);
+          }
+          known.watermark = watermarkOf(res.metadata, known.watermark);
+          dirty.set(url, changed);
+        } else {
+          const byKey = new Map<string, Metadata>();
+          let anonymous = 0;
+          for (const m of res.metadata)
+            byKey.set(typeof m['metadata-key'] === 'string' ? m['metadata-key'] : `#${anonymous++}`, m);
+          known = {
+            byKey,
+            index: new MetadataIndex([...byKey.values()]),
+            eventKey,
+            fullAt: now,
+            watermark: watermarkOf(byKey.values(), undefined),
+          };
+          this.known.set(url, known);
+          dirty.set(url, 'all');
         }
-        const known: ArchiveKnowledge = {
-          byKey,
-          index: new MetadataIndex([...byKey.values()]),
-          eventKey,
-          fullAt: incremental ? k!.fullAt : now,
-          watermark: watermarkOf(byKey.values(), k?.watermark),
-        };
-        this.known.set(url, known);
         indexes.set(url, known.index);
       } catch (err) {
         st.pages = err instanceof ArchiveError ? 1 : 0;
         st.error = errorText(err);
         indexes.set(url, st);
+        dirty.set(url, 'all');
       }
       st.ms = performance.now() - s0;
       stats.searches.push(st);
@@ -311,10 +369,13 @@ export class DashboardSession {
 
     // Match every direction; classify what metadata alone tells; queue the reads.
     const jobs: ReadJob[] = [];
+    /** Kept samples whose value stood unchanged (they are in use, not to be pruned). */
+    const kept = new Set<string>();
     this.grids.forEach((g, gi) => {
       const metric = this.metricOf(g);
       const res = this.results[gi];
       const { start, end } = this.shown[gi];
+      const classKey = metric ? `${metric}|${JSON.stringify(o.thresholds[metric])}` : '';
       for (let d = 0; d < g.directions.length; d++) {
         const dir = g.directions[d];
         if (!metric) {
@@ -331,26 +392,41 @@ export class DashboardSession {
           };
           continue;
         }
-        let found: { archive: string; metadata: Metadata; alternatives: number } | undefined;
+        let found: Found | undefined;
         const errors: string[] = [];
-        for (const a of archives) {
-          const idx = indexes.get(a);
-          if (!(idx instanceof MetadataIndex)) {
-            errors.push(`${a}: ${idx?.error ?? 'not searched'}`);
-            continue;
-          }
-          const m = matchDirection(idx, dir.source, dir.destination, {
-            eventType,
-            testType: g.testType,
-            ipVersion: g.spec.ipVersion,
-            udp: g.spec.udp,
-            tools: g.spec.tools,
+        // A direction whose pair no search changed keeps its match (an incremental search touches a few pairs).
+        const memo = this.matched[gi][d];
+        const archiveKey = archives.join('\n');
+        const pk = (this.pairKeys[gi][d] ??= pairKey(dir.source, dir.destination));
+        const clean =
+          !!memo &&
+          memo.eventType === eventType &&
+          memo.archives === archiveKey &&
+          archives.every((a) => {
+            const x = dirty.get(a);
+            return x !== undefined && x !== 'all' && !x.has(pk);
           });
-          if (m.metadata) {
-            found = { archive: a, metadata: m.metadata, alternatives: m.alternatives };
-            break;
+        if (clean) found = memo.found;
+        else
+          for (const a of archives) {
+            const idx = indexes.get(a);
+            if (!(idx instanceof MetadataIndex)) {
+              errors.push(`${a}: ${idx?.error ?? 'not searched'}`);
+              continue;
+            }
+            const m = matchDirection(idx, dir.source, dir.destination, {
+              eventType,
+              testType: g.testType,
+              ipVersion: g.spec.ipVersion,
+              udp: g.spec.udp,
+              tools: g.spec.tools,
+            });
+            if (m.metadata) {
+              found = { archive: a, metadata: m.metadata, alternatives: m.alternatives };
+              break;
+            }
           }
-        }
+        if (!clean) this.matched[gi][d] = errors.length ? undefined : { eventType, archives: archiveKey, found };
         if (!found) {
           res[d] =
             errors.length === archives.length
@@ -364,28 +440,29 @@ export class DashboardSession {
           continue;
         }
         const m = found.metadata;
-        const base: DirectionResult = {
+        const key = typeof m['metadata-key'] === 'string' ? m['metadata-key'] : undefined;
+        const baseOf = (): DirectionResult => ({
           state: 'pending',
           archive: found.archive,
-          key: typeof m['metadata-key'] === 'string' ? m['metadata-key'] : undefined,
+          key,
           eventType,
           toolName: typeof m['tool-name'] === 'string' ? m['tool-name'] : undefined,
           source: typeof m.source === 'string' ? m.source : undefined,
           destination: typeof m.destination === 'string' ? m.destination : undefined,
           inputSource: typeof m['input-source'] === 'string' ? m['input-source'] : undefined,
           inputDestination: typeof m['input-destination'] === 'string' ? m['input-destination'] : undefined,
-          alternatives: found.alternatives || undefined,
-        };
+          alternatives: found!.alternatives || undefined,
+        });
         const tuE = timeUpdated(m, eventType);
         const tuF = eventTypeInfo(m, 'failures') ? timeUpdated(m, 'failures') : undefined;
         const lastWrite = Math.max(tuE ?? -Infinity, tuF ?? -Infinity);
         if (!Number.isFinite(lastWrite)) {
-          res[d] = { ...base, state: 'no-data', note: 'registered in the archive, never written' };
+          res[d] = { ...baseOf(), state: 'no-data', note: 'registered in the archive, never written' };
           continue;
         }
         if (lastWrite < start) {
           res[d] = {
-            ...base,
+            ...baseOf(),
             state: 'no-data',
             time: lastWrite,
             note: `nothing written in the window (last write ${isoTime(lastWrite)})`,
@@ -393,12 +470,41 @@ export class DashboardSession {
           continue;
         }
         const failure = tuF !== undefined && tuF >= start && (tuE === undefined || tuF > tuE);
-        const plan = failure ? failurePlan(m) : planRead(metric, m, eventType, windowSeconds(o.window, metric));
+        const seconds = windowSeconds(o.window, metric);
+        const planKey = `${failure}|${metric}|${seconds}`;
+        const memoNow = this.matched[gi][d];
+        let plan: ReadPlan | undefined;
+        if (memoNow?.plan && memoNow.planFor === m && memoNow.planKey === planKey) plan = memoNow.plan;
+        else {
+          plan = failure ? failurePlan(m) : planRead(metric, m, eventType, seconds);
+          if (memoNow) Object.assign(memoNow, { plan, planFor: m, planKey });
+        }
         if (!plan) {
-          res[d] = { ...base, state: 'error', note: `the archive lists no series for ${eventType}` };
+          res[d] = { ...baseOf(), state: 'error', note: `the archive lists no series for ${eventType}` };
           continue;
         }
-        res[d] = { ...base, state: 'pending', time: lastWrite };
+        const updated = (failure ? tuF : tuE) ?? lastWrite;
+        // Unchanged since the last refresh (same measurement, nothing written, no sample left the window, same
+        // thresholds): the result stands as it is, no work at all.
+        const prev = res[d];
+        const c = this.cache.get(cacheKeyOf(found.archive, plan.uri));
+        if (
+          c?.reduced &&
+          prev.key === key &&
+          prev.eventType === eventType &&
+          FINAL.has(prev.state) &&
+          c.updated === updated &&
+          c.from <= start &&
+          c.reduced.count === c.samples.length &&
+          c.reduced.failure === failure &&
+          c.reduced.classKey === classKey &&
+          firstAtOrAfter(c.samples, start, c.reduced.first) === c.reduced.first
+        ) {
+          stats.fromCache++;
+          kept.add(cacheKeyOf(found.archive, plan.uri));
+          continue;
+        }
+        res[d] = { ...baseOf(), state: 'pending', time: lastWrite };
         jobs.push({
           grid: gi,
           direction: d,
@@ -408,7 +514,7 @@ export class DashboardSession {
           failure,
           start,
           end,
-          updated: (failure ? tuF : tuE) ?? lastWrite,
+          updated,
           metric,
         });
       }
@@ -505,7 +611,7 @@ export class DashboardSession {
     flush.done();
     // Samples of measurements no longer shown (another metric, an edited template) are dropped once they outnumber
     // those in use, so a long-lived dashboard does not grow without bound.
-    const used = new Set(jobs.map(cacheKey));
+    const used = new Set([...kept, ...jobs.map(cacheKey)]);
     if (!stats.cancelled && this.cache.size > 2 * used.size + 1000)
       for (const k of this.cache.keys()) if (!used.has(k)) this.cache.delete(k);
     stats.ms = performance.now() - t0;
@@ -519,6 +625,12 @@ export class DashboardSession {
 
   private finish(j: ReadJob, c: CacheEntry): void {
     const prev = this.results[j.grid][j.direction];
+    c.reduced = {
+      first: firstAtOrAfter(c.samples, j.start, 0),
+      count: c.samples.length,
+      failure: j.failure,
+      classKey: `${j.metric}|${JSON.stringify(this.options.thresholds[j.metric])}`,
+    };
     if (j.failure) {
       const last = [...c.samples].reverse().find((s) => s[0] >= j.start);
       this.results[j.grid][j.direction] = {
@@ -554,7 +666,11 @@ export class DashboardSession {
 }
 
 function cacheKey(j: ReadJob): string {
-  return `${j.archive}\u0000${j.plan.uri}`;
+  return cacheKeyOf(j.archive, j.plan.uri);
+}
+
+function cacheKeyOf(archive: string, uri: string): string {
+  return `${archive}\u0000${uri}`;
 }
 
 function failurePlan(m: Metadata): ReadPlan | undefined {

@@ -164,6 +164,28 @@ test('a refresh with nothing written since reads nothing; a new point is read al
   assert.equal(now.value, (oldValue * n + 0.2e9) / (n + 1));
 });
 
+test('new thresholds recolour the kept values without a read; a moving window drops what left it', async () => {
+  const pairs = (await meshPairs()).filter((p) => p.task === 'mesh-throughput');
+  let clock = NOW;
+  const s = session(pairs, { now: () => clock });
+  await s.refresh();
+  const okBefore = s.results[0].filter((r) => r.state === 'ok').length;
+  s.options = { ...s.options, thresholds: effectiveThresholds({ throughput: { warning: 100, critical: 50 } }) };
+  const strict = await s.refresh();
+  assert.equal(strict.reads, 0);
+  assert.equal(s.results[0].filter((r) => r.state === 'ok').length, 0);
+  assert.equal(
+    s.results[0].filter((r) => r.state === 'critical').length,
+    okBefore + 6, // the ok, warning and critical pairs are all under 50 Gbps now
+  );
+  // Two days later nothing seeded is in the one-day window any more: no data everywhere, still without reads.
+  s.options = { ...s.options, thresholds: effectiveThresholds(undefined) };
+  clock = NOW + 2 * 86400;
+  const later = await s.refresh();
+  assert.equal(later.reads, 0);
+  assert.ok(s.results[0].every((r) => r.state === 'no-data'));
+});
+
 test('a full search again once fullSearchSeconds have passed (deleted measurements disappear then)', async () => {
   const pairs = (await meshPairs()).filter((p) => p.task === 'mesh-trace');
   const s = session(pairs, { fullSearchSeconds: 0 });
