@@ -24,8 +24,8 @@ const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive
   --task T          only this task (repeatable; default every task: one grid each)
   --archive URL     read every pair from this archive instead of the archives the tasks write to
   --metric M        throughput, loss, owdelay, rtt or paths (default per test type: throughput, loss, rtt, paths)
-  --window W        auto (default: MaDDash's range per metric: throughput 1d, loss/delay/rtt 45m, paths 1h),
-                    or a duration (1h, 12h, 1d, 3600)
+  --window W        auto (default: MaDDash's range per metric: throughput 1d, loss/delay/rtt 45min, paths 1h),
+                    or a duration (45min, 1h, 12h, 1d, 3600)
   --threshold M.warning=N, M.critical=N   override a default (Gbps for throughput, % for loss, ms, paths)
   --format table    (default) the grid, each cell "forward/reverse", then every problem pair; json: everything
   --max-reads N     series requests per run (default ${DEFAULT_SESSION_OPTIONS.maxReads})
