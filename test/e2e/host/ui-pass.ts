@@ -1,5 +1,6 @@
 // The workbench as a person sees it, driven by Playwright: open a template, read the Problems panel, expand
 // the Tasks tree, and use the archive explorer webview. Each check saves a screenshot under test-results/e2e.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import type { CodeServer } from './code-server';
@@ -243,6 +244,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
 
     let dashboard: Frame | undefined;
     let picked: { row: number; col: number; half: 0 | 1; source: string; destination: string } | undefined;
+    /** The metadata key the hover showed for the picked direction. */
+    let pickedKey: string | undefined;
     await checks.run("a task's Dashboard lens opens its grid against the local archive", '07-dashboard', async () => {
       await openFile(page, 'mesh-dashboard.psconfig.json');
       // Room for the grid: the side bar hides (opening the explorer from a cell shows it again).
@@ -250,19 +253,26 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.keyboard.press('Control+B');
         await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
       }
-      // The tasks are at the end of the template: find the first one so its lenses scroll into view.
-      await page.keyboard.press('Control+F');
-      await page.keyboard.type('"mesh-throughput": {');
-      await page.keyboard.press('Escape');
+      // The tasks are at the end of the template: go to mesh-throughput's line, then click the Dashboard lens right
+      // above it (the nearest one above the cursor's line).
+      const text = readFileSync(join(opts.workspaceDir, 'mesh-dashboard.psconfig.json'), 'utf8');
+      const line = text.slice(0, text.indexOf('"mesh-throughput": {')).split('\n').length;
+      await page.keyboard.press('Control+G');
+      await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+      await page.keyboard.type(String(line));
+      await page.keyboard.press('Enter');
+      const cursor = page.locator('.monaco-editor.focused .view-overlays .current-line').first();
+      await cursor.waitFor();
       const lenses = page.locator('.codelens-decoration a:visible', { hasText: /^Dashboard$/ });
       await lenses.first().waitFor({ timeout: 60_000 });
-      // The topmost visible one belongs to the first task, mesh-throughput.
+      const cursorY = (await cursor.boundingBox())?.y ?? Infinity;
       let best: { i: number; y: number } | undefined;
       for (let i = 0; i < (await lenses.count()); i++) {
         const box = await lenses.nth(i).boundingBox();
-        if (box && (!best || box.y < best.y)) best = { i, y: box.y };
+        if (box && box.y < cursorY && (!best || box.y > best.y)) best = { i, y: box.y };
       }
-      await lenses.nth(best?.i ?? 0).click();
+      if (!best) throw new Error(`no Dashboard lens above line ${line}`);
+      await lenses.nth(best.i).click();
       const frame = (dashboard = await webviewFrame(page, '#tabs .tab', 60_000));
       await frame.waitForFunction(
         () => window.dashboardMetrics?.refreshes > 0 && !window.dashboardMetrics.refreshing,
@@ -305,7 +315,14 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           !/last result \d{4}-/.test(text)
         )
           throw new Error(`the hover does not show the pair, value and time: ${text}`);
-        return text.split('\n').slice(0, 5).join(' / ');
+        const lines = text.split('\n');
+        const at = lines.indexOf(`${p.source} → ${p.destination}`);
+        pickedKey = lines
+          .slice(at + 1)
+          .find((l, i, rest) => /metadata key/.test(l) && !rest.slice(0, i).some((x) => x.includes(' → ')))
+          ?.match(/metadata key (\w+)/)?.[1];
+        if (!pickedKey) throw new Error(`no metadata key for ${p.source} → ${p.destination} in: ${text}`);
+        return lines.slice(0, 5).join(' / ');
       },
     );
 
@@ -334,14 +351,17 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           [p.source, p.destination] as const,
           { timeout: 60_000 },
         );
-        await ex.locator('.trows .trow.selected').waitFor({ timeout: 60_000 });
-        await ex.waitForFunction(() => {
-          const panel = document.querySelector('#panel-throughput');
-          return !!panel && !panel.classList.contains('loading') && Number(panel.getAttribute('data-points')) > 0;
-        });
+        // The measurement the cell names, not a row an earlier search left selected.
+        await ex.locator(`.trows .trow.selected[data-key="${pickedKey}"]`).waitFor({ timeout: 60_000 });
+        await ex.waitForFunction(() =>
+          [...document.querySelectorAll('[id^="panel-"]')].some(
+            (el) => !el.classList.contains('loading') && Number(el.getAttribute('data-points')) > 0,
+          ),
+        );
         const row = (await ex.locator('.trows .trow.selected').innerText()).replace(/\s+/g, ' ');
         if (!row.includes('→')) throw new Error(`the selected row is not a pair: ${row}`);
-        return `explorer on ${p.source} → ${p.destination}: selected row "${row}", throughput chart drawn`;
+        const eventType = await ex.inputValue('#event-type');
+        return `explorer on ${p.source} → ${p.destination} (${eventType}): selected row "${row}", its chart drawn`;
       },
     );
 
