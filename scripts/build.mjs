@@ -121,6 +121,13 @@ if (args.has('--tests')) {
 }
 
 await Promise.all(builds);
+if (args.has('--tests')) {
+  // Transpiled modules keep their `require('…/schemas/pscheduler/x.json')`: give out/ the same files.
+  const from = join(root, 'schemas/pscheduler');
+  mkdirSync(join(root, 'out/schemas/pscheduler'), { recursive: true });
+  for (const f of readdirSync(from))
+    if (f.endsWith('.json')) copyFileSync(join(from, f), join(root, 'out/schemas/pscheduler', f));
+}
 mkdirSync(resolve(root, dist, 'webview'), { recursive: true });
 const uplotCss = join(root, 'node_modules/uplot/dist/uPlot.min.css');
 if (existsSync(uplotCss)) copyFileSync(uplotCss, resolve(root, dist, 'webview/uPlot.min.css'));

@@ -15,6 +15,7 @@ import { checkIncludes } from './rules/includes';
 import { checkAddressFormats } from './rules/address-format';
 import { checkEmptySelections } from './rules/empty-selection';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
+import { checkPscheduler } from './rules/pscheduler';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
 import { checkSyntax } from './rules/syntax';
@@ -35,6 +36,8 @@ export interface ValidateOptions {
   unused?: boolean;
   /** The template's includes, read (readIncludes). Absent: every entry is reported as not read. */
   includes?: IncludeSet;
+  /** Check specs, archiver and context data the way pScheduler does (rules/pscheduler.ts). Default true. */
+  pscheduler?: boolean;
 }
 
 export interface ValidationResult {
@@ -121,6 +124,7 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(out, checkAddressFormats(model));
     append(out, checkEmptySelections(model, includes));
     append(out, checkAgentBehaviour(model));
+    if (opts.pscheduler !== false) append(out, checkPscheduler(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
     if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(out, checkUnused(model, includes));
   }

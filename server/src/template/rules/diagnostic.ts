@@ -11,7 +11,11 @@ export type DiagnosticData =
   | { kind: 'missing-ref'; section: string; name: string; closest?: string; address?: string }
   | { kind: 'unknown-property'; property: string; closest?: string }
   | { kind: 'missing-property'; property: string }
-  | { kind: 'unused'; section: string; name: string };
+  | { kind: 'unused'; section: string; name: string }
+  /** Replace the string at the diagnostic's range (an unknown test type, archiver, tool or enum value). */
+  | { kind: 'replace-value'; value: string }
+  /** Set `schema` of the object the diagnostic's key belongs to (a field of a later schema version). */
+  | { kind: 'set-schema'; version: number };
 
 export interface TemplateDiagnostic {
   /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */

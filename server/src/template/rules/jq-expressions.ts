@@ -26,8 +26,17 @@ export function collectJqSites(model: TemplateModel): JqSite[] {
         sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });
     }
   }
-  for (const [, p] of members(sectionNode(root, 'archives')))
-    script(propertyValue(propertyValue(p.children![1], 'transform'), 'script'), 'archive transform', sites);
+  for (const [, p] of members(sectionNode(root, 'archives'))) {
+    const archive = p.children![1];
+    script(propertyValue(propertyValue(archive, 'transform'), 'script'), 'archive transform', sites);
+    // pscheduler-archiver-rabbitmq/rabbitmq/data-is-valid compiles a non-string routing-key with JQFilter
+    if (propertyValue(archive, 'archiver')?.value === 'rabbitmq')
+      script(
+        propertyValue(propertyValue(propertyValue(archive, 'data'), 'routing-key'), 'script'),
+        'rabbitmq routing-key transform',
+        sites,
+      );
+  }
   for (const [, p] of members(sectionNode(root, 'address-classes'))) {
     for (const f of ['match-filter', 'exclude-filter']) filterScripts(propertyValue(p.children![1], f), sites);
   }

@@ -1,0 +1,346 @@
+// What pSConfig puts in place of `{% ... %}` in a test, archive or context, as far as the template says without
+// running the engine: for each task using the object, the addresses its group can put at each index. Used to
+// judge expanded values (a Host field filled by `{% pscheduler_address[1] %}` that is `host:443` is refused).
+//
+// Conservative on purpose: where the answer depends on things we do not follow here (class selectors,
+// remote-addresses between members, jq), the value is "some string" and only its type is judged. The exact
+// per-combination check runs on the engine's output (expand/, the preview and `psconfig-tools expand`).
+//
+// Cost: a large mesh repeats the same (group, string) many times, so candidate lists are built once per
+// (groups and scheduled-by of the users, string) and carry that key; the checker caches its verdict by it too.
+import { isIPv6 } from 'node:net';
+import { bracketIpv6Urls } from '../expand/ipv6-url';
+import type { GroupInfo, TaskInfo, TemplateModel } from '../model';
+import { itemsOf, members, propertyValue, stringValue, type JsonNode } from '../parse';
+import { sectionNode } from '../symbols';
+import { describeValue } from './describe';
+import type { Candidate, Expansion } from './validate';
+
+const VAR_RE = /\{%\s+(.+?)\s+%\}/g;
+const INDEXED = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
+const MAX_PER_TASK = 200;
+const MAX_VALUES = 1000;
+
+/** An address or label entry a group can put at a position, with what the variables read from it. */
+interface Entry {
+  address?: string;
+  pschedulerAddress?: string;
+  leadBindAddress?: string;
+  noAgent: boolean;
+}
+
+interface GroupSlots {
+  /** Class selectors or remote-addresses between members: positions not known here. */
+  uncertain: boolean;
+  byIndex: Entry[][];
+}
+
+/**
+ * Group positions and expansions depend only on the text of the addresses and hosts sections and of the group:
+ * kept across parses (the next keystroke re-validates a template that is mostly the same), for the last
+ * addresses/hosts text seen.
+ */
+interface SharedCache {
+  sections: string;
+  /** Group text -> a short id used in keys (hashing kilobytes of group text per string would cost more). */
+  groupIds: Map<string, number>;
+  groups: Map<number, GroupSlots>;
+  /** [values wanted?] users key -> string -> expansion */
+  expansions: [Map<string, Map<string, Expansion | undefined>>, Map<string, Map<string, Expansion | undefined>>];
+}
+let shared: SharedCache | undefined;
+
+interface ModelCache {
+  shared: SharedCache;
+  groupKey: Map<string, number>;
+  addresses?: Map<string, JsonNode>;
+  hosts?: Map<string, JsonNode>;
+}
+const caches = new WeakMap<TemplateModel, ModelCache>();
+
+function cacheOf(model: TemplateModel): ModelCache {
+  let c = caches.get(model);
+  if (!c) {
+    const { text, root } = model.parsed;
+    const a = sectionNode(root, 'addresses');
+    const h = sectionNode(root, 'hosts');
+    if (!shared || shared.expansions[1].size > 20_000 || !sameSections(shared.sections, text, a, h))
+      shared = {
+        sections: sectionsText(text, a, h),
+        groupIds: new Map(),
+        groups: new Map(),
+        expansions: [new Map(), new Map()],
+      };
+    c = { shared, groupKey: new Map() };
+    caches.set(model, c);
+  }
+  return c;
+}
+
+function sectionsText(text: string, a: JsonNode | undefined, h: JsonNode | undefined): string {
+  return `${a ? text.slice(a.offset, a.offset + a.length) : ''}\u0000${h ? text.slice(h.offset, h.offset + h.length) : ''}`;
+}
+
+/** Is the addresses/hosts text the one cached? Compared in place: no copy of a megabyte per keystroke. */
+function sameSections(cached: string, text: string, a: JsonNode | undefined, h: JsonNode | undefined): boolean {
+  const al = a ? a.length : 0;
+  const hl = h ? h.length : 0;
+  if (cached.length !== al + 1 + hl || cached.charCodeAt(al) !== 0) return false;
+  for (let i = 0; i < al; i++) if (cached.charCodeAt(i) !== text.charCodeAt(a!.offset + i)) return false;
+  for (let i = 0; i < hl; i++) if (cached.charCodeAt(al + 1 + i) !== text.charCodeAt(h!.offset + i)) return false;
+  return true;
+}
+
+/** The group's id by its text: with the addresses/hosts text, the text fixes what the group puts where. */
+function groupKey(model: TemplateModel, g: GroupInfo): number {
+  const c = cacheOf(model);
+  let k = c.groupKey.get(g.name);
+  if (k === undefined) {
+    const text = model.parsed.text.slice(g.node.offset, g.node.offset + g.node.length);
+    k = c.shared.groupIds.get(text);
+    if (k === undefined) c.shared.groupIds.set(text, (k = c.shared.groupIds.size));
+    c.groupKey.set(g.name, k);
+  }
+  return k;
+}
+
+type Section = 'tests' | 'archives' | 'contexts' | 'tasks';
+type Expander = (node: JsonNode, wantValues: boolean) => Expansion | undefined;
+
+interface Owner {
+  users: TaskInfo[];
+  usersKey: string;
+  /** [type only, values]: text -> expansion, shared across parses through usersKey */
+  byText: [Map<string, Expansion | undefined> | undefined, Map<string, Expansion | undefined> | undefined];
+}
+
+const expanders = new WeakMap<TemplateModel, Expander>();
+
+/**
+ * One callback for the whole template: a string's owner (the test, archive, context or task it sits in) is found
+ * from its ancestors, so the checks need no closure per object.
+ */
+export function templateExpansion(model: TemplateModel): Expander {
+  let e = expanders.get(model);
+  if (e) return e;
+  const owners = new Map<JsonNode, Owner | null>();
+  e = (node, wantValues) => {
+    // the owner: the value two properties below the root (tests.<name>, archives.<name>, ...)
+    let section: string | undefined;
+    let name: string | undefined;
+    let owner: JsonNode | undefined;
+    let inner: JsonNode | undefined;
+    for (let n: JsonNode = node; n.parent; n = n.parent) {
+      const p = n.parent;
+      if (p.type === 'property' && p.children![1] === n) {
+        name = section;
+        owner = inner;
+        section = p.children![0].value as string;
+        inner = n;
+      }
+    }
+    if (section === undefined || name === undefined || owner === undefined) return undefined;
+    if (section !== 'tests' && section !== 'archives' && section !== 'contexts' && section !== 'tasks')
+      return undefined;
+    const key = owner;
+    let o = owners.get(key);
+    if (o === undefined) owners.set(key, (o = ownerOf(model, section, name)));
+    if (!o) return undefined;
+    const text = node.value as string;
+    const w = wantValues ? 1 : 0;
+    let cache = o.byText[w];
+    if (!cache) {
+      const all = cacheOf(model).shared.expansions[w];
+      cache = all.get(o.usersKey);
+      if (!cache) all.set(o.usersKey, (cache = new Map()));
+      o.byText[w] = cache;
+    }
+    if (cache.has(text)) return cache.get(text);
+    const x = expand(model, text, o.users, wantValues);
+    cache.set(text, x);
+    return x;
+  };
+  expanders.set(model, e);
+  return e;
+}
+
+function ownerOf(model: TemplateModel, section: Section, name: string): Owner {
+  const users = section === 'tasks' ? model.tasks.filter((t) => t.name === name) : model.usersOf(section, name);
+  let usersKey = '';
+  for (const t of users) {
+    const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
+    usersKey += `${t.name}\u0001${scheduledBy(t)}\u0001${g ? groupKey(model, g) : -1}\u0002`;
+  }
+  return { users, usersKey, byText: [undefined, undefined] };
+}
+
+/** The expansion callback for strings inside one object (kept for callers that hold the owner's name). */
+export function expansionFor(model: TemplateModel, _section: Section, _name: string): Expander {
+  return templateExpansion(model);
+}
+
+function expand(model: TemplateModel, text: string, users: TaskInfo[], wantValues: boolean): Expansion | undefined {
+  const matches = [...text.matchAll(VAR_RE)];
+  if (!matches.length) return undefined; // `{%x%}` without spaces: pSConfig sends it literally
+  const standalone = matches.length === 1 && matches[0][0] === text;
+  if (standalone && matches[0][1] === 'flip') return { kind: 'boolean', values: flipValues(model, users) };
+  // The same variable takes the same value wherever it appears in the string.
+  const vars = [...new Map(matches.map((m) => [m[0], m[1]])).entries()];
+  const known = vars.every(([, n]) => INDEXED.test(n) || n === 'scheduled_by_address');
+  if (standalone && !known) return { kind: 'unknown' }; // jq (any JSON type), localhost, unknown names
+  if (!known || !wantValues || !users.length) return { kind: 'string' };
+  const values = new Map<string, { task: string; bindings: [string, string][] }>();
+  for (const task of users) {
+    const g = task.group !== undefined ? model.groups.get(task.group) : undefined;
+    if (!g) continue;
+    const slots = groupSlots(model, g);
+    if (slots.uncertain) return { kind: 'string' };
+    if (standalone) {
+      // the common case, without building strings: the variable's values are the candidates
+      const name = vars[0][1];
+      for (const v of varValues(slots, name, scheduledBy(task))) {
+        if (!values.has(v)) values.set(v, { task: task.name, bindings: [[name, v]] });
+        if (values.size > MAX_VALUES) return { kind: 'string' };
+      }
+      continue;
+    }
+    let combos: { text: string; bindings: [string, string][] }[] = [{ text, bindings: [] }];
+    for (const [written, name] of vars) {
+      const next: { text: string; bindings: [string, string][] }[] = [];
+      for (const c of combos)
+        for (const v of varValues(slots, name, scheduledBy(task))) {
+          next.push({ text: c.text.replaceAll(written, () => v), bindings: [...c.bindings, [name, v]] });
+          if (next.length > MAX_PER_TASK) return { kind: 'string' };
+        }
+      combos = next;
+    }
+    for (const c of combos) {
+      const value = c.text.includes('://') ? bracketIpv6Urls(c.text) : c.text;
+      if (!values.has(value)) values.set(value, { task: task.name, bindings: c.bindings });
+      if (values.size > MAX_VALUES) return { kind: 'string' };
+    }
+  }
+  const list: Candidate[] = [...values].map(([value, { task, bindings }]) => ({
+    value,
+    why: () => {
+      const b = bindings.map(([n, v]) => `\`{% ${n} %}\` is ${describeValue(v)}`);
+      return standalone
+        ? `${b[0]} for task \`${task}\``
+        : `for task \`${task}\` it becomes ${describeValue(value)} (${b.join(', ')})`;
+    },
+  }));
+  return { kind: 'string', values: list };
+}
+
+function scheduledBy(task: TaskInfo): number {
+  const v = propertyValue(task.node, 'scheduled-by')?.value;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0;
+}
+
+/** `{% flip %}` is true when the scheduling member has no agent and another member has one. */
+function flipValues(model: TemplateModel, users: TaskInfo[]): boolean[] {
+  for (const task of users) {
+    const g = task.group !== undefined ? model.groups.get(task.group) : undefined;
+    if (!g) continue;
+    const slots = groupSlots(model, g);
+    const at = slots.byIndex[scheduledBy(task)] ?? [];
+    if (at.some((e) => e.noAgent) && slots.byIndex.some((es) => es.some((e) => !e.noAgent))) return [false, true];
+  }
+  return [false];
+}
+
+function varValues(slots: GroupSlots, name: string, schedIndex: number): string[] {
+  const m = INDEXED.exec(name);
+  const out = new Set<string>();
+  if (m) {
+    for (const e of slots.byIndex[Number(m[2])] ?? []) {
+      const v =
+        m[1] === 'address' ? e.address : m[1] === 'pscheduler_address' ? e.pschedulerAddress : e.leadBindAddress;
+      if (v !== undefined) out.add(v);
+    }
+  } else {
+    // scheduled_by_address: the scheduled-by member, or any member with an agent when that one has none
+    const at = slots.byIndex[schedIndex] ?? [];
+    for (const e of at) if (!e.noAgent && e.address) out.add(e.address);
+    if (at.some((e) => e.noAgent))
+      for (const es of slots.byIndex) for (const e of es) if (!e.noAgent && e.address) out.add(e.address);
+  }
+  return [...out];
+}
+
+function groupSlots(model: TemplateModel, g: GroupInfo): GroupSlots {
+  const cache = cacheOf(model);
+  const key = groupKey(model, g);
+  let s = cache.shared.groups.get(key);
+  if (s) return s;
+  const addresses = (cache.addresses ??= valuesOf(sectionNode(model.parsed.root, 'addresses')));
+  const defaultLabel = stringValue(propertyValue(g.node, 'default-address-label'));
+  let uncertain = g.hasClassSelectors;
+  const entriesOf = (field: string): Entry[] => {
+    const out: Entry[] = [];
+    for (const sel of itemsOf(propertyValue(g.node, field))) {
+      const name = stringValue(propertyValue(sel, 'name'));
+      const addr = name !== undefined ? addresses.get(name) : undefined;
+      if (addr?.type !== 'object') continue;
+      for (const other of members(propertyValue(addr, 'remote-addresses')).keys())
+        if (g.addressNames.has(other)) uncertain = true;
+      const label = stringValue(propertyValue(sel, 'label')) ?? defaultLabel;
+      const data = label !== undefined ? propertyValue(propertyValue(addr, 'labels'), label) : addr;
+      if (data?.type !== 'object') continue;
+      out.push(entry(model, addr, data));
+    }
+    return out;
+  };
+  let byIndex: Entry[][];
+  if (g.type === 'list') byIndex = [entriesOf('addresses')];
+  else if (g.type === 'mesh') {
+    const all = entriesOf('addresses');
+    byIndex = [all, all];
+  } else if (g.type === 'disjoint') {
+    const a = entriesOf('a-addresses');
+    const b = entriesOf('b-addresses');
+    byIndex =
+      propertyValue(g.node, 'unidirectional')?.value === true
+        ? [a, b]
+        : [
+            [...a, ...b],
+            [...a, ...b],
+          ];
+  } else {
+    byIndex = [];
+    uncertain = true;
+  }
+  s = { uncertain, byIndex };
+  cache.shared.groups.set(key, s);
+  return s;
+}
+
+/** name -> value node of a section (members() is keyed by name already; this drops the property wrapper). */
+function valuesOf(section: JsonNode | undefined): Map<string, JsonNode> {
+  const out = new Map<string, JsonNode>();
+  for (const [k, p] of members(section)) out.set(k, p.children![1]);
+  return out;
+}
+
+function entry(model: TemplateModel, addr: JsonNode, data: JsonNode): Entry {
+  const address = stringValue(propertyValue(data, 'address'));
+  const psa = stringValue(propertyValue(data, 'pscheduler-address')) || address;
+  const host = stringValue(propertyValue(addr, 'host'));
+  const cache = cacheOf(model);
+  const hosts = (cache.hosts ??= valuesOf(sectionNode(model.parsed.root, 'hosts')));
+  const noAgent =
+    truthy(propertyValue(addr, 'no-agent')) ||
+    truthy(propertyValue(data, 'no-agent')) ||
+    (host !== undefined && truthy(propertyValue(hosts.get(host), 'no-agent')));
+  return {
+    address,
+    pschedulerAddress: psa && isIPv6(psa) ? `[${psa}]` : psa,
+    leadBindAddress: stringValue(propertyValue(data, 'lead-bind-address')) || address,
+    noAgent,
+  };
+}
+
+function truthy(n: JsonNode | undefined): boolean {
+  const v = n?.value;
+  return n !== undefined && v !== undefined && v !== null && v !== false && v !== 0 && v !== '' && v !== '0';
+}

@@ -1,0 +1,291 @@
+// pScheduler's own checks on what a template sends it: every test spec, archiver data and context data (by
+// plug-in and schema version), the archive fields around them, empty `_meta` objects pSConfig forgets to remove,
+// and whether any tool can run each test. The facts live in server/src/template/pscheduler/ (data in
+// schemas/pscheduler/); this file only walks the template and turns problems into diagnostics.
+import type { TemplateModel } from '../model';
+import { itemsOf, keyOf, members, propertyValue, type JsonNode } from '../parse';
+import {
+  allTools,
+  plugin as pluginData,
+  pschedulerType,
+  tool as toolData,
+  type PluginData,
+} from '../pscheduler/catalog';
+import { checkPluginValue, unknownPluginMessage } from '../pscheduler/check';
+import { expansionFor } from '../pscheduler/template-expansion';
+import { toolsForSpec, toolVerdict, type ToolVerdict } from '../pscheduler/tools';
+import type { Problem } from '../pscheduler/validate';
+import { sectionNode } from '../symbols';
+import { closestName } from './closest-name';
+import { diag, type DiagnosticData, type TemplateDiagnostic } from './diagnostic';
+
+const PREFIX = { test: 'psconfig/spec-', archiver: 'psconfig/archiver-data-', context: 'psconfig/context-data-' };
+
+export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
+  const out: TemplateDiagnostic[] = [];
+  const { text, root } = model.parsed;
+  const isIntLiteral = (n: JsonNode): boolean =>
+    n.type === 'number' && !/[.eE]/.test(text.slice(n.offset, n.offset + n.length));
+
+  const specOk = new Map<
+    string,
+    { plugin: PluginData; spec: JsonNode; clean: boolean; expansion: ReturnType<typeof expansionFor> }
+  >();
+  for (const [name, prop] of members(sectionNode(root, 'tests'))) {
+    const test = prop.children![1];
+    if (test.type !== 'object') continue;
+    metaKept(test, 'test', out);
+    const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', out);
+    const specProp = members(test).get('spec');
+    if (!p || !specProp) continue;
+    const spec = specProp.children![1];
+    const expansion = expansionFor(model, 'tests', name);
+    const r = checkPluginValue(p, spec, { expansion, isIntLiteral });
+    emit(r.problems, p, keyOf(specProp), out);
+    const clean = !r.problems.some((q) => q.severity === 'error');
+    specOk.set(name, { plugin: p, spec, clean, expansion });
+    if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), expansion, out);
+  }
+
+  for (const [name, prop] of members(sectionNode(root, 'archives'))) {
+    const archive = prop.children![1];
+    if (archive.type !== 'object') continue;
+    metaKept(archive, 'archive', out);
+    archiveFields(archive, out);
+    const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', out);
+    const dataProp = members(archive).get('data');
+    if (!p || !dataProp) continue;
+    const r = checkPluginValue(p, dataProp.children![1], {
+      expansion: expansionFor(model, 'archives', name),
+      isIntLiteral,
+    });
+    emit(r.problems, p, keyOf(dataProp), out);
+  }
+
+  for (const [name, prop] of members(sectionNode(root, 'contexts'))) {
+    const context = prop.children![1];
+    if (context.type !== 'object') continue;
+    metaKept(context, 'context', out);
+    const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', out);
+    const dataProp = members(context).get('data');
+    if (!p || !dataProp) continue;
+    const r = checkPluginValue(p, dataProp.children![1], {
+      expansion: expansionFor(model, 'contexts', name),
+      isIntLiteral,
+    });
+    emit(r.problems, p, keyOf(dataProp), out);
+  }
+
+  for (const task of model.tasks) {
+    const toolsProp = members(task.node).get('tools');
+    const t = task.test !== undefined ? specOk.get(task.test) : undefined;
+    if (!toolsProp || !t) continue;
+    taskTools(t.plugin, t.spec, toolsProp, t.expansion, out);
+  }
+  return out;
+}
+
+/** The plug-in a `type` / `archiver` / `context` string names, or a diagnostic when pScheduler has none. */
+function pluginOf(
+  kind: 'test' | 'archiver' | 'context',
+  node: JsonNode | undefined,
+  code: string,
+  out: TemplateDiagnostic[],
+): PluginData | undefined {
+  if (node?.type !== 'string') return undefined; // the official schema reports a missing or non-string name
+  const name = node.value as string;
+  if (name.includes('{%')) return undefined;
+  const p = pluginData(kind, name);
+  if (p) return p;
+  const { message, closest } = unknownPluginMessage(kind, name);
+  out.push(
+    diag(code, 'error', message, node.offset + 1, node.offset + node.length - 1, {
+      data: closest ? { kind: 'replace-value', value: closest } : undefined,
+    }),
+  );
+  return undefined;
+}
+
+function emit(problems: Problem[], p: PluginData, ownerKey: JsonNode, out: TemplateDiagnostic[]): void {
+  for (const q of problems) {
+    const code = PREFIX[p.kind] + q.kind;
+    let at = q.node;
+    if (q.kind === 'missing-property') {
+      const parent = q.node.parent;
+      at = !q.path.length ? ownerKey : parent?.type === 'property' ? parent.children![0] : q.node;
+    }
+    let data: DiagnosticData | undefined;
+    if (q.kind === 'unknown-property')
+      data = { kind: 'unknown-property', property: String(at.value), closest: q.closest };
+    else if (q.kind === 'missing-property' && q.property) data = { kind: 'missing-property', property: q.property };
+    else if (q.kind === 'needs-schema' && q.version !== undefined) data = { kind: 'set-schema', version: q.version };
+    else if (q.kind === 'invalid-value' && q.closest) data = { kind: 'replace-value', value: q.closest };
+    out.push(diag(code, q.severity, q.message, at.offset, at.offset + at.length, data ? { data } : undefined));
+  }
+}
+
+/** pSConfig 5.x removes `_meta` only when it is truthy (task_generator.py _pscheduler_prep): `{}` is sent on. */
+function metaKept(obj: JsonNode, what: 'test' | 'archive' | 'context', out: TemplateDiagnostic[]): void {
+  const meta = members(obj).get('_meta');
+  const v = meta?.children?.[1];
+  if (!meta || !v) return;
+  const falsy =
+    v.type === 'null' ||
+    v.value === false ||
+    v.value === 0 ||
+    v.value === '' ||
+    ((v.type === 'object' || v.type === 'array') && !(v.children?.length ?? 0));
+  if (!falsy) return;
+  const allowed =
+    what === 'test' ? '`type` and `spec`' : what === 'archive' ? 'the archive fields' : '`context` and `data`';
+  out.push(
+    diag(
+      'psconfig/meta-not-removed',
+      'warning',
+      `pSConfig 5.x removes \`_meta\` only when it is not empty; this one reaches pScheduler, which allows only ${allowed} in a ${what} and refuses the task. Remove it or put something in it.`,
+      keyOf(meta).offset,
+      keyOf(meta).offset + keyOf(meta).length,
+    ),
+  );
+}
+
+/**
+ * The fields around an archive's data, as pScheduler's task schema checks them (ArchiveSpecification_V1..V3 in
+ * jsonval.py): `runs` and `uri-host` need `schema: 2`, `label` needs 3. Values are left to the official schema.
+ */
+function archiveFields(archive: JsonNode, out: TemplateDiagnostic[]): void {
+  const props = members(archive);
+  const schemaNode = props.get('schema')?.children?.[1];
+  const version = schemaNode === undefined ? 1 : schemaNode.value;
+  if (typeof version !== 'number' || ![1, 2, 3].includes(version)) {
+    if (schemaNode && typeof version === 'number')
+      out.push(
+        diag(
+          'psconfig/archive-invalid',
+          'error',
+          `pScheduler knows archive schema 1, 2 and 3, not ${version}: it refuses the task.`,
+          schemaNode.offset,
+          schemaNode.offset + schemaNode.length,
+        ),
+      );
+    return;
+  }
+  const spec = pschedulerType(`ArchiveSpecification_V${version}`)!;
+  for (const [key, prop] of props) {
+    if (key === '_meta' || Object.prototype.hasOwnProperty.call(spec.properties ?? {}, key)) continue;
+    const later = [2, 3].find((v) => v > version && pschedulerType(`ArchiveSpecification_V${v}`)!.properties![key]);
+    if (later === undefined) continue; // the official schema reports keys no version has
+    const k = keyOf(prop);
+    out.push(
+      diag(
+        'psconfig/archive-needs-schema',
+        'error',
+        `\`${key}\` needs archive schema ${later} or later (this archive is schema ${version}${schemaNode ? '' : ', the default'}): pScheduler refuses the task. Add \`"schema": ${later}\`.`,
+        k.offset,
+        k.offset + k.length,
+        { data: { kind: 'set-schema', version: later } },
+      ),
+    );
+  }
+}
+
+/** A test no tool can run at all (when tasks do not choose tools): every task using it is refused. */
+function noToolAtAll(
+  model: TemplateModel,
+  testName: string,
+  p: PluginData,
+  spec: JsonNode,
+  at: JsonNode,
+  expansion: ReturnType<typeof expansionFor>,
+  out: TemplateDiagnostic[],
+): void {
+  const users = model.usersOf('tests', testName);
+  if (users.length && users.every((t) => propertyValue(t.node, 'tools') !== undefined)) return; // checked per task
+  const verdicts = toolsForSpec(p.name, spec, { expansion });
+  if (!verdicts.length || verdicts.some((v) => v.canRun)) return;
+  out.push(
+    diag(
+      'psconfig/tool-cannot-run',
+      'error',
+      `No pScheduler tool can run this ${p.name} spec, so every task using it is refused: ${reasons(verdicts)}.`,
+      at.offset,
+      at.offset + at.length,
+    ),
+  );
+}
+
+function reasons(verdicts: ToolVerdict[]): string {
+  return verdicts.map((v) => `${v.tool.name} ${v.reasons.join('; ')}`).join('; ');
+}
+
+/** A task's `tools`: pScheduler uses the first listed tool that can run the test; none means refusal. */
+function taskTools(
+  p: PluginData,
+  spec: JsonNode,
+  toolsProp: JsonNode,
+  expansion: ReturnType<typeof expansionFor>,
+  out: TemplateDiagnostic[],
+): void {
+  const items = itemsOf(toolsProp.children![1]).filter(
+    (n) => n.type === 'string' && !(n.value as string).includes('{%'),
+  );
+  if (!items.length) return;
+  const verdicts: { node: JsonNode; v: ToolVerdict }[] = [];
+  for (const node of items) {
+    const name = node.value as string;
+    const t = toolData(name);
+    if (!t) {
+      const closest =
+        closestName(
+          name,
+          allTools()
+            .filter((x) => x.tests.includes(p.name))
+            .map((x) => x.name),
+        ) ??
+        closestName(
+          name,
+          allTools().map((x) => x.name),
+        );
+      out.push(
+        diag(
+          'psconfig/unknown-tool',
+          'warning',
+          `pScheduler 5.x has no tool \`${name}\`${closest ? `; did you mean \`${closest}\`?` : ''} Tools for ${p.name}: ${allTools()
+            .filter((x) => x.tests.includes(p.name))
+            .map((x) => x.name)
+            .join(', ')}.`,
+          node.offset + 1,
+          node.offset + node.length - 1,
+          closest ? { data: { kind: 'replace-value', value: closest } } : undefined,
+        ),
+      );
+      continue;
+    }
+    verdicts.push({ node, v: toolVerdict(t, p.name, spec, { expansion }) });
+  }
+  if (!verdicts.length) return;
+  if (verdicts.every((x) => !x.v.canRun)) {
+    const k = keyOf(toolsProp);
+    out.push(
+      diag(
+        'psconfig/tool-cannot-run',
+        'error',
+        `None of this task's tools can run its ${p.name} test, so pScheduler refuses the task: ${reasons(verdicts.map((x) => x.v))}.`,
+        k.offset,
+        k.offset + k.length,
+      ),
+    );
+    return;
+  }
+  for (const { node, v } of verdicts)
+    if (!v.canRun)
+      out.push(
+        diag(
+          'psconfig/tool-cannot-run',
+          'information',
+          `${v.tool.name} cannot run this ${p.name} test (${v.reasons.join('; ')}); pScheduler will use another tool of the list.`,
+          node.offset + 1,
+          node.offset + node.length - 1,
+        ),
+      );
+}
