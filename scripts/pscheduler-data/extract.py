@@ -67,6 +67,14 @@ def clean(schema):
     return out
 
 
+def with_default(skeleton):
+    """json_validate starts from jsonval's __default_schema__, whose top level says additionalProperties: false;
+    a skeleton that does not set it keeps that (unless a top-level $ref makes draft-07 ignore it)."""
+    if "$ref" not in skeleton and "additionalProperties" not in skeleton:
+        skeleton = dict(skeleton, additionalProperties=False)
+    return skeleton
+
+
 def version_key(kind, name):
     """Name of the local definition a `ref` program points at for version N."""
     return "throughput_v%d" if (kind, name) == ("test", "throughput") else "v%d"
@@ -90,10 +98,10 @@ def plugin_file(kind, name, facts, oracle):
         assert how == "plain", (kind, name, how)
         local = dict(raw.get("local", {}))
         got = dict(got, versions={1: raw}, local=local)
-        versions["1"] = clean({k: v for k, v in raw.items() if k in JSON_VALIDATE_TOP and k != "local"})
+        versions["1"] = with_default(clean({k: v for k, v in raw.items() if k in JSON_VALIDATE_TOP and k != "local"}))
     else:
         for n, skel in sorted(got["versions"].items(), key=lambda kv: int(kv[0])):
-            versions[str(n)] = clean({k: v for k, v in skel.items() if k in TEMPLATE_TOP})
+            versions[str(n)] = with_default(clean({k: v for k, v in skel.items() if k in TEMPLATE_TOP}))
     # What json_validate drops from a single/template skeleton's top level (a oneOf of alternatives): kept apart,
     # for completion and hovers only.
     unchecked = {}

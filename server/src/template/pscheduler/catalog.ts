@@ -39,7 +39,6 @@ export type PluginKind = 'test' | 'archiver' | 'context';
 export type RuleId =
   | 'flip-needs-source'
   | 'netreach-network'
-  | 'openports-ports'
   | 'url-http-scheme'
   | 'single-ended-loopback'
   | 'routing-key-jq';

@@ -1,6 +1,6 @@
 // A test spec, archiver data or context data checked the way pScheduler's plug-in program checks it: pick the
 // schema version exactly as the program does, apply that version's schema, then the program's own rules.
-import type { JsonNode } from '../parse';
+import { parseTemplate, type JsonNode } from '../parse';
 import { memberValue } from './nodes';
 import { closestName } from '../rules/closest-name';
 import { acceptedVersions, plugin as pluginData, pluginNames, type PluginData, type PluginKind } from './catalog';
@@ -8,7 +8,6 @@ import { describeValue } from './describe';
 import {
   flipNeedsSource,
   netreachNetwork,
-  openportsPorts,
   singleEndedLoopback,
   urlHttpScheme,
   type RuleInput,
@@ -59,17 +58,22 @@ export function checkPluginValue(p: PluginData, node: JsonNode, opts: ValueCheck
   const schemaNode = memberValue(node, 'schema');
   let version = 1;
   let isInteger = true;
+  // A Python bool is an int: it passes max-schema checks (true as 1) but names no version ("vTrue").
+  let isBool = false;
   if (schemaNode) {
     if (schemaNode.type === 'string' && (schemaNode.value as string).includes('{%') && opts.expansion) {
       return { plugin: p, problems }; // a variable: nothing to say before it is expanded
     }
     isInteger = schemaNode.type === 'number' && isInt(schemaNode);
+    isBool = schemaNode.type === 'boolean';
     if (isInteger) version = schemaNode.value as number;
+    if (isBool) version = schemaNode.value ? 1 : 0;
   }
   if (p.select === 'ref') {
     if (!isInteger || !p.versions[String(version)] || (p.maxSchema !== null && version > p.maxSchema))
       return badSchema(p, node, schemaNode);
   } else if (p.select === 'template') {
+    if (isBool) return badSchema(p, node, schemaNode);
     if (!isInteger) {
       if (p.maxSchema !== null) return badSchema(p, node, schemaNode);
       problems.push({
@@ -82,7 +86,8 @@ export function checkPluginValue(p: PluginData, node: JsonNode, opts: ValueCheck
       return { plugin: p, problems };
     }
     if (!p.versions[String(version)]) return badSchema(p, node, schemaNode);
-  } else if (p.maxSchema !== null && (!isInteger || version > p.maxSchema)) return badSchema(p, node, schemaNode);
+  } else if (p.maxSchema !== null && ((!isInteger && !isBool) || version > p.maxSchema))
+    return badSchema(p, node, schemaNode);
 
   const applied = p.select === 'single' ? '1' : String(version);
   const checker = new SchemaChecker(p, opts, valueName(p));
@@ -122,9 +127,6 @@ function runRules(p: PluginData, input: RuleInput, problems: Problem[]): void {
         break;
       case 'single-ended-loopback':
         problems.push(...singleEndedLoopback(input));
-        break;
-      case 'openports-ports':
-        problems.push(...openportsPorts(input));
         break;
       case 'url-http-scheme':
         problems.push(...urlHttpScheme(input));
@@ -208,4 +210,21 @@ export function checkValue(
 ): ValueCheck | undefined {
   const p = pluginData(kind, name);
   return p ? checkPluginValue(p, node, opts) : undefined;
+}
+
+/**
+ * Check a spec or data given as JSON text (the CLI and the comparison with pScheduler's own validators use this):
+ * numbers keep Python's int/float distinction from their spelling.
+ */
+export function checkJsonText(
+  kind: PluginKind,
+  name: string,
+  text: string,
+  opts: ValueCheckOptions = {},
+): ValueCheck | undefined {
+  const parsed = parseTemplate(text);
+  if (!parsed.root || parsed.syntaxErrors.length) return undefined;
+  const isIntLiteral = (n: JsonNode): boolean =>
+    n.type === 'number' && !/[.eE]/.test(text.slice(n.offset, n.offset + n.length));
+  return checkValue(kind, name, parsed.root, { isIntLiteral, ...opts });
 }

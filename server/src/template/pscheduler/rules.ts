@@ -84,48 +84,20 @@ export function singleEndedLoopback(input: RuleInput): Problem[] {
   ];
 }
 
-/** pscheduler-test-openports/openports/spec-is-valid: backwards ranges and repeats of an earlier entry's last port. */
-export function openportsPorts(input: RuleInput): Problem[] {
-  if (!input.schemaOk) return [];
-  const ports = prop(input.node, 'ports');
-  if (!ports || ports.type !== 'string') return [];
-  const values = concrete(ports, input);
-  if (!values) return [];
-  for (const v of values) {
-    const message = openportsProblem(v.value as string);
-    if (message) return [rule(ports, message, ['ports'])];
-  }
-  return [];
-}
-
-function openportsProblem(ports: string): string | undefined {
-  // The program remembers only the last port of each entry (its `allports += newports` sits after the loop).
-  const seen = new Set<number>();
-  for (const ele of ports.split(',')) {
-    let begin = ele;
-    let end = ele;
-    if (ele.includes('-')) {
-      [begin, end] = ele.split('-');
-      if (Number(end) < Number(begin))
-        return `pScheduler refuses the backwards port range \`${ele}\` ("Did you mean ${end}-${begin}?").`;
-    }
-    let last: number | undefined;
-    for (let port = Number(begin); port <= Number(end); port++) {
-      if (seen.has(port))
-        return `pScheduler refuses \`ports\`: ${port} is listed twice ("Duplicate value in port list").`;
-      last = port;
-    }
-    if (last !== undefined) seen.add(last);
-  }
-  return undefined;
-}
-
 /** pscheduler-test-s3throughput/s3throughput/spec-is-valid: urlparse(url).scheme must be http or https. */
 export function urlHttpScheme(input: RuleInput): Problem[] {
   const url = prop(input.node, 'url');
   if (!url || url.type !== 'string') return [];
   for (const v of concrete(url, input) ?? []) {
     const scheme = urlScheme(v.value as string);
+    if (scheme === undefined)
+      return [
+        rule(
+          url,
+          'pScheduler cannot parse this `url` (Python\'s urlparse: "Invalid IPv6 URL"; brackets must hold an IPv6 address), so its validator crashes and the task is refused.',
+          ['url'],
+        ),
+      ];
     if (scheme !== 'http' && scheme !== 'https')
       return [
         rule(
@@ -138,13 +110,43 @@ export function urlHttpScheme(input: RuleInput): Problem[] {
   return [];
 }
 
-/** Python's urllib.parse.urlsplit(url).scheme. */
-export function urlScheme(url: string): string {
-  const s = url.replace(/^[\x00-\x20]+/, '').replace(/[\t\r\n]/g, '');
+/** Python 3.11's urllib.parse.urlsplit(url).scheme; undefined where it raises ValueError (bad brackets). */
+export function urlScheme(url: string): string | undefined {
+  let s = url.replace(/^[\x00-\x20]+/, '').replace(/[\t\r\n]/g, '');
+  let scheme = '';
   const i = s.indexOf(':');
-  if (i <= 0 || !/^[A-Za-z]/.test(s)) return '';
-  const candidate = s.slice(0, i);
-  return /^[A-Za-z0-9+.-]+$/.test(candidate) ? candidate.toLowerCase() : '';
+  if (i > 0 && /^[A-Za-z]/.test(s) && /^[A-Za-z0-9+.-]+$/.test(s.slice(0, i))) {
+    scheme = s.slice(0, i).toLowerCase();
+    s = s.slice(i + 1);
+  }
+  if (s.startsWith('//')) {
+    const rest = s.slice(2);
+    const end = rest.search(/[/?#]/);
+    const netloc = end < 0 ? rest : rest.slice(0, end);
+    const open = netloc.includes('[');
+    const close = netloc.includes(']');
+    if (open !== close) return undefined;
+    if (open && !bracketedNetlocOk(netloc)) return undefined;
+  }
+  return scheme;
+}
+
+/** urllib.parse._check_bracketed_netloc */
+function bracketedNetlocOk(netloc: string): boolean {
+  const hostPort = netloc.slice(netloc.lastIndexOf('@') + 1);
+  const b = hostPort.indexOf('[');
+  let host: string;
+  if (b >= 0) {
+    if (b > 0) return false;
+    const inner = hostPort.slice(b + 1);
+    const c = inner.indexOf(']');
+    host = c < 0 ? inner : inner.slice(0, c);
+    const port = c < 0 ? '' : inner.slice(c + 1);
+    if (port && !port.startsWith(':')) return false;
+  } else host = hostPort.split(':')[0];
+  if (host.startsWith('v')) return /^v[a-fA-F0-9]+\..+$/.test(host);
+  const [addr, scope] = splitScope(host);
+  return addr !== undefined && isIPv6(addr) && (scope === undefined || scope.length > 0);
 }
 
 // ---- netreach (pscheduler-test-netreach/netreach/validate.py) ---------------------------------------------------

@@ -31,6 +31,10 @@ function known(node: JsonNode, opts: ToolCheckOptions): Known {
   return { value: node.value, node };
 }
 
+function isTemplated(node: JsonNode, opts: ToolCheckOptions): boolean {
+  return node.type === 'string' && (node.value as string).includes('{%') && !!opts.expansion;
+}
+
 /** The tool's can-run for this test type and spec (an object node). */
 export function toolVerdict(
   tool: ToolData,
@@ -44,9 +48,14 @@ export function toolVerdict(
     return { tool, canRun: false, reasons };
   }
   const schemaNode = memberValue(spec, 'schema');
-  const schema = schemaNode?.type === 'number' ? (schemaNode.value as number) : 1;
-  if (tool.maxSchema !== null && schema > tool.maxSchema)
-    reasons.push(`accepts ${testType} specs up to schema ${tool.maxSchema}, not ${schema}`);
+  if (tool.maxSchema !== null && schemaNode && !isTemplated(schemaNode, opts)) {
+    // json_check_schema: a Python int (bools included) no higher than the tool's maximum
+    const v = schemaNode.value;
+    const int = (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'boolean';
+    if (!int) reasons.push(`needs an integer \`schema\` (json_check_schema)`);
+    else if (Number(v) > tool.maxSchema)
+      reasons.push(`accepts ${testType} specs up to schema ${tool.maxSchema}, not ${String(v)}`);
+  }
   if (tool.supportedOptions) {
     const unsupported: string[] = [];
     forEachMember(spec, (k) => {
@@ -87,7 +96,7 @@ function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolChe
     if (v === undefined) return undefined;
     let actual: unknown = v === null ? c.default : v.value;
     if (v === null && !('default' in c)) return false;
-    if (c.scheme && typeof actual === 'string') actual = urlScheme(actual);
+    if (c.scheme && typeof actual === 'string') actual = urlScheme(actual) ?? '';
     return !c.values.some((x) => x === actual);
   }
   if ('outside' in c) {

@@ -1,0 +1,392 @@
+// Compares our pScheduler checks with pScheduler's own validators on generated cases (development only; never run
+// by `npm test`). For every test / archiver / context plug-in and every schema version it builds minimal and rich
+// valid values from our data files, then mutates them (wrong types, "10 seconds", 0 / -1 / 1.5 for cardinals,
+// enum values off by a letter, later-version fields without `schema`, missing required fields, unknown keys,
+// odd `schema` values, the programs' own rules) and adds random combinations. Each case is judged by our checker
+// (server/src/template/pscheduler, compiled to out/) and by pScheduler's programs through the oracle.
+//
+//   node scripts/build.mjs --tests
+//   node scripts/pscheduler-data/agreement.mjs --oracle ../shared/tools/pscheduler-oracle [--profile el8] [--seed 1]
+//
+// Without --oracle (or when it is not there) it says so and exits 0.
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const oracleDir = opt('oracle');
+const profile = opt('profile', 'debian12');
+let seed = Number(opt('seed', '1'));
+const randomPer = Number(opt('random', '60'));
+if (!oracleDir || !existsSync(join(oracleDir, 'oracle.py'))) {
+  console.log('agreement: no oracle given (--oracle DIR with oracle.py); nothing compared.');
+  process.exit(0);
+}
+const require = createRequire(import.meta.url);
+const out = (p) => join(root, 'out', p);
+if (!existsSync(out('server/src/template/pscheduler/check.js'))) {
+  console.error('agreement: run `node scripts/build.mjs --tests` first.');
+  process.exit(1);
+}
+const catalog = require(out('server/src/template/pscheduler/catalog.js'));
+const { checkJsonText } = require(out('server/src/template/pscheduler/check.js'));
+const jq = require(out('server/src/template/jq/index.js'));
+
+function rand() {
+  // mulberry32: reproducible cases for a given --seed
+  seed |= 0;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (list) => list[Math.floor(rand() * list.length)];
+
+// ---- valid and invalid values per pScheduler type ------------------------------------------------------------
+const GOOD = {
+  AnyJSON: [{ a: 1 }, 'x', 3],
+  Boolean: [true, false],
+  Cardinal: [1, 5, 600],
+  CardinalZero: [0, 10],
+  Duration: ['PT30S', 'P1DT2H', 'PT0.5S', 'PT1M'],
+  Float: [0.5, 2],
+  Host: ['ps.example.net', '192.0.2.1', '2001:db8::1', 'localhost', '_srv.example.net'],
+  HostName: ['ps.example.net'],
+  IPAddress: ['192.0.2.1', '2001:db8::1'],
+  IPCIDR: ['10.0.0.0/24', '2001:db8::/64'],
+  IPPort: [861, 0, 65535],
+  IPPortRange: [{ lower: 8760, upper: 9960 }],
+  IPTOS: [0, 32, 255],
+  Integer: [3, -1, 0],
+  JQTransformSpecification: [{ script: '.' }, { script: ['.', '| .'], 'output-raw': true }],
+  Number: [1.5],
+  Probability: [0, 0.5, 1],
+  RetryPolicy: [[{ attempts: 2, wait: 'PT10S' }], []],
+  SNMPNumericOID: ['1.3.6.1.2.1.1.3.0'],
+  SNMPOID: ['1.3.6.1.2.1.1.3.0', 'sysUpTime'],
+  String: ['text', ''],
+  UInt16: [514],
+  URL: ['https://archive.example.net/logstash', 'http://[2001:db8::1]/x', 'http://192.0.2.1:8080/a?b=c'],
+  URLHostPort: ['ps.example.net', 'ps.example.net:443', '[2001:db8::1]:443', '192.0.2.1'],
+  'ip-version': [4, 6],
+};
+const BAD = {
+  Boolean: ['true', 1, 'yes'],
+  Cardinal: [0, -1, 1.5, '5', 1e3],
+  CardinalZero: [-1, 2.5, '0'],
+  Duration: ['10 seconds', 'PT-1S', 'P1M', '30', 'pt30s', 'PT30S\n', 'P', 30],
+  Float: ['0.5', true],
+  Host: ['not a host', 'ps.example.net:443', '[2001:db8::1]', 'fe80::1%eth0', '', 'host_name.example', 5, 'ps.example.net\n', '300.1.1.1', '01.2.3.4'],
+  IPAddress: ['ps.example.net', '192.0.2.256', '2001:db8::g'],
+  IPCIDR: ['10.0.0.0', '10.0.0.0/33', 'x/24'],
+  IPPort: [-1, 65536, '80', 1.5],
+  IPPortRange: [{ lower: 1 }, { lower: 1, upper: 2, x: 3 }, [1, 2]],
+  IPTOS: [256, -1, 'af11'],
+  Integer: [1.5, '3', true],
+  JQTransformSpecification: [{}, { script: 5 }, '.'],
+  Probability: [1.5, -0.1, '0.5'],
+  RetryPolicy: [[{ attempts: 0, wait: 'PT1S' }], [{ attempts: 2 }], { attempts: 2, wait: 'PT1S' }, [{ attempts: 2, wait: 'PT1S', x: 1 }]],
+  SNMPOID: [5, ''],
+  String: [5, null, ['a']],
+  UInt16: [65536, -1],
+  URL: ['archive.example.net/logstash', 'http://exa mple.net/', 'https://{% address[0] %}/', 5, 'http://2001:db8::1/'],
+  URLHostPort: ['2001:db8::1', 'ps.example.net:port', 'a b', 'ps.example.net:443\n'],
+  'ip-version': [5, '4', 4.5],
+};
+const LOCAL_GOOD = {
+  'packet-interval': [0.1, 1],
+  'bucket-width': [0.001],
+  portlist: ['22', '22,80', '8000-8010', '22,80-90,443'],
+  PostgreSQLIdentifier: ['results', '_x$1'],
+};
+const LOCAL_BAD = {
+  'packet-interval': [0, -0.1, '0.1'],
+  'bucket-width': [1, 0, 1.5],
+  portlist: ['80-22', '22,22', '20-25,25', '70000', 'a', '22,'],
+  PostgreSQLIdentifier: ['1abc', '', 'a'.repeat(64), 'a-b'],
+};
+
+function labelOf(schema) {
+  return schema && schema.$ref ? schema.$ref.split('/').pop() : undefined;
+}
+
+function resolve(p, schema) {
+  if (!schema || !schema.$ref) return schema;
+  const [, where, name] = /^#\/(pScheduler|local)\/(.+)$/.exec(schema.$ref) ?? [];
+  return where === 'pScheduler' ? catalog.pschedulerType(name) : p.local[name];
+}
+
+/** A valid value for a schema (from the tables, else built from the schema). */
+function good(p, schema, variant = 0, depth = 0) {
+  const label = labelOf(schema);
+  if (label && (GOOD[label] || LOCAL_GOOD[label])) {
+    const list = GOOD[label] ?? LOCAL_GOOD[label];
+    return structuredClone(list[variant % list.length]);
+  }
+  const s = resolve(p, schema);
+  if (s !== schema) return good(p, s, variant, depth + 1);
+  if (!s || typeof s !== 'object' || depth > 8) return 'x';
+  if (s.enum) return s.enum[variant % s.enum.length];
+  if (s.const !== undefined) return s.const;
+  if (s.anyOf || s.oneOf) return good(p, (s.anyOf ?? s.oneOf)[0], variant, depth + 1);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'integer':
+      return s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
+    case 'number':
+      return s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 0.25 : (s.minimum ?? 0.5);
+    case 'boolean':
+      return true;
+    case 'string':
+      if (s.pattern === '^[^/\\0]+$') return 'blue';
+      return 'x'.repeat(Math.max(1, s.minLength ?? 1));
+    case 'array':
+      return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => good(p, s.items, variant, depth + 1));
+    case 'object':
+    case undefined: {
+      const o = {};
+      for (const r of s.required ?? []) o[r] = good(p, s.properties?.[r], variant, depth + 1);
+      if (s.patternProperties && !Object.keys(o).length) o['X-Test'] = 'v';
+      return o;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Invalid values for a schema (best effort: the oracle decides anyway). */
+function bad(p, schema) {
+  const label = labelOf(schema);
+  if (label && (BAD[label] || LOCAL_BAD[label])) return structuredClone(BAD[label] ?? LOCAL_BAD[label]);
+  const s = resolve(p, schema);
+  if (s !== schema) return bad(p, s);
+  if (!s || typeof s !== 'object') return [];
+  const out = [];
+  if (s.enum) {
+    for (const e of s.enum.slice(0, 2))
+      if (typeof e === 'string' && e.length) out.push(e.slice(0, -1) + (e.endsWith('x') ? 'y' : 'x'), e.toUpperCase());
+    out.push(17);
+  }
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === 'string') out.push(5, true);
+  if (type === 'integer') out.push(1.5, '1');
+  if (type === 'number') out.push('1');
+  if (type === 'boolean') out.push('true', 0);
+  if (type === 'object') out.push('x', [], { zzz: 1 });
+  if (type === 'array') out.push('x', {}, [7, 'y']);
+  return out;
+}
+
+// ---- case generation --------------------------------------------------------------------------------------------
+const cases = [];
+function add(kind, name, value, why, raw) {
+  const text = raw ?? JSON.stringify(value);
+  cases.push({ kind, name, text, why });
+}
+
+function propsOf(p, v) {
+  const s = resolve(p, p.versions[v]);
+  if (s?.properties) return s;
+  // snmpget: a $ref to a oneOf of two specs; take the first
+  const alt = s?.anyOf?.[0] ?? s?.oneOf?.[0];
+  return alt ? resolve(p, alt) : (p.unchecked?.oneOf ? resolve(p, p.unchecked.oneOf[0]) : s);
+}
+
+for (const p of catalog.allPlugins()) {
+  const versions = catalog.acceptedVersions(p);
+  const max = Math.max(...versions);
+  for (const v of versions) {
+    const s = propsOf(p, v) ?? {};
+    const props = s.properties ?? {};
+    const withSchema = (o) => (p.kind === 'test' || 'schema' in props || v > 1 ? { schema: v, ...o } : o);
+    const minimal = good(p, s, 0);
+    const rich = { ...minimal };
+    for (const [k, ps] of Object.entries(props)) if (k !== 'schema') rich[k] = good(p, ps, 0);
+    const baseMin = withSchema(minimal);
+    const baseRich = withSchema(rich);
+    add(p.kind, p.name, baseMin, `v${v} minimal`);
+    add(p.kind, p.name, baseRich, `v${v} rich`);
+    add(p.kind, p.name, minimal, `v${v} minimal without schema`);
+    for (let variant = 1; variant < 4; variant++) {
+      const r = withSchema({ ...good(p, s, variant) });
+      for (const [k, ps] of Object.entries(props)) if (k !== 'schema') r[k] = good(p, ps, variant);
+      add(p.kind, p.name, r, `v${v} rich variant ${variant}`);
+    }
+    for (const [k, ps] of Object.entries(props)) {
+      if (k === 'schema') continue;
+      for (const b of bad(p, ps)) add(p.kind, p.name, { ...baseRich, [k]: b }, `v${v} ${k} bad ${JSON.stringify(b)}`);
+      const { [k]: _, ...without } = baseRich;
+      add(p.kind, p.name, without, `v${v} without ${k}`);
+      add(p.kind, p.name, { ...baseMin, [`${k}x`]: baseRich[k] }, `v${v} misspelt ${k}`);
+    }
+    add(p.kind, p.name, { ...baseRich, _meta: { a: 1 } }, `v${v} _meta inside`);
+    add(p.kind, p.name, { ...baseRich, '#note': 'comment' }, `v${v} # comment key`);
+    add(p.kind, p.name, { ...baseRich, durration: 'PT10S' }, `v${v} unknown key`);
+    // fields of later versions without raising schema
+    for (const w of versions.filter((x) => x > v)) {
+      const later = propsOf(p, w)?.properties ?? {};
+      for (const [k, ps] of Object.entries(later))
+        if (!(k in props)) add(p.kind, p.name, { ...baseMin, [k]: good(p, ps, 0) }, `v${v} with v${w}'s ${k}`);
+    }
+    // odd schema values
+    const { schema: _s, ...noSchema } = baseMin;
+    for (const raw of ['0', '-1', String(max + 1), '"1"', '1.0', '2.0', 'true', 'null', '1e0'])
+      add(p.kind, p.name, null, `v${v} schema ${raw}`, JSON.stringify({ ...noSchema, schema: '@@' }).replace('"@@"', raw));
+    // random combinations
+    const keys = Object.keys(props).filter((k) => k !== 'schema');
+    for (let i = 0; i < randomPer; i++) {
+      const o = withSchema({ ...minimal });
+      for (const k of keys) {
+        const r = rand();
+        if (r < 0.4) o[k] = good(p, props[k], Math.floor(rand() * 4));
+        else if (r < 0.5) {
+          const list = bad(p, props[k]);
+          if (list.length) o[k] = pick(list);
+        }
+      }
+      if (rand() < 0.2 && keys.length) delete o[pick(keys)];
+      if (rand() < 0.1) o[pick(['durration', 'flip', 'reverse', 'tool', 'Dest'])] = true;
+      add(p.kind, p.name, o, `v${v} random ${i}`);
+    }
+  }
+  for (const raw of ['[]', '"x"', 'null', '5', '{}']) add(p.kind, p.name, null, `not an object: ${raw}`, raw);
+}
+
+// the programs' own rules
+const rule = (kind, name, value, why) => add(kind, name, value, `rule: ${why}`);
+for (const t of ['latency', 'latencybg']) {
+  rule('test', t, { schema: 1, dest: 'a.example.net', flip: true }, `${t} flip without source`);
+  rule('test', t, { schema: 1, dest: 'a.example.net', flip: false }, `${t} flip false without source`);
+  rule('test', t, { schema: 1, dest: 'a.example.net', source: 'b.example.net', flip: true }, `${t} flip with source`);
+}
+rule('test', 'throughput', { schema: 1, dest: 'h', 'single-ended': true }, 'single-ended only');
+rule('test', 'throughput', { schema: 4, dest: 'h', 'single-ended': false, loopback: false }, 'single-ended and loopback both false');
+rule('test', 'throughput', { schema: 4, dest: 'h', loopback: true }, 'loopback only');
+for (const ports of ['22,22', '80-22', '20-25,22', '20-25,25', '22,80,443', '1-3,4-6,6'])
+  rule('test', 'openports', { schema: 1, network: '10.0.0.0/24', ports }, `ports ${ports}`);
+for (const url of ['http://s3.example.net/', 'HTTPS://s3.example.net/', 'ftp://s3.example.net/', 's3.example.net', 'file:///x'])
+  rule('test', 's3throughput', { schema: 1, '_access-key': 'a', bucket: 'b', '_secret-key': 'c', url, 'object-size': 1 }, `s3 url ${url}`);
+const nets = ['10.0.0.0/24', '10.0.0.1/24', '10.0.0.0/30', '10.0.0.0/31', '10.0.0.0/32', '10.0.0.0', '2001:db8::/64', '2001:db8::/127', 'x', '10.0.0.0/255.255.255.0', '10.0.0.0/0.0.0.255'];
+const gws = [undefined, 1, -1, 2, -2, 0, 253, 254, 255, 300, '10.0.0.1', '10.0.0.0', '10.0.0.255', '10.0.1.1', '2001:db8::1', 'x', 1.5, true, null];
+for (const network of nets)
+  for (const gateway of gws) {
+    const o = { schema: 1, network };
+    if (gateway !== undefined) o.gateway = gateway;
+    rule('test', 'netreach', o, `netreach ${network} gw ${JSON.stringify(gateway)}`);
+    if (gateway !== undefined) rule('test', 'netreach', { ...o, limit: 0 }, `netreach ${network} gw ${JSON.stringify(gateway)} limit 0`);
+  }
+rule('test', 'netreach', { schema: 1, gateway: 1 }, 'netreach without network');
+rule('test', 'netreach', { schema: 7, network: '10.0.0.0/24' }, 'netreach schema 7');
+for (const rk of ['x', { script: '.' }, { script: '.foo |' }, { script: ['.', '| length'] }, { script: '$x' }])
+  rule('archiver', 'rabbitmq', { schema: 2, _url: 'amqp://h/', 'routing-key': rk }, `routing key ${JSON.stringify(rk)}`);
+rule('archiver', 'rabbitmq', { schema: 3, _url: 'amqp://h/' }, 'rabbitmq schema 3');
+rule('archiver', 'tcp', { host: 'h', port: 1, schema: 1 }, 'tcp with schema 1');
+rule('archiver', 'kafka', { schema: '2', topic: 't', server: 's' }, 'kafka string schema');
+rule('test', 'clock', { schema: '1', dest: 'h' }, 'clock string schema');
+rule('test', 'nosuchtest', { schema: 1 }, 'unknown test type');
+rule('archiver', 'htp', { schema: 1 }, 'unknown archiver');
+
+// tricky strings and numbers for every type that looks at content, each in a field of that type
+const TRICKY_STRINGS = [
+  'ps.example.net', 'ps.example.net.', 'PS.Example.NET', '_srv._tcp.example.net', 'a._b.example', 'a-.example',
+  '-a.example', 'a'.repeat(63) + '.example', 'a'.repeat(64) + '.example', ('a'.repeat(60) + '.').repeat(5) + 'net',
+  'localhost', 'x', '1', '192.0.2.1', '192.0.2.01', '0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3', '1.2.3.4.5',
+  '::', '::1', '1::', '2001:db8::1', '2001:DB8::A', '2001:db8:0:0:0:0:0:1', '2001:db8::1::2', '1:2:3:4:5:6:7:8',
+  '1:2:3:4:5:6:7:8:9', '::ffff:192.0.2.1', '::ffff:192.0.2.01', '2001:db8::12345', 'fe80::1%eth0', '[2001:db8::1]',
+  '[2001:db8::1]:443', '[192.0.2.1]:80', 'host:443', 'host:', 'host:0', 'host:99999', 'h_st:80', 'a b', ' ps.example.net',
+  'ps.example.net ', 'ps.example.net\n', 'ps.example.net\n\n', 'pś.example.net', '',
+  'PT30S', 'PT30S\n', 'P1W', 'P1D', 'PT1H30M', 'PT0.5S', 'P1DT2H3M4.5S', 'PT', 'P', 'P1M', 'P1Y', 'R5/PT1M', '-PT1S',
+  'PT1.S', 'PT.5S', 'pt30s', 'PT30s', '30', '10 seconds',
+  'https://a.example/x', 'http://[2001:db8::1]:8080/p?q=1#f', 'http://2001:db8::1/', 'ftp://u:p@h/', 'mailto:a@b',
+  'urn:isbn:0451450523', 'http://h/a b', 'http://h/%zz', 'http://h/%20', 'http://exa_mple/', 'http:', 'h://',
+  'https://{% address[0] %}/', 'http://[v1.fe]/', 'http://h:port/', 'http://h:8080:9090/', 'http://h/ü',
+  '10.0.0.0/24', '10.0.0.0/33', '10.0.0.1/24', '2001:db8::/64', '2001:db8::/129', '1.3.6.1.2.1.1.3.0', '.1.3.6',
+  'sysUpTime', '1..3', 'a@b', 'ab',
+];
+const TRICKY_NUMBERS = ['0', '1', '-1', '1.0', '1.5', '255', '256', '65535', '65536', '1e2', '0.0', '-0', '1E0', '99999999999'];
+const representative = new Map(); // type label -> [kind, plugin, version, key]
+for (const p of catalog.allPlugins())
+  for (const v of catalog.acceptedVersions(p)) {
+    const props = propsOf(p, v)?.properties ?? {};
+    for (const [k, ps] of Object.entries(props)) {
+      const label = labelOf(ps);
+      if (label && k !== 'schema' && !representative.has(label)) representative.set(label, [p, v, k]);
+    }
+  }
+for (const [label, [p, v, k]] of representative) {
+  const s = propsOf(p, v);
+  const base = { ...(p.kind === 'test' || v > 1 ? { schema: v } : {}), ...good(p, s, 0) };
+  for (const t of TRICKY_STRINGS) add(p.kind, p.name, { ...base, [k]: t }, `tricky ${label} ${JSON.stringify(t)}`);
+  for (const n of TRICKY_NUMBERS)
+    add(p.kind, p.name, null, `tricky ${label} ${n}`, JSON.stringify({ ...base, [k]: '@@' }).replace('"@@"', n));
+}
+
+// ---- judge ------------------------------------------------------------------------------------------------------
+const input = `[${cases.map((c) => `{"kind":${JSON.stringify(c.kind)},"${c.kind === 'test' ? 'type' : 'name'}":${JSON.stringify(c.name)},"${c.kind === 'test' ? 'spec' : 'data'}":${c.text}}`).join(',\n')}]`;
+const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const run = spawnSync(python, [join(oracleDir, 'oracle.py'), '--profile', profile], {
+  input,
+  maxBuffer: 1 << 30,
+  encoding: 'utf8',
+});
+if (run.status !== 0) {
+  console.error(run.stderr);
+  process.exit(1);
+}
+const verdicts = JSON.parse(run.stdout);
+// The rabbitmq routing-key jq is compiled by the editor's asynchronous jq check (rules/jq-expressions.ts):
+// run that same check here for those cases.
+const routingKeys = cases.map((c) => {
+  if (c.kind !== 'archiver' || c.name !== 'rabbitmq') return undefined;
+  let v;
+  try {
+    v = JSON.parse(c.text);
+  } catch {
+    return undefined;
+  }
+  const s = v && typeof v === 'object' ? v['routing-key']?.script : undefined;
+  return typeof s === 'string' ? s : Array.isArray(s) && s.every((l) => typeof l === 'string') ? s.join('\n') : undefined;
+});
+const jqErrors = await jq.checkJqCompiles(
+  [...new Set(routingKeys.filter((x) => x !== undefined))],
+  jq.getDefaultJqRunner(),
+);
+const rows = [];
+const byPlugin = new Map();
+let agree = 0;
+for (let i = 0; i < cases.length; i++) {
+  const c = cases[i];
+  const ours = checkJsonText(c.kind, c.name, c.text, { profile });
+  const oursValid =
+    (ours ? !ours.problems.some((q) => q.severity === 'error') : false) &&
+    !(routingKeys[i] !== undefined && jqErrors.get(routingKeys[i]));
+  const theirs = verdicts[i].valid;
+  const key = `${c.kind}/${c.name}`;
+  const b = byPlugin.get(key) ?? { n: 0, agree: 0, valid: 0 };
+  b.n++;
+  if (theirs) b.valid++;
+  if (oursValid === theirs) {
+    agree++;
+    b.agree++;
+  } else
+    rows.push({
+      plugin: key,
+      why: c.why,
+      text: c.text.length > 160 ? `${c.text.slice(0, 157)}...` : c.text,
+      oracle: theirs ? 'valid' : `refused: ${verdicts[i].reason.slice(0, 160)}`,
+      ours: oursValid ? 'valid' : (ours?.problems ?? []).map((q) => q.message).join(' | ').slice(0, 200) || 'unknown plug-in',
+    });
+  byPlugin.set(key, b);
+}
+console.log(`profile ${profile}: ${cases.length} cases, agreement ${agree}/${cases.length} (${((100 * agree) / cases.length).toFixed(2)} %)`);
+for (const [k, b] of [...byPlugin].sort()) console.log(`  ${k.padEnd(24)} ${String(b.agree).padStart(5)}/${String(b.n).padEnd(5)} (${b.valid} valid for pScheduler)`);
+const report = opt('report');
+if (report) writeFileSync(report, JSON.stringify(rows, null, 1));
+for (const r of rows.slice(0, Number(opt('show', '40')))) console.log(JSON.stringify(r));
