@@ -32,6 +32,12 @@ export const selfSignedTls = {
 };
 /** The SARIF 2.1.0 JSON schema (draft-04, from @microsoft/jest-sarif; see NOTICE), for checking --format sarif. */
 export const sarifSchemaPath = join(fixturesDir, 'sarif', 'sarif-2.1.0-rtm.5.json');
+/** pScheduler test vectors: pScheduler's own test inputs and oracle-judged generated cases (INDEX.md there). */
+export const pschedulerFixturesDir = join(fixturesDir, 'pscheduler');
+/** Our data files about pScheduler's plug-ins (schemas/pscheduler/). */
+export const pschedulerDataDir = join(root, 'schemas', 'pscheduler');
+/** The README (user's guide), for tests that compare its tables with the data. */
+export const readmePath = join(root, 'README.md');
 /** The official pSConfig JSON schema, as shipped with the extension. */
 export const schemaPath = join(root, 'schemas', 'psconfig.schema.json');
 

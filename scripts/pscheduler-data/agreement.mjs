@@ -83,7 +83,18 @@ const BAD = {
   CardinalZero: [-1, 2.5, '0'],
   Duration: ['10 seconds', 'PT-1S', 'P1M', '30', 'pt30s', 'PT30S\n', 'P', 30],
   Float: ['0.5', true],
-  Host: ['not a host', 'ps.example.net:443', '[2001:db8::1]', 'fe80::1%eth0', '', 'host_name.example', 5, 'ps.example.net\n', '300.1.1.1', '01.2.3.4'],
+  Host: [
+    'not a host',
+    'ps.example.net:443',
+    '[2001:db8::1]',
+    'fe80::1%eth0',
+    '',
+    'host_name.example',
+    5,
+    'ps.example.net\n',
+    '300.1.1.1',
+    '01.2.3.4',
+  ],
   IPAddress: ['ps.example.net', '192.0.2.256', '2001:db8::g'],
   IPCIDR: ['10.0.0.0', '10.0.0.0/33', 'x/24'],
   IPPort: [-1, 65536, '80', 1.5],
@@ -92,7 +103,12 @@ const BAD = {
   Integer: [1.5, '3', true],
   JQTransformSpecification: [{}, { script: 5 }, '.'],
   Probability: [1.5, -0.1, '0.5'],
-  RetryPolicy: [[{ attempts: 0, wait: 'PT1S' }], [{ attempts: 2 }], { attempts: 2, wait: 'PT1S' }, [{ attempts: 2, wait: 'PT1S', x: 1 }]],
+  RetryPolicy: [
+    [{ attempts: 0, wait: 'PT1S' }],
+    [{ attempts: 2 }],
+    { attempts: 2, wait: 'PT1S' },
+    [{ attempts: 2, wait: 'PT1S', x: 1 }],
+  ],
   SNMPOID: [5, ''],
   String: [5, null, ['a']],
   UInt16: [65536, -1],
@@ -196,7 +212,7 @@ function propsOf(p, v) {
   if (s?.properties) return s;
   // snmpget: a $ref to a oneOf of two specs; take the first
   const alt = s?.anyOf?.[0] ?? s?.oneOf?.[0];
-  return alt ? resolve(p, alt) : (p.unchecked?.oneOf ? resolve(p, p.unchecked.oneOf[0]) : s);
+  return alt ? resolve(p, alt) : p.unchecked?.oneOf ? resolve(p, p.unchecked.oneOf[0]) : s;
 }
 
 for (const p of catalog.allPlugins()) {
@@ -221,9 +237,11 @@ for (const p of catalog.allPlugins()) {
     }
     for (const [k, ps] of Object.entries(props)) {
       if (k === 'schema') continue;
-      for (const b of bad(p, ps)) add(p.kind, p.name, { ...baseRich, [k]: b }, `v${v} ${k} bad ${JSON.stringify(b)}`);
-      const { [k]: _, ...without } = baseRich;
-      add(p.kind, p.name, without, `v${v} without ${k}`);
+      for (const b of bad(p, ps)) add(p.kind, p.name, { ...baseMin, [k]: b }, `v${v} ${k} bad ${JSON.stringify(b)}`);
+      if ((s.required ?? []).includes(k)) {
+        const { [k]: _, ...without } = baseRich;
+        add(p.kind, p.name, without, `v${v} without ${k}`);
+      }
       add(p.kind, p.name, { ...baseMin, [`${k}x`]: baseRich[k] }, `v${v} misspelt ${k}`);
     }
     add(p.kind, p.name, { ...baseRich, _meta: { a: 1 } }, `v${v} _meta inside`);
@@ -238,7 +256,13 @@ for (const p of catalog.allPlugins()) {
     // odd schema values
     const { schema: _s, ...noSchema } = baseMin;
     for (const raw of ['0', '-1', String(max + 1), '"1"', '1.0', '2.0', 'true', 'null', '1e0'])
-      add(p.kind, p.name, null, `v${v} schema ${raw}`, JSON.stringify({ ...noSchema, schema: '@@' }).replace('"@@"', raw));
+      add(
+        p.kind,
+        p.name,
+        null,
+        `v${v} schema ${raw}`,
+        JSON.stringify({ ...noSchema, schema: '@@' }).replace('"@@"', raw),
+      );
     // random combinations
     const keys = Object.keys(props).filter((k) => k !== 'schema');
     for (let i = 0; i < randomPer; i++) {
@@ -267,25 +291,79 @@ for (const t of ['latency', 'latencybg']) {
   rule('test', t, { schema: 1, dest: 'a.example.net', source: 'b.example.net', flip: true }, `${t} flip with source`);
 }
 rule('test', 'throughput', { schema: 1, dest: 'h', 'single-ended': true }, 'single-ended only');
-rule('test', 'throughput', { schema: 4, dest: 'h', 'single-ended': false, loopback: false }, 'single-ended and loopback both false');
+rule(
+  'test',
+  'throughput',
+  { schema: 4, dest: 'h', 'single-ended': false, loopback: false },
+  'single-ended and loopback both false',
+);
 rule('test', 'throughput', { schema: 4, dest: 'h', loopback: true }, 'loopback only');
 for (const ports of ['22,22', '80-22', '20-25,22', '20-25,25', '22,80,443', '1-3,4-6,6'])
   rule('test', 'openports', { schema: 1, network: '10.0.0.0/24', ports }, `ports ${ports}`);
-for (const url of ['http://s3.example.net/', 'HTTPS://s3.example.net/', 'ftp://s3.example.net/', 's3.example.net', 'file:///x'])
-  rule('test', 's3throughput', { schema: 1, '_access-key': 'a', bucket: 'b', '_secret-key': 'c', url, 'object-size': 1 }, `s3 url ${url}`);
-const nets = ['10.0.0.0/24', '10.0.0.1/24', '10.0.0.0/30', '10.0.0.0/31', '10.0.0.0/32', '10.0.0.0', '2001:db8::/64', '2001:db8::/127', 'x', '10.0.0.0/255.255.255.0', '10.0.0.0/0.0.0.255'];
-const gws = [undefined, 1, -1, 2, -2, 0, 253, 254, 255, 300, '10.0.0.1', '10.0.0.0', '10.0.0.255', '10.0.1.1', '2001:db8::1', 'x', 1.5, true, null];
+for (const url of [
+  'http://s3.example.net/',
+  'HTTPS://s3.example.net/',
+  'ftp://s3.example.net/',
+  's3.example.net',
+  'file:///x',
+])
+  rule(
+    'test',
+    's3throughput',
+    { schema: 1, '_access-key': 'a', bucket: 'b', '_secret-key': 'c', url, 'object-size': 1 },
+    `s3 url ${url}`,
+  );
+const nets = [
+  '10.0.0.0/24',
+  '10.0.0.1/24',
+  '10.0.0.0/30',
+  '10.0.0.0/31',
+  '10.0.0.0/32',
+  '10.0.0.0',
+  '2001:db8::/64',
+  '2001:db8::/127',
+  'x',
+  '10.0.0.0/255.255.255.0',
+  '10.0.0.0/0.0.0.255',
+];
+const gws = [
+  undefined,
+  1,
+  -1,
+  2,
+  -2,
+  0,
+  253,
+  254,
+  255,
+  300,
+  '10.0.0.1',
+  '10.0.0.0',
+  '10.0.0.255',
+  '10.0.1.1',
+  '2001:db8::1',
+  'x',
+  1.5,
+  true,
+  null,
+];
 for (const network of nets)
   for (const gateway of gws) {
     const o = { schema: 1, network };
     if (gateway !== undefined) o.gateway = gateway;
     rule('test', 'netreach', o, `netreach ${network} gw ${JSON.stringify(gateway)}`);
-    if (gateway !== undefined) rule('test', 'netreach', { ...o, limit: 0 }, `netreach ${network} gw ${JSON.stringify(gateway)} limit 0`);
+    if (gateway !== undefined)
+      rule('test', 'netreach', { ...o, limit: 0 }, `netreach ${network} gw ${JSON.stringify(gateway)} limit 0`);
   }
 rule('test', 'netreach', { schema: 1, gateway: 1 }, 'netreach without network');
 rule('test', 'netreach', { schema: 7, network: '10.0.0.0/24' }, 'netreach schema 7');
 for (const rk of ['x', { script: '.' }, { script: '.foo |' }, { script: ['.', '| length'] }, { script: '$x' }])
-  rule('archiver', 'rabbitmq', { schema: 2, _url: 'amqp://h/', 'routing-key': rk }, `routing key ${JSON.stringify(rk)}`);
+  rule(
+    'archiver',
+    'rabbitmq',
+    { schema: 2, _url: 'amqp://h/', 'routing-key': rk },
+    `routing key ${JSON.stringify(rk)}`,
+  );
 rule('archiver', 'rabbitmq', { schema: 3, _url: 'amqp://h/' }, 'rabbitmq schema 3');
 rule('archiver', 'tcp', { host: 'h', port: 1, schema: 1 }, 'tcp with schema 1');
 rule('archiver', 'kafka', { schema: '2', topic: 't', server: 's' }, 'kafka string schema');
@@ -295,22 +373,118 @@ rule('archiver', 'htp', { schema: 1 }, 'unknown archiver');
 
 // tricky strings and numbers for every type that looks at content, each in a field of that type
 const TRICKY_STRINGS = [
-  'ps.example.net', 'ps.example.net.', 'PS.Example.NET', '_srv._tcp.example.net', 'a._b.example', 'a-.example',
-  '-a.example', 'a'.repeat(63) + '.example', 'a'.repeat(64) + '.example', ('a'.repeat(60) + '.').repeat(5) + 'net',
-  'localhost', 'x', '1', '192.0.2.1', '192.0.2.01', '0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3', '1.2.3.4.5',
-  '::', '::1', '1::', '2001:db8::1', '2001:DB8::A', '2001:db8:0:0:0:0:0:1', '2001:db8::1::2', '1:2:3:4:5:6:7:8',
-  '1:2:3:4:5:6:7:8:9', '::ffff:192.0.2.1', '::ffff:192.0.2.01', '2001:db8::12345', 'fe80::1%eth0', '[2001:db8::1]',
-  '[2001:db8::1]:443', '[192.0.2.1]:80', 'host:443', 'host:', 'host:0', 'host:99999', 'h_st:80', 'a b', ' ps.example.net',
-  'ps.example.net ', 'ps.example.net\n', 'ps.example.net\n\n', 'pś.example.net', '',
-  'PT30S', 'PT30S\n', 'P1W', 'P1D', 'PT1H30M', 'PT0.5S', 'P1DT2H3M4.5S', 'PT', 'P', 'P1M', 'P1Y', 'R5/PT1M', '-PT1S',
-  'PT1.S', 'PT.5S', 'pt30s', 'PT30s', '30', '10 seconds',
-  'https://a.example/x', 'http://[2001:db8::1]:8080/p?q=1#f', 'http://2001:db8::1/', 'ftp://u:p@h/', 'mailto:a@b',
-  'urn:isbn:0451450523', 'http://h/a b', 'http://h/%zz', 'http://h/%20', 'http://exa_mple/', 'http:', 'h://',
-  'https://{% address[0] %}/', 'http://[v1.fe]/', 'http://h:port/', 'http://h:8080:9090/', 'http://h/ü',
-  '10.0.0.0/24', '10.0.0.0/33', '10.0.0.1/24', '2001:db8::/64', '2001:db8::/129', '1.3.6.1.2.1.1.3.0', '.1.3.6',
-  'sysUpTime', '1..3', 'a@b', 'ab',
+  'ps.example.net',
+  'ps.example.net.',
+  'PS.Example.NET',
+  '_srv._tcp.example.net',
+  'a._b.example',
+  'a-.example',
+  '-a.example',
+  'a'.repeat(63) + '.example',
+  'a'.repeat(64) + '.example',
+  ('a'.repeat(60) + '.').repeat(5) + 'net',
+  'localhost',
+  'x',
+  '1',
+  '192.0.2.1',
+  '192.0.2.01',
+  '0.0.0.0',
+  '255.255.255.255',
+  '256.1.1.1',
+  '1.2.3',
+  '1.2.3.4.5',
+  '::',
+  '::1',
+  '1::',
+  '2001:db8::1',
+  '2001:DB8::A',
+  '2001:db8:0:0:0:0:0:1',
+  '2001:db8::1::2',
+  '1:2:3:4:5:6:7:8',
+  '1:2:3:4:5:6:7:8:9',
+  '::ffff:192.0.2.1',
+  '::ffff:192.0.2.01',
+  '2001:db8::12345',
+  'fe80::1%eth0',
+  '[2001:db8::1]',
+  '[2001:db8::1]:443',
+  '[192.0.2.1]:80',
+  'host:443',
+  'host:',
+  'host:0',
+  'host:99999',
+  'h_st:80',
+  'a b',
+  ' ps.example.net',
+  'ps.example.net ',
+  'ps.example.net\n',
+  'ps.example.net\n\n',
+  'pś.example.net',
+  '',
+  'PT30S',
+  'PT30S\n',
+  'P1W',
+  'P1D',
+  'PT1H30M',
+  'PT0.5S',
+  'P1DT2H3M4.5S',
+  'PT',
+  'P',
+  'P1M',
+  'P1Y',
+  'R5/PT1M',
+  '-PT1S',
+  'PT1.S',
+  'PT.5S',
+  'pt30s',
+  'PT30s',
+  '30',
+  '10 seconds',
+  'https://a.example/x',
+  'http://[2001:db8::1]:8080/p?q=1#f',
+  'http://2001:db8::1/',
+  'ftp://u:p@h/',
+  'mailto:a@b',
+  'urn:isbn:0451450523',
+  'http://h/a b',
+  'http://h/%zz',
+  'http://h/%20',
+  'http://exa_mple/',
+  'http:',
+  'h://',
+  'https://{% address[0] %}/',
+  'http://[v1.fe]/',
+  'http://h:port/',
+  'http://h:8080:9090/',
+  'http://h/ü',
+  '10.0.0.0/24',
+  '10.0.0.0/33',
+  '10.0.0.1/24',
+  '2001:db8::/64',
+  '2001:db8::/129',
+  '1.3.6.1.2.1.1.3.0',
+  '.1.3.6',
+  'sysUpTime',
+  '1..3',
+  'a@b',
+  'ab',
 ];
-const TRICKY_NUMBERS = ['0', '1', '-1', '1.0', '1.5', '255', '256', '65535', '65536', '1e2', '0.0', '-0', '1E0', '99999999999'];
+const TRICKY_NUMBERS = [
+  '0',
+  '1',
+  '-1',
+  '1.0',
+  '1.5',
+  '255',
+  '256',
+  '65535',
+  '65536',
+  '1e2',
+  '0.0',
+  '-0',
+  '1E0',
+  '99999999999',
+];
 const representative = new Map(); // type label -> [kind, plugin, version, key]
 for (const p of catalog.allPlugins())
   for (const v of catalog.acceptedVersions(p)) {
@@ -331,16 +505,19 @@ for (const [label, [p, v, k]] of representative) {
 // ---- judge ------------------------------------------------------------------------------------------------------
 const input = `[${cases.map((c) => `{"kind":${JSON.stringify(c.kind)},"${c.kind === 'test' ? 'type' : 'name'}":${JSON.stringify(c.name)},"${c.kind === 'test' ? 'spec' : 'data'}":${c.text}}`).join(',\n')}]`;
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const run = spawnSync(python, [join(oracleDir, 'oracle.py'), '--profile', profile], {
-  input,
-  maxBuffer: 1 << 30,
-  encoding: 'utf8',
-});
-if (run.status !== 0) {
-  console.error(run.stderr);
-  process.exit(1);
+function oracle(prof) {
+  const run = spawnSync(python, [join(oracleDir, 'oracle.py'), '--profile', prof], {
+    input,
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) {
+    console.error(run.stderr);
+    process.exit(1);
+  }
+  return JSON.parse(run.stdout);
 }
-const verdicts = JSON.parse(run.stdout);
+const verdicts = oracle(profile);
 // The rabbitmq routing-key jq is compiled by the editor's asynchronous jq check (rules/jq-expressions.ts):
 // run that same check here for those cases.
 const routingKeys = cases.map((c) => {
@@ -352,7 +529,11 @@ const routingKeys = cases.map((c) => {
     return undefined;
   }
   const s = v && typeof v === 'object' ? v['routing-key']?.script : undefined;
-  return typeof s === 'string' ? s : Array.isArray(s) && s.every((l) => typeof l === 'string') ? s.join('\n') : undefined;
+  return typeof s === 'string'
+    ? s
+    : Array.isArray(s) && s.every((l) => typeof l === 'string')
+      ? s.join('\n')
+      : undefined;
 });
 const jqErrors = await jq.checkJqCompiles(
   [...new Set(routingKeys.filter((x) => x !== undefined))],
@@ -381,12 +562,41 @@ for (let i = 0; i < cases.length; i++) {
       why: c.why,
       text: c.text.length > 160 ? `${c.text.slice(0, 157)}...` : c.text,
       oracle: theirs ? 'valid' : `refused: ${verdicts[i].reason.slice(0, 160)}`,
-      ours: oursValid ? 'valid' : (ours?.problems ?? []).map((q) => q.message).join(' | ').slice(0, 200) || 'unknown plug-in',
+      ours: oursValid
+        ? 'valid'
+        : (ours?.problems ?? [])
+            .map((q) => q.message)
+            .join(' | ')
+            .slice(0, 200) || 'unknown plug-in',
     });
   byPlugin.set(key, b);
 }
-console.log(`profile ${profile}: ${cases.length} cases, agreement ${agree}/${cases.length} (${((100 * agree) / cases.length).toFixed(2)} %)`);
-for (const [k, b] of [...byPlugin].sort()) console.log(`  ${k.padEnd(24)} ${String(b.agree).padStart(5)}/${String(b.n).padEnd(5)} (${b.valid} valid for pScheduler)`);
+console.log(
+  `profile ${profile}: ${cases.length} cases, agreement ${agree}/${cases.length} (${((100 * agree) / cases.length).toFixed(2)} %)`,
+);
+for (const [k, b] of [...byPlugin].sort())
+  console.log(
+    `  ${k.padEnd(24)} ${String(b.agree).padStart(5)}/${String(b.n).padEnd(5)} (${b.valid} valid for pScheduler)`,
+  );
 const report = opt('report');
 if (report) writeFileSync(report, JSON.stringify(rows, null, 1));
 for (const r of rows.slice(0, Number(opt('show', '40')))) console.log(JSON.stringify(r));
+
+// --vectors FILE: the non-random cases with pScheduler's verdict on both host profiles, as unit-test data
+const vectorsFile = opt('vectors');
+if (vectorsFile) {
+  const other = oracle(profile === 'el8' ? 'debian12' : 'el8');
+  const both = profile === 'el8' ? { el8: verdicts, debian12: other } : { debian12: verdicts, el8: other };
+  const lines = [];
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i];
+    if (/ random \d+$/.test(c.why) || routingKeys[i] !== undefined) continue;
+    const d = both.debian12[i].valid;
+    const e = both.el8[i].valid;
+    lines.push(
+      JSON.stringify({ kind: c.kind, name: c.name, value: c.text, debian12: d, ...(e !== d ? { el8: e } : {}) }),
+    );
+  }
+  writeFileSync(vectorsFile, `[\n${lines.join(',\n')}\n]\n`);
+  console.log(`${lines.length} vectors written to ${vectorsFile}`);
+}

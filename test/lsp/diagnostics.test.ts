@@ -27,7 +27,12 @@ const NOT_CLEAN = new Set([
   'testbed-pve--99-archives-partial.json',
 ]);
 
-const errors = (d: Diagnostic[]): Diagnostic[] => d.filter((x) => x.severity === 1);
+/** pScheduler's refusals (rules/pscheduler.ts): examples that pSConfig accepts may still have them. */
+const PSCHEDULER =
+  /^psconfig\/(spec|archiver-data|context-data)-|^psconfig\/(unknown-test-type|unknown-archiver|tool-cannot-run)$/;
+const errors = (d: Diagnostic[]): Diagnostic[] => d.filter((x) => x.severity === 1 && !PSCHEDULER.test(String(x.code)));
+const pschedulerErrors = (d: Diagnostic[]): Diagnostic[] =>
+  d.filter((x) => x.severity === 1 && PSCHEDULER.test(String(x.code)));
 const covered = (text: string, d: Diagnostic): string =>
   text.slice(positionToOffset(text, d.range.start), positionToOffset(text, d.range.end));
 
@@ -46,6 +51,17 @@ test('every example marked valid with references ok publishes no errors', async 
   }
 });
 
+test("pScheduler's refusals are published too: example-1's `_meta` inside the http archive's data", async () => {
+  const name = 'psconfig--example-1-simple.json';
+  const text = exampleText(name);
+  const errs = pschedulerErrors(await client.open(exampleUri(name), text));
+  assert.equal(errs.length, 1, JSON.stringify(errs));
+  assert.equal(errs[0].code, 'psconfig/archiver-data-unknown-property');
+  assert.equal(covered(text, errs[0]), '"_meta"');
+  assert.match(String(errs[0].message), /removes `_meta` only next to `archiver`/);
+  client.close(exampleUri(name));
+});
+
 test('a json document the client sends is checked like a psconfig one', async () => {
   const name = 'qa--psconfig-netsage-mesh.json';
   const diags = await client.open('file:///tmp/psconfig-lsp-diag/plain.json', exampleText(name), 'json');
@@ -56,8 +72,11 @@ test('a json document the client sends is checked like a psconfig one', async ()
 test('the invalid upstream fixture: `archive` instead of `archiver` gives exactly two errors at the right keys', async () => {
   const name = 'psconfig--t-inputs-invalid.json';
   const text = exampleText(name);
-  const errs = errors(await client.open(exampleUri(name), text));
+  const all = await client.open(exampleUri(name), text);
+  const errs = errors(all);
   assert.equal(errs.length, 2, JSON.stringify(errs));
+  // and pScheduler refuses its `$group::N` placeholders (three tests, source and dest)
+  assert.equal(pschedulerErrors(all).length, 6);
   const unknown = errs.find((d) => d.code === 'psconfig/unknown-property');
   assert.ok(unknown);
   assert.equal(covered(text, unknown), '"archive"');

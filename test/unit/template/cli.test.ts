@@ -23,7 +23,7 @@ function cliIn(cwd: string | undefined, ...args: string[]): { code: number | nul
 const ex = (f: string): string => join(examplesDir, f);
 
 test('a valid template exits 0 with no output', () => {
-  const r = cli(ex('psconfig--example-1-simple.json'));
+  const r = cli(ex('testbed-pve--01-skeleton.json'));
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, '');
 });
@@ -35,6 +35,10 @@ test('text format: file:line:col: severity code message; exit 1 on errors', () =
   assert.deepEqual(r.stdout.trim().split('\n'), [
     `${f}:3:9: error psconfig/missing-property Archive \`example-archive-central\` is missing the required property \`archiver\` (the pScheduler archiver plugin, e.g. \`http\`, \`rabbitmq\`, \`syslog\`).`,
     `${f}:4:13: error psconfig/unknown-property \`archive\` is not a property of an archive; did you mean \`archiver\`?`,
+    ...[33, 41, 48].flatMap((line) => [
+      `${f}:${line}:27: error psconfig/spec-invalid-value \`source\` must be a host name or an IP address (pScheduler type Host), not "$group::0".`,
+      `${f}:${line + 1}:25: error psconfig/spec-invalid-value \`dest\` must be a host name or an IP address (pScheduler type Host), not "$group::1".`,
+    ]),
   ]);
 });
 

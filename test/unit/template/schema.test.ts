@@ -115,6 +115,8 @@ test('every error is reported, not just the best match', () => {
       ['psconfig/unknown-property', '"foo"'],
       ['psconfig/missing-property', '"x"'],
       ['psconfig/unknown-property', '"archive"'],
+      // pScheduler: `runs` exists from archive schema 2 on (ArchiveSpecification_V2)
+      ['psconfig/archive-needs-schema', '"runs"'],
       ['psconfig/invalid-enum', '"some"'],
     ],
   );

@@ -31,6 +31,8 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
   const data = isData(diag.data) ? diag.data : undefined;
   if (data?.kind === 'unknown-property') return renameProperty(model, diag, data.property, data.closest);
   if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
+  if (data?.kind === 'replace-value') return replaceValue(model, diag, data.value);
+  if (data?.kind === 'set-schema') return setSchema(model, diag, data.version);
   const found = model.index.referenceAt(diag.start);
   // Edit only what the diagnostic was about: a range that arrives shifted (an older version's diagnostic, or a
   // client that moved it) may now sit on another reference, or on part of one.
@@ -99,6 +101,32 @@ function renameProperty(
       isPreferred: true,
     },
   ];
+}
+
+/** pScheduler checks: put the closest known value (test type, archiver, context, tool, enum value) in place.
+ *  Only when the range still covers exactly a string (with or without its quotes): a shifted range edits nothing. */
+function replaceValue(model: TemplateModel, diag: FixableDiagnostic, value: string): NavCodeAction[] {
+  const node = nodeAtOffset(model.parsed.root, diag.start, false);
+  if (node?.type !== 'string') return [];
+  const whole = node.offset === diag.start && node.offset + node.length === diag.end;
+  const inner = node.offset + 1 === diag.start && node.offset + node.length - 1 === diag.end;
+  if (!whole && !inner) return [];
+  const edit = { start: node.offset + 1, end: node.offset + node.length - 1, newText: escapeInner(value) };
+  return [{ title: `Change to "${value}"`, edits: [edit], isPreferred: true }];
+}
+
+/** pScheduler checks: a field of a later schema version: set `schema` of the object holding it (the diagnostic is
+ *  on that field's key). */
+function setSchema(model: TemplateModel, diag: FixableDiagnostic, version: number): NavCodeAction[] {
+  const key = nodeAtOffset(model.parsed.root, diag.start, false);
+  if (key?.type !== 'string' || key.offset !== diag.start || key.offset + key.length !== diag.end) return [];
+  const obj = key.parent?.type === 'property' && key.parent.children?.[0] === key ? key.parent.parent : undefined;
+  if (obj?.type !== 'object') return [];
+  const current = propertyValue(obj, 'schema');
+  const edit = current
+    ? { start: current.offset, end: current.offset + current.length, newText: String(version) }
+    : insertProperty(model.text, obj, 'schema', version);
+  return [{ title: `Set "schema" to ${version}`, edits: [edit], isPreferred: true }];
 }
 
 /** Placeholder values for required properties, valid for the schema where one can be (a `type` must be chosen). */

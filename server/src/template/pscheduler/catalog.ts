@@ -37,11 +37,7 @@ export type PluginKind = 'test' | 'archiver' | 'context';
 
 /** Checks a plug-in's program makes after the schema (rules.ts). */
 export type RuleId =
-  | 'flip-needs-source'
-  | 'netreach-network'
-  | 'url-http-scheme'
-  | 'single-ended-loopback'
-  | 'routing-key-jq';
+  'flip-needs-source' | 'netreach-network' | 'url-http-scheme' | 'single-ended-loopback' | 'routing-key-jq';
 
 /**
  * How the program picks a schema for the value's `schema` (1 when absent):

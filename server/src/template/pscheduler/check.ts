@@ -5,13 +5,7 @@ import { memberValue } from './nodes';
 import { closestName } from '../rules/closest-name';
 import { acceptedVersions, plugin as pluginData, pluginNames, type PluginData, type PluginKind } from './catalog';
 import { describeValue } from './describe';
-import {
-  flipNeedsSource,
-  netreachNetwork,
-  singleEndedLoopback,
-  urlHttpScheme,
-  type RuleInput,
-} from './rules';
+import { flipNeedsSource, netreachNetwork, singleEndedLoopback, urlHttpScheme, type RuleInput } from './rules';
 import { SchemaChecker, type CheckOptions, type Problem } from './validate';
 
 export interface ValueCheckOptions extends CheckOptions {

@@ -172,12 +172,15 @@ export function netreachNetwork(input: RuleInput): { problems: Problem[]; schema
   for (const n of nets) {
     const net = parseNetwork(pyStr(n));
     if (typeof net === 'string')
-      return { problems: [rule(networkNode, `Invalid network: ${net}`, ['network'])], schemaIgnored };
+      return {
+        problems: [rule(networkNode, `pScheduler refuses \`network\`: Invalid network: ${net}.`, ['network'])],
+        schemaIgnored,
+      };
     const size = 1n << BigInt((net.v === 4 ? 32 : 128) - net.bits);
     if (size <= 2n)
       return {
         problems: [
-          rule(networkNode, 'pScheduler refuses this network: it must have at least two host addresses.', ['network']),
+          rule(networkNode, 'pScheduler refuses `network`: it must have at least two host addresses.', ['network']),
         ],
         schemaIgnored,
       };
@@ -186,7 +189,11 @@ export function netreachNetwork(input: RuleInput): { problems: Problem[]; schema
     if (!gws) continue;
     for (const g of gws) {
       const message = gatewayProblem(net, size, g, input.isIntLiteral);
-      if (message) return { problems: [rule(gatewayNode, message, ['gateway'])], schemaIgnored };
+      if (message)
+        return {
+          problems: [rule(gatewayNode, `pScheduler refuses \`gateway\`: ${message}`, ['gateway'])],
+          schemaIgnored,
+        };
     }
   }
   return { problems: [], schemaIgnored };

@@ -445,12 +445,13 @@ export class SchemaChecker {
       return false;
     }
     if (passing > 0) return true;
-    // Prefer an alternative whose problems sit below this node (the value has its shape but a detail is wrong).
-    const deeper = results
-      .filter((r) => r.problems.length && r.problems.every((p) => p.node !== node))
+    // Prefer an alternative the value has the shape of (no wrong type or value at this node itself): its
+    // problems say what to fix (a missing key, a wrong field) better than a summary of every form.
+    const shaped = results
+      .filter((r) => r.problems.length && r.problems.every((p) => p.node !== node || p.kind === 'missing-property'))
       .sort((a, b) => a.problems.length - b.problems.length);
-    if (deeper.length && node.type === 'object') {
-      for (const p of deeper[0].problems) out.push(p);
+    if (shaped.length && node.type === 'object') {
+      for (const p of shaped[0].problems) out.push(p);
       return false;
     }
     out.push(

@@ -19,6 +19,7 @@ import { sectionNode } from '../symbols';
 import { closestName } from './closest-name';
 import { diag, type DiagnosticData, type TemplateDiagnostic } from './diagnostic';
 
+const EMPTY_SPEC: JsonNode = { type: 'object', offset: 0, length: 2, children: [] };
 const PREFIX = { test: 'psconfig/spec-', archiver: 'psconfig/archiver-data-', context: 'psconfig/context-data-' };
 
 export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
@@ -80,7 +81,7 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
     const toolsProp = members(task.node).get('tools');
     const t = task.test !== undefined ? specOk.get(task.test) : undefined;
     if (!toolsProp || !t) continue;
-    taskTools(t.plugin, t.spec, toolsProp, t.expansion, out);
+    taskTools(t.plugin, t.clean ? t.spec : undefined, toolsProp, t.expansion, out);
   }
   return out;
 }
@@ -221,7 +222,8 @@ function reasons(verdicts: ToolVerdict[]): string {
 /** A task's `tools`: pScheduler uses the first listed tool that can run the test; none means refusal. */
 function taskTools(
   p: PluginData,
-  spec: JsonNode,
+  /** undefined when the spec has errors of its own: then only the test type is compared */
+  spec: JsonNode | undefined,
   toolsProp: JsonNode,
   expansion: ReturnType<typeof expansionFor>,
   out: TemplateDiagnostic[],
@@ -235,13 +237,13 @@ function taskTools(
     const name = node.value as string;
     const t = toolData(name);
     if (!t) {
+      // ties go to the tool pScheduler prefers
+      const forType = allTools()
+        .filter((x) => x.tests.includes(p.name))
+        .sort((a, b) => b.preference - a.preference)
+        .map((x) => x.name);
       const closest =
-        closestName(
-          name,
-          allTools()
-            .filter((x) => x.tests.includes(p.name))
-            .map((x) => x.name),
-        ) ??
+        closestName(name, forType) ??
         closestName(
           name,
           allTools().map((x) => x.name),
@@ -250,10 +252,7 @@ function taskTools(
         diag(
           'psconfig/unknown-tool',
           'warning',
-          `pScheduler 5.x has no tool \`${name}\`${closest ? `; did you mean \`${closest}\`?` : ''} Tools for ${p.name}: ${allTools()
-            .filter((x) => x.tests.includes(p.name))
-            .map((x) => x.name)
-            .join(', ')}.`,
+          `pScheduler 5.x has no tool \`${name}\`${closest ? `; did you mean \`${closest}\`?` : '.'} Tools for ${p.name}: ${forType.join(', ')}.`,
           node.offset + 1,
           node.offset + node.length - 1,
           closest ? { data: { kind: 'replace-value', value: closest } } : undefined,
@@ -261,7 +260,14 @@ function taskTools(
       );
       continue;
     }
-    verdicts.push({ node, v: toolVerdict(t, p.name, spec, { expansion }) });
+    verdicts.push({
+      node,
+      v: spec
+        ? toolVerdict(t, p.name, spec, { expansion })
+        : t.tests.includes(p.name)
+          ? { tool: t, canRun: true, reasons: [] }
+          : toolVerdict(t, p.name, EMPTY_SPEC),
+    });
   }
   if (!verdicts.length) return;
   if (verdicts.every((x) => !x.v.canRun)) {
