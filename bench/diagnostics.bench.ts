@@ -75,7 +75,8 @@ export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 10
             dest: '{% address[1] %}',
             'source-node': '{% pscheduler_address[0] %}',
             duration: 'PT30S',
-            flip: '{% flip %}',
+            // latencybg has `flip`; throughput has not (pScheduler would refuse every such task)
+            ...(i % 2 ? {} : { flip: '{% flip %}' }),
           },
     };
     t.tasks[`task-${i}`] = {

@@ -13,6 +13,7 @@ import { bracketIpv6Urls } from '../expand/ipv6-url';
 import type { GroupInfo, TaskInfo, TemplateModel } from '../model';
 import { itemsOf, members, propertyValue, stringValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
+import { isHostOrIp } from '../rules/address-format';
 import { describeValue } from './describe';
 import type { Candidate, Expansion } from './validate';
 
@@ -323,7 +324,10 @@ function valuesOf(section: JsonNode | undefined): Map<string, JsonNode> {
 }
 
 function entry(model: TemplateModel, addr: JsonNode, data: JsonNode): Entry {
-  const address = stringValue(propertyValue(data, 'address'));
+  // An address that is no host name or IP literal is reported where it is defined (psconfig/invalid-address):
+  // it is not judged again at every use.
+  const written = stringValue(propertyValue(data, 'address'));
+  const address = written !== undefined && isHostOrIp(written) ? written : undefined;
   const psa = stringValue(propertyValue(data, 'pscheduler-address')) || address;
   const host = stringValue(propertyValue(addr, 'host'));
   const cache = cacheOf(model);
@@ -335,9 +339,14 @@ function entry(model: TemplateModel, addr: JsonNode, data: JsonNode): Entry {
   return {
     address,
     pschedulerAddress: psa && isIPv6(psa) ? `[${psa}]` : psa,
-    leadBindAddress: stringValue(propertyValue(data, 'lead-bind-address')) || address,
+    leadBindAddress: leadBind(stringValue(propertyValue(data, 'lead-bind-address')), address),
     noAgent,
   };
+}
+
+function leadBind(written: string | undefined, address: string | undefined): string | undefined {
+  if (!written) return address;
+  return isHostOrIp(written) ? written : undefined;
 }
 
 function truthy(n: JsonNode | undefined): boolean {

@@ -17,10 +17,38 @@ import { toolsForSpec, toolVerdict, type ToolVerdict } from '../pscheduler/tools
 import type { Problem } from '../pscheduler/validate';
 import { sectionNode } from '../symbols';
 import { closestName } from './closest-name';
+import type { DiagnosticCode } from './codes';
 import { diag, type DiagnosticData, type TemplateDiagnostic } from './diagnostic';
 
 const EMPTY_SPEC: JsonNode = { type: 'object', offset: 0, length: 2, children: [] };
-const PREFIX = { test: 'psconfig/spec-', archiver: 'psconfig/archiver-data-', context: 'psconfig/context-data-' };
+/** The code of a problem in a spec or in archiver / context data (contexts have one version and no rules;
+ *  archiver rules are jq compile checks, reported by rules/jq-expressions.ts). */
+const CODES: Record<PluginData['kind'], Record<Problem['kind'], DiagnosticCode>> = {
+  test: {
+    'unknown-property': 'psconfig/spec-unknown-property',
+    'needs-schema': 'psconfig/spec-needs-schema',
+    'missing-property': 'psconfig/spec-missing-property',
+    'invalid-value': 'psconfig/spec-invalid-value',
+    rule: 'psconfig/spec-rule',
+    'not-validated': 'psconfig/spec-not-validated',
+  },
+  archiver: {
+    'unknown-property': 'psconfig/archiver-data-unknown-property',
+    'needs-schema': 'psconfig/archiver-data-needs-schema',
+    'missing-property': 'psconfig/archiver-data-missing-property',
+    'invalid-value': 'psconfig/archiver-data-invalid-value',
+    rule: 'psconfig/archiver-data-invalid-value',
+    'not-validated': 'psconfig/archiver-data-not-validated',
+  },
+  context: {
+    'unknown-property': 'psconfig/context-data-unknown-property',
+    'needs-schema': 'psconfig/context-data-unknown-property',
+    'missing-property': 'psconfig/context-data-missing-property',
+    'invalid-value': 'psconfig/context-data-invalid-value',
+    rule: 'psconfig/context-data-invalid-value',
+    'not-validated': 'psconfig/context-data-invalid-value',
+  },
+};
 
 export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
@@ -90,7 +118,7 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
 function pluginOf(
   kind: 'test' | 'archiver' | 'context',
   node: JsonNode | undefined,
-  code: string,
+  code: DiagnosticCode,
   out: TemplateDiagnostic[],
 ): PluginData | undefined {
   if (node?.type !== 'string') return undefined; // the official schema reports a missing or non-string name
@@ -109,7 +137,7 @@ function pluginOf(
 
 function emit(problems: Problem[], p: PluginData, ownerKey: JsonNode, out: TemplateDiagnostic[]): void {
   for (const q of problems) {
-    const code = PREFIX[p.kind] + q.kind;
+    const code = CODES[p.kind][q.kind];
     let at = q.node;
     if (q.kind === 'missing-property') {
       const parent = q.node.parent;
