@@ -14,6 +14,8 @@ import { buildSymbolIndex } from '../server/src/template/symbols';
 import { checkAddressFormats } from '../server/src/template/rules/address-format';
 import { checkEmptySelections } from '../server/src/template/rules/empty-selection';
 import { IncludeSet } from '../server/src/template/includes/include-set';
+import { checkPscheduler } from '../server/src/template/rules/pscheduler';
+import { clearPschedulerCaches } from '../server/src/template/pscheduler/template-expansion';
 
 /** A realistic large template: 2,000 addresses, 100 groups, 1,000 tasks, variables in tests/archives/references. */
 export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 1000): string {
@@ -116,6 +118,32 @@ function median(fn: () => void, runs: number): Timing {
   return { wall: mid(wall), cpu: mid(cpu) };
 }
 
+/** Medians of two functions run alternately (ABAB…, then BABA… order swapped each round). */
+function interleaved(a: () => void, b: () => void, runs: number): [Timing, Timing] {
+  const ta: Timing[] = [];
+  const tb: Timing[] = [];
+  for (let i = 0; i < runs; i++) {
+    const order: [() => void, Timing[]][] =
+      i % 2
+        ? [
+            [b, tb],
+            [a, ta],
+          ]
+        : [
+            [a, ta],
+            [b, tb],
+          ];
+    for (const [fn, into] of order) into.push(median(fn, 1));
+  }
+  const mid = (xs: number[]): number => xs.sort((x, y) => x - y)[xs.length >> 1];
+  const pick = (ts: Timing[]): Timing => ({ wall: mid(ts.map((t) => t.wall)), cpu: mid(ts.map((t) => t.cpu)) });
+  return [pick(ta), pick(tb)];
+}
+
+function pct(x: number, base: number): string {
+  return `${(((x - base) / base) * 100).toFixed(1)} %`;
+}
+
 function row(label: string, t: Timing, base?: Timing): string {
   const ratio = base
     ? `  ${(t.wall / base.wall).toFixed(1)}x wall, ${(t.cpu / base.cpu).toFixed(1)}x cpu vs JSON.parse`
@@ -141,6 +169,18 @@ export async function run(): Promise<void> {
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
   console.log(row('validateTemplate', full, jsonParse));
+  // pScheduler's own checks (rules/pscheduler.ts): the same validation with and without them, runs alternating in
+  // this process so that both see the same load.
+  const [withPs, withoutPs] = interleaved(
+    () => validateTemplate(text),
+    () => validateTemplate(text, { pscheduler: false }),
+    15,
+  );
+  console.log(row('  with pScheduler', withPs, jsonParse));
+  console.log(row('  without', withoutPs, jsonParse));
+  console.log(
+    `  pScheduler checks cost: +${pct(withPs.cpu, withoutPs.cpu)} cpu, +${pct(withPs.wall, withoutPs.wall)} wall (medians of 15 alternating runs)`,
+  );
   // Where the time goes, each pass alone on an already parsed template (no fresh tree to promote: less GC).
   const parsed = parseTemplate(text);
   const index = buildSymbolIndex(parsed.root);
@@ -158,6 +198,16 @@ export async function run(): Promise<void> {
     ['address formats', () => checkAddressFormats(buildModel(parsed, index))],
     // Every group and task planned up to its first combination (no includes: an empty, complete set).
     ['empty selections', () => checkEmptySelections(buildModel(parsed, index), new IncludeSet([]))],
+    // pScheduler's checks keep candidate addresses and verdicts across versions while the addresses and hosts
+    // text is unchanged (as between keystrokes); cold: that cache emptied first, as on opening the file.
+    ['pscheduler', () => checkPscheduler(buildModel(parsed, index))],
+    [
+      'pscheduler, cold',
+      () => {
+        clearPschedulerCaches();
+        checkPscheduler(buildModel(parsed, index));
+      },
+    ],
   ];
   for (const [label, fn] of passes) console.log(row(`  ${label}`, median(fn, runs), jsonParse));
 }

@@ -84,13 +84,23 @@ export function checkPluginValue(p: PluginData, node: JsonNode, opts: ValueCheck
     return badSchema(p, node, schemaNode);
 
   const applied = p.select === 'single' ? '1' : String(version);
-  const checker = new SchemaChecker(p, opts, valueName(p));
+  const checker = checkerFor(p, opts);
   const found: Problem[] = [];
   const schemaOk = checker.run(p.versions[applied], node, found);
   for (const f of found) problems.push(explainVersion(p, f, p.select === 'single' ? undefined : version));
 
   if (p.rules) runRules(p, { node, schemaOk, expansion: opts.expansion, isIntLiteral: isInt }, problems);
   return { plugin: p, version: p.select === 'single' ? undefined : version, problems };
+}
+
+/** One checker per plug-in and options object (the options are one object per template analysis). */
+const checkers = new WeakMap<ValueCheckOptions, Map<PluginData, SchemaChecker>>();
+function checkerFor(p: PluginData, opts: ValueCheckOptions): SchemaChecker {
+  let byPlugin = checkers.get(opts);
+  if (!byPlugin) checkers.set(opts, (byPlugin = new Map()));
+  let c = byPlugin.get(p);
+  if (!c) byPlugin.set(p, (c = new SchemaChecker(p, opts, valueName(p))));
+  return c;
 }
 
 const defaultIsInt = (n: JsonNode): boolean => n.type === 'number' && Number.isInteger(n.value);

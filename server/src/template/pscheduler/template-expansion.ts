@@ -42,14 +42,29 @@ interface GroupSlots {
  * addresses/hosts text seen.
  */
 interface SharedCache {
-  sections: string;
+  /** The text of the addresses and of the hosts section this cache was built for. */
+  addressesText: string;
+  hostsText: string;
   /** Group text -> a short id used in keys (hashing kilobytes of group text per string would cost more). */
   groupIds: Map<string, number>;
   groups: Map<number, GroupSlots>;
   /** [values wanted?] users key -> string -> expansion */
   expansions: [Map<string, Map<string, Expansion | undefined>>, Map<string, Map<string, Expansion | undefined>>];
+  /** The same for the common case of one user, without building a key: group id -> scheduled-by -> task name ->
+   *  [type only, values] -> string -> expansion. */
+  single: Map<
+    number,
+    Map<number, Map<string, [Map<string, Expansion | undefined>, Map<string, Expansion | undefined>]>>
+  >;
+  /** Expansions stored: the cache starts over beyond a bound (edits that keep the addresses but rename tasks). */
+  count: number;
 }
 let shared: SharedCache | undefined;
+
+/** Forget what earlier versions left (the benchmark measures a first check with it). */
+export function clearPschedulerCaches(): void {
+  shared = undefined;
+}
 
 interface ModelCache {
   shared: SharedCache;
@@ -65,31 +80,23 @@ function cacheOf(model: TemplateModel): ModelCache {
     const { text, root } = model.parsed;
     const a = sectionNode(root, 'addresses');
     const h = sectionNode(root, 'hosts');
-    if (!shared || shared.expansions[1].size > 20_000 || !sameSections(shared.sections, text, a, h))
+    // Slices share the document's storage and compare natively: no megabyte copy per keystroke.
+    const addressesText = a ? text.slice(a.offset, a.offset + a.length) : '';
+    const hostsText = h ? text.slice(h.offset, h.offset + h.length) : '';
+    if (!shared || shared.count > 50_000 || shared.addressesText !== addressesText || shared.hostsText !== hostsText)
       shared = {
-        sections: sectionsText(text, a, h),
+        addressesText,
+        hostsText,
         groupIds: new Map(),
         groups: new Map(),
         expansions: [new Map(), new Map()],
+        single: new Map(),
+        count: 0,
       };
     c = { shared, groupKey: new Map() };
     caches.set(model, c);
   }
   return c;
-}
-
-function sectionsText(text: string, a: JsonNode | undefined, h: JsonNode | undefined): string {
-  return `${a ? text.slice(a.offset, a.offset + a.length) : ''}\u0000${h ? text.slice(h.offset, h.offset + h.length) : ''}`;
-}
-
-/** Is the addresses/hosts text the one cached? Compared in place: no copy of a megabyte per keystroke. */
-function sameSections(cached: string, text: string, a: JsonNode | undefined, h: JsonNode | undefined): boolean {
-  const al = a ? a.length : 0;
-  const hl = h ? h.length : 0;
-  if (cached.length !== al + 1 + hl || cached.charCodeAt(al) !== 0) return false;
-  for (let i = 0; i < al; i++) if (cached.charCodeAt(i) !== text.charCodeAt(a!.offset + i)) return false;
-  for (let i = 0; i < hl; i++) if (cached.charCodeAt(al + 1 + i) !== text.charCodeAt(h!.offset + i)) return false;
-  return true;
 }
 
 /** The group's id by its text: with the addresses/hosts text, the text fixes what the group puts where. */
@@ -110,7 +117,7 @@ type Expander = (node: JsonNode, wantValues: boolean) => Expansion | undefined;
 
 interface Owner {
   users: TaskInfo[];
-  usersKey: string;
+  usersKey?: string;
   /** [type only, values]: text -> expansion, shared across parses through usersKey */
   byText: [Map<string, Expansion | undefined> | undefined, Map<string, Expansion | undefined> | undefined];
 }
@@ -124,7 +131,7 @@ const expanders = new WeakMap<TemplateModel, Expander>();
 export function templateExpansion(model: TemplateModel): Expander {
   let e = expanders.get(model);
   if (e) return e;
-  const owners = new Map<JsonNode, Owner | null>();
+  const owners = new Map<JsonNode, Owner>();
   e = (node, wantValues) => {
     // the owner: the value two properties below the root (tests.<name>, archives.<name>, ...)
     let section: string | undefined;
@@ -143,36 +150,88 @@ export function templateExpansion(model: TemplateModel): Expander {
     if (section === undefined || name === undefined || owner === undefined) return undefined;
     if (section !== 'tests' && section !== 'archives' && section !== 'contexts' && section !== 'tasks')
       return undefined;
-    const key = owner;
-    let o = owners.get(key);
-    if (o === undefined) owners.set(key, (o = ownerOf(model, section, name)));
-    if (!o) return undefined;
     const text = node.value as string;
+    if (!wantValues) {
+      // only the kind is asked (a plain string field): no candidates, no users, unless it is `{% flip %}`
+      const kind = kindOf(text);
+      if (kind !== FLIP) return kind;
+    }
     const w = wantValues ? 1 : 0;
+    let o = owners.get(owner);
+    if (o === undefined) owners.set(owner, (o = ownerOf(model, section, name)));
     let cache = o.byText[w];
     if (!cache) {
-      const all = cacheOf(model).shared.expansions[w];
-      cache = all.get(o.usersKey);
-      if (!cache) all.set(o.usersKey, (cache = new Map()));
+      if (o.users.length === 1) cache = singleCache(model, o.users[0], w);
+      else {
+        const all = cacheOf(model).shared.expansions[w];
+        o.usersKey ??= usersKey(model, o.users);
+        cache = all.get(o.usersKey);
+        if (!cache) all.set(o.usersKey, (cache = new Map()));
+      }
       o.byText[w] = cache;
     }
+    const users = o.users;
     if (cache.has(text)) return cache.get(text);
-    const x = expand(model, text, o.users, wantValues);
+    const x = expand(model, text, users, wantValues);
     cache.set(text, x);
+    cacheOf(model).shared.count++;
     return x;
   };
   expanders.set(model, e);
   return e;
 }
 
+const FLIP: Expansion = { kind: 'boolean' };
+const UNKNOWN: Expansion = { kind: 'unknown' };
+const SOME_STRING: Expansion = { kind: 'string' };
+const kinds = new Map<string, Expansion | undefined>();
+
+/** What a string becomes, as far as its type goes (FLIP: ask for its values). */
+function kindOf(text: string): Expansion | undefined {
+  if (kinds.has(text)) return kinds.get(text);
+  const matches = [...text.matchAll(VAR_RE)];
+  let k: Expansion | undefined;
+  if (!matches.length) k = undefined;
+  else if (matches.length === 1 && matches[0][0] === text)
+    k =
+      matches[0][1] === 'flip'
+        ? FLIP
+        : INDEXED.test(matches[0][1]) || matches[0][1] === 'scheduled_by_address'
+          ? SOME_STRING
+          : UNKNOWN;
+  else k = SOME_STRING;
+  if (kinds.size > 10_000) kinds.clear();
+  kinds.set(text, k);
+  return k;
+}
+
+/** The expansion cache of strings used by exactly one task (no key string built: a mesh asks this 4,000 times). */
+function singleCache(model: TemplateModel, t: TaskInfo, w: 0 | 1): Map<string, Expansion | undefined> {
+  const shared = cacheOf(model).shared;
+  const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
+  const gid = g ? groupKey(model, g) : -1;
+  const sched = scheduledBy(t);
+  let bySched = shared.single.get(gid);
+  if (!bySched) shared.single.set(gid, (bySched = new Map()));
+  let byTask = bySched.get(sched);
+  if (!byTask) bySched.set(sched, (byTask = new Map()));
+  let pair = byTask.get(t.name);
+  if (!pair) byTask.set(t.name, (pair = [new Map(), new Map()]));
+  return pair[w];
+}
+
 function ownerOf(model: TemplateModel, section: Section, name: string): Owner {
   const users = section === 'tasks' ? model.tasks.filter((t) => t.name === name) : model.usersOf(section, name);
-  let usersKey = '';
+  return { users, byText: [undefined, undefined] };
+}
+
+function usersKey(model: TemplateModel, users: TaskInfo[]): string {
+  let key = '';
   for (const t of users) {
     const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
-    usersKey += `${t.name}\u0001${scheduledBy(t)}\u0001${g ? groupKey(model, g) : -1}\u0002`;
+    key += `${t.name}\u0001${scheduledBy(t)}\u0001${g ? groupKey(model, g) : -1}\u0002`;
   }
-  return { users, usersKey, byText: [undefined, undefined] };
+  return key;
 }
 
 /** The expansion callback for strings inside one object (kept for callers that hold the owner's name). */

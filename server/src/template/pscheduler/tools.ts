@@ -3,7 +3,7 @@
 // tools every participant offers, the first of the task's `tools` (or the most preferred) whose can-run says yes;
 // when none can, the task is refused ("None of the participants could run this test").
 import type { JsonNode } from '../parse';
-import { forEachMember, memberProp, memberValue } from './nodes';
+import { memberProp, memberValue } from './nodes';
 import { allTools, type ToolCondition, type ToolData } from './catalog';
 import { urlScheme } from './rules';
 import type { Expansion } from './validate';
@@ -35,7 +35,7 @@ function isTemplated(node: JsonNode, opts: ToolCheckOptions): boolean {
   return node.type === 'string' && (node.value as string).includes('{%') && !!opts.expansion;
 }
 
-/** The tool's can-run for this test type and spec (an object node). */
+/** The tool's can-run for this test type and spec (an object node), with its reasons. */
 export function toolVerdict(
   tool: ToolData,
   testType: string,
@@ -43,36 +43,72 @@ export function toolVerdict(
   opts: ToolCheckOptions = {},
 ): ToolVerdict {
   const reasons: string[] = [];
+  const canRun = canRunSpec(tool, testType, spec, opts, reasons);
+  return { tool, canRun, reasons };
+}
+
+/**
+ * Can the tool run it? Without `reasons` it answers at the first refusal and allocates nothing (most specs have
+ * some tool, and every test of a large template is asked).
+ */
+export function canRunSpec(
+  tool: ToolData,
+  testType: string,
+  spec: JsonNode,
+  opts: ToolCheckOptions,
+  reasons?: string[],
+): boolean {
   if (!tool.tests.includes(testType)) {
-    reasons.push(tool.tests.length ? `runs only ${tool.tests.join(', ')} tests` : 'runs no test in pScheduler 5.x');
-    return { tool, canRun: false, reasons };
+    reasons?.push(tool.tests.length ? `runs only ${tool.tests.join(', ')} tests` : 'runs no test in pScheduler 5.x');
+    return false;
   }
+  let ok = true;
   const schemaNode = memberValue(spec, 'schema');
   if (tool.maxSchema !== null && schemaNode && !isTemplated(schemaNode, opts)) {
     // json_check_schema: a Python int (bools included) no higher than the tool's maximum
     const v = schemaNode.value;
     const int = (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'boolean';
-    if (!int) reasons.push(`needs an integer \`schema\` (json_check_schema)`);
-    else if (Number(v) > tool.maxSchema)
-      reasons.push(`accepts ${testType} specs up to schema ${tool.maxSchema}, not ${String(v)}`);
+    if (!int || Number(v) > tool.maxSchema) {
+      if (!reasons) return false;
+      ok = false;
+      reasons.push(
+        int
+          ? `accepts ${testType} specs up to schema ${tool.maxSchema}, not ${String(v)}`
+          : 'needs an integer `schema` (json_check_schema)',
+      );
+    }
   }
-  if (tool.supportedOptions) {
-    const unsupported: string[] = [];
-    forEachMember(spec, (k) => {
-      if (!tool.supportedOptions!.includes(k)) unsupported.push(k);
-    });
-    if (unsupported.length) reasons.push(`does not take ${unsupported.map((k) => `\`${k}\``).join(', ')}`);
+  const supported = tool.supportedOptions;
+  if (supported) {
+    let unsupported: string[] | undefined;
+    for (const prop of spec.children ?? []) {
+      const key = prop.children?.[0]?.value as string | undefined;
+      if (prop.comment || key === undefined || !prop.children?.[1] || supported.includes(key)) continue;
+      if (!reasons) return false;
+      if (!(unsupported ??= []).includes(key)) unsupported.push(key);
+    }
+    if (unsupported) {
+      ok = false;
+      reasons!.push(`does not take ${unsupported.map((k) => `\`${k}\``).join(', ')}`);
+    }
   }
-  for (const r of tool.rules ?? []) if (holds(r.when, testType, spec, opts) === true) reasons.push(r.reason);
-  return { tool, canRun: reasons.length === 0, reasons };
+  for (const r of tool.rules ?? [])
+    if (holds(r.when, testType, spec, opts) === true) {
+      if (!reasons) return false;
+      ok = false;
+      reasons.push(r.reason);
+    }
+  return ok;
 }
 
 /** true / false, or undefined when a template variable hides the answer. */
+/** A spec key's value: null when absent, undefined when a variable hides it. */
+function valueOf(spec: JsonNode, key: string, opts: ToolCheckOptions): Known | null {
+  const p = memberValue(spec, key);
+  return p ? known(p, opts) : null;
+}
+
 function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolCheckOptions): boolean | undefined {
-  const value = (key: string): Known | null => {
-    const p = memberValue(spec, key);
-    return p ? known(p, opts) : null;
-  };
   if ('all' in c) {
     let result: boolean | undefined = true;
     for (const sub of c.all) {
@@ -86,13 +122,13 @@ function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolChe
   if ('present' in c) return memberProp(spec, c.present) !== undefined;
   if ('absent' in c) return memberProp(spec, c.absent) === undefined;
   if ('truthy' in c) {
-    const v = value(c.truthy);
+    const v = valueOf(spec, c.truthy, opts);
     if (v === null) return false;
     if (v === undefined) return undefined;
     return pyTruthy(v.value);
   }
   if ('notIn' in c) {
-    const v = value(c.notIn);
+    const v = valueOf(spec, c.notIn, opts);
     if (v === undefined) return undefined;
     let actual: unknown = v === null ? c.default : v.value;
     if (v === null && !('default' in c)) return false;
@@ -100,12 +136,12 @@ function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolChe
     return !c.values.some((x) => x === actual);
   }
   if ('outside' in c) {
-    const v = value(c.outside);
+    const v = valueOf(spec, c.outside, opts);
     if (v === null || v === undefined || typeof v.value !== 'number') return v === undefined ? undefined : false;
     return (c.min !== undefined && v.value < c.min) || (c.max !== undefined && v.value > c.max);
   }
   const key = 'durationBelow' in c ? c.durationBelow : c.durationAbove;
-  const v = value(key);
+  const v = valueOf(spec, key, opts);
   if (v === null || v === undefined || typeof v.value !== 'string') return v === undefined ? undefined : false;
   const seconds = isoSeconds(v.value);
   const limit = isoSeconds(c.limit);
@@ -132,6 +168,16 @@ export function isoSeconds(d: string): number | undefined {
 
 /** Every tool that lists the test type, with its verdict; in pScheduler's default order (preference, high first). */
 export function toolsForSpec(testType: string, spec: JsonNode, opts: ToolCheckOptions = {}): ToolVerdict[] {
+  return toolsOf(testType).map((t) => toolVerdict(t, testType, spec, opts));
+}
+
+/** Does some tool run this spec? (Allocation-free when one does.) */
+export function someToolCanRun(testType: string, spec: JsonNode, opts: ToolCheckOptions = {}): boolean {
+  for (const t of toolsOf(testType)) if (canRunSpec(t, testType, spec, opts)) return true;
+  return false;
+}
+
+function toolsOf(testType: string): ToolData[] {
   let list = byType.get(testType);
   if (!list) {
     list = allTools()
@@ -139,6 +185,6 @@ export function toolsForSpec(testType: string, spec: JsonNode, opts: ToolCheckOp
       .sort((a, b) => b.preference - a.preference || a.name.localeCompare(b.name));
     byType.set(testType, list);
   }
-  return list.map((t) => toolVerdict(t, testType, spec, opts));
+  return list;
 }
 const byType = new Map<string, ToolData[]>();

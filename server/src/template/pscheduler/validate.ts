@@ -11,7 +11,7 @@ import { closestName } from '../rules/closest-name';
 import { pschedulerType, type PluginData, type Schema } from './catalog';
 import { describeSchema, describeValue } from './describe';
 import { checkFormat, pythonRegex, type HostProfile } from './formats';
-import { forEachMember, memberProp } from './nodes';
+import { memberProp } from './nodes';
 
 /** One string a template variable may become, and where it comes from (for the message). */
 export interface Candidate {
@@ -29,7 +29,7 @@ export type Expansion =
       values?: Candidate[];
       /** Verdicts per schema and profile (index of the first failing candidate, -1 for none), filled by the
        *  checker: the expansion is shared by every string of the template with the same users and text. */
-      verdicts?: WeakMap<Schema, Map<HostProfile, number>>;
+      verdicts?: Map<Schema, Map<HostProfile, number>>;
     };
 
 export type ProblemKind =
@@ -60,9 +60,9 @@ export interface CheckOptions {
 }
 
 /** Validity of candidate strings per schema object and profile: a mesh reuses the same few thousand addresses. */
-const candidateMemo = new WeakMap<Schema, Map<string, boolean>>();
+const candidateMemo = new Map<Schema, Map<string, boolean>>();
 const MAX_MEMO = 50_000;
-const contentMemo = new WeakMap<Schema, boolean>();
+const contentMemo = new Map<Schema, boolean>(); // schemas are our data: a fixed, small set
 
 /** Shown in messages for a path: `data-ports.lower`, `retry-policy[0].wait`, or `the spec` for the root. */
 export function fieldName(path: JsonPath, root = 'the value'): string {
@@ -179,7 +179,7 @@ export class SchemaChecker {
     if (exp.kind === 'boolean') {
       const values = exp.values?.length ? exp.values : BOTH;
       for (const v of values) {
-        if (!this.check(schema, { ...node, type: 'boolean', value: v }, undefined, frame)) {
+        if (!this.check(schema, v ? TRUE_NODE : FALSE_NODE, undefined, frame)) {
           out?.push(
             this.problem(
               'invalid-value',
@@ -205,7 +205,7 @@ export class SchemaChecker {
       return false;
     }
     const values = exp.values;
-    exp.verdicts ??= new WeakMap();
+    exp.verdicts ??= new Map();
     let bySchema = exp.verdicts.get(schema);
     if (!bySchema) exp.verdicts.set(schema, (bySchema = new Map()));
     let failing = bySchema.get(this.profile);
@@ -380,9 +380,13 @@ export class SchemaChecker {
     const declared = schema.properties;
     const patterns = schema.patternProperties;
     const extra = schema.additionalProperties;
-    forEachMember(node, (key, prop) => {
-      const kids = prop.children!;
-      const value = kids[1];
+    const kids = node.children ?? NO_KIDS;
+    for (let i = 0; i < kids.length; i++) {
+      const pair = kids[i].children;
+      if (kids[i].comment || !pair || !pair[1]) continue;
+      const key = pair[0].value as string;
+      if (laterDuplicate(kids, i, key)) continue; // Python's json keeps the last
+      const value = pair[1];
       let matched = false;
       if (declared && Object.prototype.hasOwnProperty.call(declared, key)) {
         matched = true;
@@ -395,7 +399,7 @@ export class SchemaChecker {
             ok = this.check(patterns[pat], value, out, NO_FRAME) && ok;
           }
         }
-      if (matched || extra === undefined || extra === true) return;
+      if (matched || extra === undefined || extra === true) continue;
       if (extra === false) {
         ok = false;
         if (out) {
@@ -403,14 +407,14 @@ export class SchemaChecker {
           out.push(
             this.problem(
               'unknown-property',
-              kids[0],
+              pair[0],
               `${capitalise(this.field(node))} does not take \`${key}\`.${closest ? ` Did you mean \`${closest}\`?` : ''}`,
               closest,
             ),
           );
         }
       } else ok = this.check(extra, value, out, NO_FRAME) && ok;
-    });
+    }
     return ok;
   }
 
@@ -470,6 +474,19 @@ export class SchemaChecker {
 }
 
 const BOTH = [true, false];
+/** Stand-ins for what `{% flip %}` becomes, checked silently (no path or range needed). */
+const TRUE_NODE: JsonNode = { type: 'boolean', offset: 0, length: 4, value: true };
+const FALSE_NODE: JsonNode = { type: 'boolean', offset: 0, length: 5, value: false };
+const NO_KIDS: JsonNode[] = [];
+
+/** Is there a later property with the same key (objects are small: a scan; large ones are rare)? */
+function laterDuplicate(kids: JsonNode[], i: number, key: string): boolean {
+  for (let j = i + 1; j < kids.length; j++) {
+    const p = kids[j].children;
+    if (p && p[1] && p[0].value === key) return true;
+  }
+  return false;
+}
 
 function typeMatches(type: string | string[], node: JsonNode): boolean {
   if (typeof type === 'string') return typeIs(type, node);

@@ -12,8 +12,9 @@ import {
   type PluginData,
 } from '../pscheduler/catalog';
 import { checkPluginValue, unknownPluginMessage } from '../pscheduler/check';
-import { expansionFor } from '../pscheduler/template-expansion';
-import { toolsForSpec, toolVerdict, type ToolVerdict } from '../pscheduler/tools';
+import { memberProp, memberValue } from '../pscheduler/nodes';
+import { templateExpansion } from '../pscheduler/template-expansion';
+import { someToolCanRun, toolsForSpec, toolVerdict, type ToolVerdict } from '../pscheduler/tools';
 import type { Problem } from '../pscheduler/validate';
 import { sectionNode } from '../symbols';
 import { closestName } from './closest-name';
@@ -55,58 +56,57 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   const { text, root } = model.parsed;
   const isIntLiteral = (n: JsonNode): boolean =>
     n.type === 'number' && !/[.eE]/.test(text.slice(n.offset, n.offset + n.length));
+  // one options object for every check of this template (checkers are cached per options object)
+  const expansion = templateExpansion(model);
+  const opts = { expansion, isIntLiteral };
 
   const specOk = new Map<
     string,
-    { plugin: PluginData; spec: JsonNode; clean: boolean; expansion: ReturnType<typeof expansionFor> }
+    { plugin: PluginData; spec: JsonNode; clean: boolean; expansion: ReturnType<typeof templateExpansion> }
   >();
-  for (const [name, prop] of members(sectionNode(root, 'tests'))) {
+  // kept only for tasks that list tools
+  let withTools = false;
+  for (const t of model.tasks) if (memberProp(t.node, 'tools')) withTools = true;
+  members(sectionNode(root, 'tests')).forEach((prop, name) => {
     const test = prop.children![1];
-    if (test.type !== 'object') continue;
+    if (test.type !== 'object') return;
     metaKept(test, 'test', out);
     const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', out);
-    const specProp = members(test).get('spec');
-    if (!p || !specProp) continue;
+    const specProp = memberProp(test, 'spec');
+    if (!p || !specProp) return;
     const spec = specProp.children![1];
-    const expansion = expansionFor(model, 'tests', name);
-    const r = checkPluginValue(p, spec, { expansion, isIntLiteral });
+    const r = checkPluginValue(p, spec, opts);
     emit(r.problems, p, keyOf(specProp), out);
     const clean = !r.problems.some((q) => q.severity === 'error');
-    specOk.set(name, { plugin: p, spec, clean, expansion });
-    if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), expansion, out);
-  }
+    if (withTools) specOk.set(name, { plugin: p, spec, clean, expansion });
+    if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), opts, out);
+  });
 
-  for (const [name, prop] of members(sectionNode(root, 'archives'))) {
+  members(sectionNode(root, 'archives')).forEach((prop) => {
     const archive = prop.children![1];
-    if (archive.type !== 'object') continue;
+    if (archive.type !== 'object') return;
     metaKept(archive, 'archive', out);
     archiveFields(archive, out);
     const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', out);
-    const dataProp = members(archive).get('data');
-    if (!p || !dataProp) continue;
-    const r = checkPluginValue(p, dataProp.children![1], {
-      expansion: expansionFor(model, 'archives', name),
-      isIntLiteral,
-    });
+    const dataProp = memberProp(archive, 'data');
+    if (!p || !dataProp) return;
+    const r = checkPluginValue(p, dataProp.children![1], opts);
     emit(r.problems, p, keyOf(dataProp), out);
-  }
+  });
 
-  for (const [name, prop] of members(sectionNode(root, 'contexts'))) {
+  members(sectionNode(root, 'contexts')).forEach((prop) => {
     const context = prop.children![1];
-    if (context.type !== 'object') continue;
+    if (context.type !== 'object') return;
     metaKept(context, 'context', out);
     const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', out);
-    const dataProp = members(context).get('data');
-    if (!p || !dataProp) continue;
-    const r = checkPluginValue(p, dataProp.children![1], {
-      expansion: expansionFor(model, 'contexts', name),
-      isIntLiteral,
-    });
+    const dataProp = memberProp(context, 'data');
+    if (!p || !dataProp) return;
+    const r = checkPluginValue(p, dataProp.children![1], opts);
     emit(r.problems, p, keyOf(dataProp), out);
-  }
+  });
 
   for (const task of model.tasks) {
-    const toolsProp = members(task.node).get('tools');
+    const toolsProp = memberProp(task.node, 'tools');
     const t = task.test !== undefined ? specOk.get(task.test) : undefined;
     if (!toolsProp || !t) continue;
     taskTools(t.plugin, t.clean ? t.spec : undefined, toolsProp, t.expansion, out);
@@ -155,7 +155,7 @@ function emit(problems: Problem[], p: PluginData, ownerKey: JsonNode, out: Templ
 
 /** pSConfig 5.x removes `_meta` only when it is truthy (task_generator.py _pscheduler_prep): `{}` is sent on. */
 function metaKept(obj: JsonNode, what: 'test' | 'archive' | 'context', out: TemplateDiagnostic[]): void {
-  const meta = members(obj).get('_meta');
+  const meta = memberProp(obj, '_meta');
   const v = meta?.children?.[1];
   if (!meta || !v) return;
   const falsy =
@@ -183,8 +183,7 @@ function metaKept(obj: JsonNode, what: 'test' | 'archive' | 'context', out: Temp
  * jsonval.py): `runs` and `uri-host` need `schema: 2`, `label` needs 3. Values are left to the official schema.
  */
 function archiveFields(archive: JsonNode, out: TemplateDiagnostic[]): void {
-  const props = members(archive);
-  const schemaNode = props.get('schema')?.children?.[1];
+  const schemaNode = memberValue(archive, 'schema');
   const version = schemaNode === undefined ? 1 : schemaNode.value;
   if (typeof version !== 'number' || ![1, 2, 3].includes(version)) {
     if (schemaNode && typeof version === 'number')
@@ -200,7 +199,19 @@ function archiveFields(archive: JsonNode, out: TemplateDiagnostic[]): void {
     return;
   }
   const spec = pschedulerType(`ArchiveSpecification_V${version}`)!;
-  for (const [key, prop] of props) {
+  // the few archive fields, checked only when a key is not in this version (rare): no Map per archive
+  const extra: [string, JsonNode][] = [];
+  for (const prop of archive.children ?? []) {
+    const key = prop.children?.[0]?.value as string | undefined;
+    if (
+      key !== undefined &&
+      prop.children?.[1] &&
+      !prop.comment &&
+      !Object.prototype.hasOwnProperty.call(spec.properties ?? {}, key)
+    )
+      extra.push([key, prop]);
+  }
+  for (const [key, prop] of extra) {
     if (key === '_meta' || Object.prototype.hasOwnProperty.call(spec.properties ?? {}, key)) continue;
     const later = [2, 3].find((v) => v > version && pschedulerType(`ArchiveSpecification_V${v}`)!.properties![key]);
     if (later === undefined) continue; // the official schema reports keys no version has
@@ -225,13 +236,14 @@ function noToolAtAll(
   p: PluginData,
   spec: JsonNode,
   at: JsonNode,
-  expansion: ReturnType<typeof expansionFor>,
+  opts: { expansion: ReturnType<typeof templateExpansion> },
   out: TemplateDiagnostic[],
 ): void {
   const users = model.usersOf('tests', testName);
   if (users.length && users.every((t) => propertyValue(t.node, 'tools') !== undefined)) return; // checked per task
-  const verdicts = toolsForSpec(p.name, spec, { expansion });
-  if (!verdicts.length || verdicts.some((v) => v.canRun)) return;
+  if (someToolCanRun(p.name, spec, opts)) return;
+  const verdicts = toolsForSpec(p.name, spec, opts);
+  if (!verdicts.length) return;
   out.push(
     diag(
       'psconfig/tool-cannot-run',
@@ -253,7 +265,7 @@ function taskTools(
   /** undefined when the spec has errors of its own: then only the test type is compared */
   spec: JsonNode | undefined,
   toolsProp: JsonNode,
-  expansion: ReturnType<typeof expansionFor>,
+  expansion: ReturnType<typeof templateExpansion>,
   out: TemplateDiagnostic[],
 ): void {
   const items = itemsOf(toolsProp.children![1]).filter(
