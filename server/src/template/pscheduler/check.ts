@@ -1,7 +1,7 @@
 // A test spec, archiver data or context data checked the way pScheduler's plug-in program checks it: pick the
 // schema version exactly as the program does, apply that version's schema, then the program's own rules.
-import { parseTemplate, type JsonNode } from '../parse';
-import { memberValue } from './nodes';
+import { parseTemplate } from '../parse';
+import { memberValue, type NodeLike } from './nodes';
 import { closestName } from '../rules/closest-name';
 import { acceptedVersions, plugin as pluginData, pluginNames, type PluginData, type PluginKind } from './catalog';
 import { describeValue } from './describe';
@@ -10,7 +10,7 @@ import { SchemaChecker, type CheckOptions, type Problem } from './validate';
 
 export interface ValueCheckOptions extends CheckOptions {
   /** Python's view of a number token: an int literal (no `.`/exponent)? Default: Number.isInteger. */
-  isIntLiteral?: (node: JsonNode) => boolean;
+  isIntLiteral?: (node: NodeLike) => boolean;
 }
 
 export interface ValueCheck {
@@ -38,7 +38,7 @@ export function unknownPluginMessage(kind: PluginKind, name: string): { message:
 }
 
 /** Check the value of a plug-in (spec or data). */
-export function checkPluginValue(p: PluginData, node: JsonNode, opts: ValueCheckOptions = {}): ValueCheck {
+export function checkPluginValue(p: PluginData, node: NodeLike, opts: ValueCheckOptions = {}): ValueCheck {
   const isInt = opts.isIntLiteral ?? defaultIsInt;
   const problems: Problem[] = [];
   if (node.type === 'string' && (node.value as string).includes('{%') && opts.expansion) {
@@ -103,9 +103,9 @@ function checkerFor(p: PluginData, opts: ValueCheckOptions): SchemaChecker {
   return c;
 }
 
-const defaultIsInt = (n: JsonNode): boolean => n.type === 'number' && Number.isInteger(n.value);
+const defaultIsInt = (n: NodeLike): boolean => n.type === 'number' && Number.isInteger(n.value);
 
-function refuse(p: PluginData, at: JsonNode, path: (string | number)[], message: string): ValueCheck {
+function refuse(p: PluginData, at: NodeLike, path: (string | number)[], message: string): ValueCheck {
   return { plugin: p, problems: [{ kind: 'invalid-value', node: at, path, message, severity: 'error' }] };
 }
 
@@ -114,7 +114,7 @@ function versionRange(p: PluginData): string {
   return versions.length > 1 ? `${versions[0]} to ${versions[versions.length - 1]}` : `${versions[0]}`;
 }
 
-function badSchema(p: PluginData, node: JsonNode, schemaNode: JsonNode | undefined): ValueCheck {
+function badSchema(p: PluginData, node: NodeLike, schemaNode: NodeLike | undefined): ValueCheck {
   return refuse(
     p,
     schemaNode ?? node,
@@ -199,7 +199,7 @@ function capital(s: string): string {
   return s[0].toUpperCase() + s.slice(1);
 }
 
-function describeNode(node: JsonNode): string {
+function describeNode(node: NodeLike): string {
   if (node.type === 'object') return 'an object';
   if (node.type === 'array') return 'an array';
   return describeValue(node.value);
@@ -209,7 +209,7 @@ function describeNode(node: JsonNode): string {
 export function checkValue(
   kind: PluginKind,
   name: string,
-  node: JsonNode,
+  node: NodeLike,
   opts?: ValueCheckOptions,
 ): ValueCheck | undefined {
   const p = pluginData(kind, name);
@@ -228,7 +228,7 @@ export function checkJsonText(
 ): ValueCheck | undefined {
   const parsed = parseTemplate(text);
   if (!parsed.root || parsed.syntaxErrors.length) return undefined;
-  const isIntLiteral = (n: JsonNode): boolean =>
+  const isIntLiteral = (n: NodeLike): boolean =>
     n.type === 'number' && !/[.eE]/.test(text.slice(n.offset, n.offset + n.length));
   return checkValue(kind, name, parsed.root, { isIntLiteral, ...opts });
 }

@@ -1,8 +1,8 @@
 // What a schema asks for, in words ("an integer >= 1 (pScheduler type Cardinal)"), for messages and hovers.
-import type { JsonNode } from '../parse';
 import { pschedulerType, typeDoc, type Schema } from './catalog';
+import type { NodeLike } from './nodes';
 
-export function jsonTypeOf(node: JsonNode): string {
+export function jsonTypeOf(node: NodeLike): string {
   if (node.type === 'number') return Number.isInteger(node.value) ? 'integer' : 'number';
   if (node.type === 'property') return 'property';
   return node.type;

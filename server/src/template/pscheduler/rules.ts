@@ -1,41 +1,45 @@
 // Checks pScheduler's programs make after the schema (the `rules` of a plug-in's data file). Each follows the
 // upstream program line by line (paths in comments), including its odd corners.
-import type { JsonNode } from '../parse';
-import { memberProp, memberValue } from './nodes';
+import { memberProp, memberValue, type NodeLike } from './nodes';
 import type { Problem, Expansion } from './validate';
 import { isIPv4, isIPv6 } from './formats';
 
 export interface RuleInput {
-  node: JsonNode;
+  node: NodeLike;
   /** Did the schema check pass? */
   schemaOk: boolean;
-  expansion?: (node: JsonNode, wantValues: boolean) => Expansion | undefined;
+  expansion?: (node: NodeLike, wantValues: boolean) => Expansion | undefined;
   /** Python's view of a number token: an int (no fraction or exponent in the text)? */
-  isIntLiteral: (node: JsonNode) => boolean;
+  isIntLiteral: (node: NodeLike) => boolean;
 }
 
-function rule(node: JsonNode, message: string, path: (string | number)[] = []): Problem {
+function rule(node: NodeLike, message: string, path: (string | number)[] = []): Problem {
   return { kind: 'rule', node, path, message, severity: 'error' };
 }
 
-function prop(obj: JsonNode, key: string): JsonNode | undefined {
+function prop(obj: NodeLike, key: string): NodeLike | undefined {
   return memberValue(obj, key);
 }
 
 /** The concrete values a node may take: itself, or its expansion's candidates; undefined when unknown. */
-function concrete(node: JsonNode, input: RuleInput): JsonNode[] | undefined {
+function concrete(node: NodeLike, input: RuleInput): NodeLike[] | undefined {
   if (node.type === 'string' && (node.value as string).includes('{%') && input.expansion) {
     const e = input.expansion(node, true);
     if (!e) return [node];
-    if (e.kind === 'boolean') return e.values?.map((v) => ({ ...node, type: 'boolean' as const, value: v }));
-    if (e.kind === 'string') return e.values?.map((c) => ({ ...node, value: c.value }));
+    if (e.kind === 'boolean') return e.values?.map((v) => standIn(node, 'boolean', v));
+    if (e.kind === 'string') return e.values?.map((c) => standIn(node, 'string', c.value));
     return undefined;
   }
   return [node];
 }
 
+/** What a variable becomes, in the variable's place (same range and parent, for messages). */
+function standIn(node: NodeLike, type: 'string' | 'boolean', value: string | boolean): NodeLike {
+  return { type, offset: node.offset, length: node.length, value, parent: node.parent };
+}
+
 /** Python truthiness of a JSON value. */
-function truthy(node: JsonNode): boolean {
+function truthy(node: NodeLike): boolean {
   switch (node.type) {
     case 'boolean':
       return node.value === true;
@@ -202,8 +206,8 @@ export function netreachNetwork(input: RuleInput): { problems: Problem[]; schema
 function gatewayProblem(
   net: Network,
   size: bigint,
-  g: JsonNode,
-  isIntLiteral: (node: JsonNode) => boolean,
+  g: NodeLike,
+  isIntLiteral: (node: NodeLike) => boolean,
 ): string | undefined {
   let addr: bigint;
   let version: 4 | 6;
@@ -234,7 +238,7 @@ function gatewayProblem(
 }
 
 /** Python's str() of a JSON value, as validate.py passes `network` to ip_network. */
-function pyStr(n: JsonNode): string {
+function pyStr(n: NodeLike): string {
   if (n.type === 'string') return n.value as string;
   if (n.type === 'boolean') return n.value ? 'True' : 'False';
   if (n.type === 'null') return 'None';

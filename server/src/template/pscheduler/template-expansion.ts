@@ -8,7 +8,7 @@
 //
 // Cost: a large mesh repeats the same (group, string) many times, so candidate lists are built once per
 // (groups and scheduled-by of the users, string) and carry that key; the checker caches its verdict by it too.
-import { isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import { bracketIpv6Urls } from '../expand/ipv6-url';
 import type { GroupInfo, TaskInfo, TemplateModel } from '../model';
 import { itemsOf, members, propertyValue, stringValue, type JsonNode } from '../parse';
@@ -16,6 +16,7 @@ import { sectionNode } from '../symbols';
 import { isHostOrIp } from '../rules/address-format';
 import { describeValue } from './describe';
 import type { Candidate, Expansion } from './validate';
+import type { NodeLike } from './nodes';
 
 const VAR_RE = /\{%\s+(.+?)\s+%\}/g;
 const INDEXED = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
@@ -34,6 +35,8 @@ interface GroupSlots {
   /** Class selectors or remote-addresses between members: positions not known here. */
   uncertain: boolean;
   byIndex: Entry[][];
+  /** variable (and scheduled-by) -> the values, one per form */
+  values?: Map<string, string[]>;
 }
 
 /**
@@ -50,16 +53,27 @@ interface SharedCache {
   groups: Map<number, GroupSlots>;
   /** [values wanted?] users key -> string -> expansion */
   expansions: [Map<string, Map<string, Expansion | undefined>>, Map<string, Map<string, Expansion | undefined>>];
-  /** The same for the common case of one user, without building a key: group id -> scheduled-by -> task name ->
-   *  [type only, values] -> string -> expansion. */
-  single: Map<
-    number,
-    Map<number, Map<string, [Map<string, Expansion | undefined>, Map<string, Expansion | undefined>]>>
-  >;
+  /** The same for the common case of one user, without building a key: group id -> scheduled-by ->
+   *  [type only, values] -> string -> expansion (shared by every task of that group and scheduled-by; the task
+   *  named in messages is set on the expansion when it is handed out). */
+  single: Map<number, Map<number, [Map<string, Expansion | undefined>, Map<string, Expansion | undefined>]>>;
   /** Expansions stored: the cache starts over beyond a bound (edits that keep the addresses but rename tasks). */
   count: number;
+  /** Which cache this is (results computed with another one must not be reused). */
+  generation: number;
 }
+let generations = 0;
 let shared: SharedCache | undefined;
+
+/** The cache generation a model's checks use: results from another generation are stale. */
+export function expansionGeneration(model: TemplateModel): number {
+  return cacheOf(model).shared.generation;
+}
+
+/** What the expansions of strings used by these tasks depend on, besides the addresses and hosts text. */
+export function usersSignature(model: TemplateModel, users: readonly TaskInfo[]): string {
+  return usersKey(model, users as TaskInfo[]);
+}
 
 /** Forget what earlier versions left (the benchmark measures a first check with it). */
 export function clearPschedulerCaches(): void {
@@ -92,6 +106,7 @@ function cacheOf(model: TemplateModel): ModelCache {
         expansions: [new Map(), new Map()],
         single: new Map(),
         count: 0,
+        generation: ++generations,
       };
     c = { shared, groupKey: new Map() };
     caches.set(model, c);
@@ -113,7 +128,7 @@ function groupKey(model: TemplateModel, g: GroupInfo): number {
 }
 
 type Section = 'tests' | 'archives' | 'contexts' | 'tasks';
-type Expander = (node: JsonNode, wantValues: boolean) => Expansion | undefined;
+type Expander = (node: NodeLike, wantValues: boolean) => Expansion | undefined;
 
 interface Owner {
   users: TaskInfo[];
@@ -131,14 +146,14 @@ const expanders = new WeakMap<TemplateModel, Expander>();
 export function templateExpansion(model: TemplateModel): Expander {
   let e = expanders.get(model);
   if (e) return e;
-  const owners = new Map<JsonNode, Owner>();
+  const owners = new Map<NodeLike, Owner>();
   e = (node, wantValues) => {
     // the owner: the value two properties below the root (tests.<name>, archives.<name>, ...)
     let section: string | undefined;
     let name: string | undefined;
-    let owner: JsonNode | undefined;
-    let inner: JsonNode | undefined;
-    for (let n: JsonNode = node; n.parent; n = n.parent) {
+    let owner: NodeLike | undefined;
+    let inner: NodeLike | undefined;
+    for (let n: NodeLike = node; n.parent; n = n.parent) {
       const p = n.parent;
       if (p.type === 'property' && p.children![1] === n) {
         name = section;
@@ -171,10 +186,13 @@ export function templateExpansion(model: TemplateModel): Expander {
       o.byText[w] = cache;
     }
     const users = o.users;
-    if (cache.has(text)) return cache.get(text);
-    const x = expand(model, text, users, wantValues);
-    cache.set(text, x);
-    cacheOf(model).shared.count++;
+    let x = cache.get(text);
+    if (x === undefined && !cache.has(text)) {
+      x = expand(model, text, users, wantValues);
+      cache.set(text, x);
+      cacheOf(model).shared.count++;
+    }
+    if (x?.kind === 'string' && users.length === 1) x.task = users[0].name;
     return x;
   };
   expanders.set(model, e);
@@ -213,10 +231,8 @@ function singleCache(model: TemplateModel, t: TaskInfo, w: 0 | 1): Map<string, E
   const sched = scheduledBy(t);
   let bySched = shared.single.get(gid);
   if (!bySched) shared.single.set(gid, (bySched = new Map()));
-  let byTask = bySched.get(sched);
-  if (!byTask) bySched.set(sched, (byTask = new Map()));
-  let pair = byTask.get(t.name);
-  if (!pair) byTask.set(t.name, (pair = [new Map(), new Map()]));
+  let pair = bySched.get(sched);
+  if (!pair) bySched.set(sched, (pair = [new Map(), new Map()]));
   return pair[w];
 }
 
@@ -280,13 +296,15 @@ function expand(model: TemplateModel, text: string, users: TaskInfo[], wantValue
       if (values.size > MAX_VALUES) return { kind: 'string' };
     }
   }
+  const many = users.length > 1;
   const list: Candidate[] = [...values].map(([value, { task, bindings }]) => ({
     value,
-    why: () => {
+    ...(many ? { task } : {}),
+    why: (t) => {
       const b = bindings.map(([n, v]) => `\`{% ${n} %}\` is ${describeValue(v)}`);
       return standalone
-        ? `${b[0]} for task \`${task}\``
-        : `for task \`${task}\` it becomes ${describeValue(value)} (${b.join(', ')})`;
+        ? `${b[0]} for task \`${t}\``
+        : `for task \`${t}\` it becomes ${describeValue(value)} (${b.join(', ')})`;
     },
   }));
   return { kind: 'string', values: list };
@@ -309,23 +327,52 @@ function flipValues(model: TemplateModel, users: TaskInfo[]): boolean[] {
   return [false];
 }
 
+/**
+ * The values a variable takes in a group, one per form (host name, IPv4, IPv6, host:port, bracketed IPv6…): the
+ * addresses are host names or IP literals (the others are reported where they are defined and left out), and
+ * pScheduler's types accept or refuse every value of one form alike, so a 2,000-address mesh is judged on a handful.
+ * Values of no known form are all kept.
+ */
 function varValues(slots: GroupSlots, name: string, schedIndex: number): string[] {
+  const key = name === 'scheduled_by_address' ? `${name}\u0000${schedIndex}` : name;
+  const hit = slots.values?.get(key);
+  if (hit) return hit;
   const m = INDEXED.exec(name);
-  const out = new Set<string>();
+  const all: string[] = [];
   if (m) {
     for (const e of slots.byIndex[Number(m[2])] ?? []) {
       const v =
         m[1] === 'address' ? e.address : m[1] === 'pscheduler_address' ? e.pschedulerAddress : e.leadBindAddress;
-      if (v !== undefined) out.add(v);
+      if (v !== undefined) all.push(v);
     }
   } else {
     // scheduled_by_address: the scheduled-by member, or any member with an agent when that one has none
     const at = slots.byIndex[schedIndex] ?? [];
-    for (const e of at) if (!e.noAgent && e.address) out.add(e.address);
+    for (const e of at) if (!e.noAgent && e.address) all.push(e.address);
     if (at.some((e) => e.noAgent))
-      for (const es of slots.byIndex) for (const e of es) if (!e.noAgent && e.address) out.add(e.address);
+      for (const es of slots.byIndex) for (const e of es) if (!e.noAgent && e.address) all.push(e.address);
   }
-  return [...out];
+  const byForm = new Map<string, string>();
+  for (const v of all) {
+    const f = formOf(v);
+    if (!byForm.has(f)) byForm.set(f, v);
+  }
+  const out = [...byForm.values()];
+  (slots.values ??= new Map()).set(key, out);
+  return out;
+}
+
+/** The form of an address value, for judging one value of each form. */
+function formOf(v: string): string {
+  if (isIPv4(v)) return 'ipv4';
+  if (isIPv6(v)) return v.includes('%') ? `ipv6%` : v.includes('.') ? 'ipv6-ipv4' : 'ipv6';
+  const bracket = /^\[([^\]]*)\](:\d*)?$/.exec(v);
+  if (bracket && isIPv6(bracket[1]))
+    return bracket[2] === undefined ? '[ipv6]' : bracket[2] === ':' ? '[ipv6]:' : '[ipv6]:port';
+  const port = /^([^:]*):(\d*)$/.exec(v);
+  if (port && isHostOrIp(port[1])) return `${isIPv4(port[1]) ? 'ipv4' : 'host'}:${port[2] ? 'port' : ''}`;
+  if (isHostOrIp(v)) return /\.$/.test(v) ? 'host.' : 'host';
+  return `other\u0000${v}`;
 }
 
 function groupSlots(model: TemplateModel, g: GroupInfo): GroupSlots {

@@ -2,8 +2,7 @@
 // (pscheduler-tool-<name>/can-run), as recorded in schemas/pscheduler/tool-*.json. pScheduler picks, among the
 // tools every participant offers, the first of the task's `tools` (or the most preferred) whose can-run says yes;
 // when none can, the task is refused ("None of the participants could run this test").
-import type { JsonNode } from '../parse';
-import { memberProp, memberValue } from './nodes';
+import { memberProp, memberValue, type NodeLike } from './nodes';
 import { allTools, type ToolCondition, type ToolData } from './catalog';
 import { urlScheme } from './rules';
 import type { Expansion } from './validate';
@@ -15,13 +14,13 @@ export interface ToolVerdict {
 }
 
 export interface ToolCheckOptions {
-  expansion?: (node: JsonNode, wantValues: boolean) => Expansion | undefined;
+  expansion?: (node: NodeLike, wantValues: boolean) => Expansion | undefined;
 }
 
 /** A spec value we can reason about: undefined when a template variable makes it unknowable. */
-type Known = { value: unknown; node: JsonNode } | undefined;
+type Known = { value: unknown; node: NodeLike } | undefined;
 
-function known(node: JsonNode, opts: ToolCheckOptions): Known {
+function known(node: NodeLike, opts: ToolCheckOptions): Known {
   if (node.type === 'string' && (node.value as string).includes('{%') && opts.expansion) {
     const e = opts.expansion(node, true);
     if (e && (e.kind !== 'string' || !e.values || e.values.length !== 1)) return undefined;
@@ -31,7 +30,7 @@ function known(node: JsonNode, opts: ToolCheckOptions): Known {
   return { value: node.value, node };
 }
 
-function isTemplated(node: JsonNode, opts: ToolCheckOptions): boolean {
+function isTemplated(node: NodeLike, opts: ToolCheckOptions): boolean {
   return node.type === 'string' && (node.value as string).includes('{%') && !!opts.expansion;
 }
 
@@ -39,7 +38,7 @@ function isTemplated(node: JsonNode, opts: ToolCheckOptions): boolean {
 export function toolVerdict(
   tool: ToolData,
   testType: string,
-  spec: JsonNode,
+  spec: NodeLike,
   opts: ToolCheckOptions = {},
 ): ToolVerdict {
   const reasons: string[] = [];
@@ -54,7 +53,7 @@ export function toolVerdict(
 export function canRunSpec(
   tool: ToolData,
   testType: string,
-  spec: JsonNode,
+  spec: NodeLike,
   opts: ToolCheckOptions,
   reasons?: string[],
 ): boolean {
@@ -103,12 +102,12 @@ export function canRunSpec(
 
 /** true / false, or undefined when a template variable hides the answer. */
 /** A spec key's value: null when absent, undefined when a variable hides it. */
-function valueOf(spec: JsonNode, key: string, opts: ToolCheckOptions): Known | null {
+function valueOf(spec: NodeLike, key: string, opts: ToolCheckOptions): Known | null {
   const p = memberValue(spec, key);
   return p ? known(p, opts) : null;
 }
 
-function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolCheckOptions): boolean | undefined {
+function holds(c: ToolCondition, testType: string, spec: NodeLike, opts: ToolCheckOptions): boolean | undefined {
   if ('all' in c) {
     let result: boolean | undefined = true;
     for (const sub of c.all) {
@@ -151,7 +150,7 @@ function holds(c: ToolCondition, testType: string, spec: JsonNode, opts: ToolChe
 
 function pyTruthy(v: unknown): boolean {
   if (v === null || v === false || v === 0 || v === '') return false;
-  if (typeof v === 'object' && v !== null && 'children' in v) return ((v as JsonNode).children?.length ?? 0) > 0;
+  if (typeof v === 'object' && v !== null && 'children' in v) return ((v as NodeLike).children?.length ?? 0) > 0;
   return true;
 }
 
@@ -167,12 +166,12 @@ export function isoSeconds(d: string): number | undefined {
 }
 
 /** Every tool that lists the test type, with its verdict; in pScheduler's default order (preference, high first). */
-export function toolsForSpec(testType: string, spec: JsonNode, opts: ToolCheckOptions = {}): ToolVerdict[] {
+export function toolsForSpec(testType: string, spec: NodeLike, opts: ToolCheckOptions = {}): ToolVerdict[] {
   return toolsOf(testType).map((t) => toolVerdict(t, testType, spec, opts));
 }
 
 /** Does some tool run this spec? (Allocation-free when one does.) */
-export function someToolCanRun(testType: string, spec: JsonNode, opts: ToolCheckOptions = {}): boolean {
+export function someToolCanRun(testType: string, spec: NodeLike, opts: ToolCheckOptions = {}): boolean {
   for (const t of toolsOf(testType)) if (canRunSpec(t, testType, spec, opts)) return true;
   return false;
 }

@@ -6,18 +6,20 @@
 // Strings holding template variables are judged by what pSConfig would put there (an Expansion from the caller):
 // a standalone `{% flip %}` is a boolean, an address is one of the candidate strings, a jq result is unknown.
 // Nothing is ever reported only because a value is a variable.
-import type { JsonNode, JsonPath } from '../parse';
+import type { JsonPath } from '../parse';
 import { closestName } from '../rules/closest-name';
 import { pschedulerType, type PluginData, type Schema } from './catalog';
 import { describeSchema, describeValue } from './describe';
 import { checkFormat, pythonRegex, type HostProfile } from './formats';
-import { memberProp } from './nodes';
+import { memberProp, type NodeLike } from './nodes';
 
 /** One string a template variable may become, and where it comes from (for the message). */
 export interface Candidate {
   value: string;
-  /** Completes "... must be X, but ___.": e.g. "`{% address[1] %}` is \"a b\" for task `t1`" (built on demand). */
-  why: () => string;
+  /** The task it comes from, when the string is used by several. */
+  task?: string;
+  /** Completes "... must be X, but ___." for a task: "`{% address[1] %}` is \"a b\" for task `t1`". */
+  why: (task: string | undefined) => string;
 }
 
 /** What pSConfig puts in place of a string holding template variables. */
@@ -27,6 +29,8 @@ export type Expansion =
   | {
       kind: 'string';
       values?: Candidate[];
+      /** The task using the string, when one task does (set when handed out; messages name it). */
+      task?: string;
       /** Verdicts per schema and profile (index of the first failing candidate, -1 for none), filled by the
        *  checker: the expansion is shared by every string of the template with the same users and text. */
       verdicts?: Map<Schema, Map<HostProfile, number>>;
@@ -38,7 +42,7 @@ export type ProblemKind =
 export interface Problem {
   kind: ProblemKind;
   /** The value node; for unknown-property the key node; for missing-property the object. */
-  node: JsonNode;
+  node: NodeLike;
   /** Path inside the checked value (for messages and the CLI). */
   path: JsonPath;
   message: string;
@@ -56,11 +60,12 @@ export interface CheckOptions {
    * Strings with `{%` in them: what they become (without it they are checked as written). `wantValues` is false
    * when the schema does not look at a string's content, so candidates need not be computed.
    */
-  expansion?: (node: JsonNode, wantValues: boolean) => Expansion | undefined;
+  expansion?: (node: NodeLike, wantValues: boolean) => Expansion | undefined;
 }
 
 /** Validity of candidate strings per schema object and profile: a mesh reuses the same few thousand addresses. */
-const candidateMemo = new Map<Schema, Map<string, boolean>>();
+const candidateMemo = new Map<Schema, Map<string, boolean>>(); // per debian12 / el8: two maps
+const candidateMemoEl8 = new Map<Schema, Map<string, boolean>>();
 const MAX_MEMO = 50_000;
 const contentMemo = new Map<Schema, boolean>(); // schemas are our data: a fixed, small set
 
@@ -88,7 +93,7 @@ interface Frame {
 export class SchemaChecker {
   private readonly profile: HostProfile;
   /** The node the current run started from (paths in messages are relative to it). */
-  private root: JsonNode | undefined;
+  private root: NodeLike | undefined;
   constructor(
     private readonly plugin: PluginData | undefined,
     private readonly opts: CheckOptions = {},
@@ -98,7 +103,7 @@ export class SchemaChecker {
   }
 
   /** Check a whole value; problems go to `out`. */
-  run(schema: Schema | boolean, node: JsonNode, out: Problem[]): boolean {
+  run(schema: Schema | boolean, node: NodeLike, out: Problem[]): boolean {
     this.root = node;
     return this.check(schema, node, out);
   }
@@ -125,10 +130,10 @@ export class SchemaChecker {
   }
 
   /** Path of a node below the run's root (object keys, array indexes); a key node's path ends with its key. */
-  pathOf(node: JsonNode): JsonPath {
+  pathOf(node: NodeLike): JsonPath {
     const path: JsonPath = [];
     for (let n = node; n !== this.root && n.parent;) {
-      const p: JsonNode = n.parent;
+      const p: NodeLike = n.parent;
       if (p.type === 'property') {
         path.unshift(p.children![0].value as string);
         if (!p.parent) break;
@@ -141,12 +146,12 @@ export class SchemaChecker {
     return path;
   }
 
-  private field(node: JsonNode): string {
+  private field(node: NodeLike): string {
     return fieldName(this.pathOf(node), this.rootName);
   }
 
   /** Is the node valid? Problems go to `out` when given (a silent run when not). */
-  check(schema: Schema | boolean, node: JsonNode, out?: Problem[], frame: Frame = NO_FRAME): boolean {
+  check(schema: Schema | boolean, node: NodeLike, out?: Problem[], frame: Frame = NO_FRAME): boolean {
     if (schema === true) return true;
     if (schema === false) {
       out?.push(this.problem('invalid-value', node, `${this.field(node)} is not allowed here.`));
@@ -170,7 +175,7 @@ export class SchemaChecker {
 
   private checkExpansion(
     schema: Schema,
-    node: JsonNode,
+    node: NodeLike,
     exp: Expansion,
     out: Problem[] | undefined,
     frame: Frame,
@@ -210,14 +215,21 @@ export class SchemaChecker {
     if (!bySchema) exp.verdicts.set(schema, (bySchema = new Map()));
     let failing = bySchema.get(this.profile);
     if (failing === undefined) {
-      let memo = candidateMemo.get(schema);
-      if (!memo || memo.size > MAX_MEMO) candidateMemo.set(schema, (memo = new Map()));
+      const memos = this.profile === 'el8' ? candidateMemoEl8 : candidateMemo;
+      let memo = memos.get(schema);
+      if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map()));
       failing = -1;
       for (let i = 0; i < values.length && failing < 0; i++) {
-        const key = `${this.profile}\u0000${values[i].value}`;
+        const key = values[i].value;
         let valid = memo.get(key);
         if (valid === undefined) {
-          valid = this.check(schema, { ...node, value: values[i].value }, undefined, frame);
+          const standIn: NodeLike = {
+            type: 'string',
+            offset: node.offset,
+            length: node.length,
+            value: values[i].value,
+          };
+          valid = this.check(schema, standIn, undefined, frame);
           memo.set(key, valid);
         }
         if (!valid) failing = i;
@@ -229,7 +241,7 @@ export class SchemaChecker {
       this.problem(
         'invalid-value',
         node,
-        `${this.field(node)} must be ${describeSchema(schema, frame.label)}, but ${values[failing].why()}.`,
+        `${this.field(node)} must be ${describeSchema(schema, frame.label)}, but ${values[failing].why(values[failing].task ?? exp.task)}.`,
       ),
     );
     return false;
@@ -282,7 +294,7 @@ export class SchemaChecker {
     return true;
   }
 
-  private checkConcrete(schema: Schema, node: JsonNode, out: Problem[] | undefined, frame: Frame): boolean {
+  private checkConcrete(schema: Schema, node: NodeLike, out: Problem[] | undefined, frame: Frame): boolean {
     if (schema.type !== undefined && !typeMatches(schema.type, node)) return this.bad(schema, node, out, frame);
     if (schema.enum !== undefined && !schema.enum.some((e) => sameValue(e, node))) {
       if (!out) return false;
@@ -344,7 +356,7 @@ export class SchemaChecker {
   /** Report "X must be <what the schema asks for>, not <value>." and answer false. */
   private bad(
     schema: Schema,
-    node: JsonNode,
+    node: NodeLike,
     out: Problem[] | undefined,
     frame: Frame,
     extra = '',
@@ -361,7 +373,7 @@ export class SchemaChecker {
     return false;
   }
 
-  private checkObject(schema: Schema, node: JsonNode, out: Problem[] | undefined): boolean {
+  private checkObject(schema: Schema, node: NodeLike, out: Problem[] | undefined): boolean {
     let ok = true;
     if (schema.required)
       for (const req of schema.required) {
@@ -425,7 +437,7 @@ export class SchemaChecker {
   }
 
   /** anyOf / oneOf: when every alternative fails, report the alternative that fits best, or one summary. */
-  private checkAlternatives(schema: Schema, node: JsonNode, out: Problem[] | undefined, frame: Frame): boolean {
+  private checkAlternatives(schema: Schema, node: NodeLike, out: Problem[] | undefined, frame: Frame): boolean {
     const list = (schema.anyOf ?? schema.oneOf)!;
     if (!out) {
       // silent: count passing alternatives only
@@ -468,19 +480,19 @@ export class SchemaChecker {
     return false;
   }
 
-  problem(kind: ProblemKind, node: JsonNode, message: string, closest?: string): Problem {
+  problem(kind: ProblemKind, node: NodeLike, message: string, closest?: string): Problem {
     return { kind, node, path: this.pathOf(node), message, severity: 'error', ...(closest ? { closest } : {}) };
   }
 }
 
 const BOTH = [true, false];
 /** Stand-ins for what `{% flip %}` becomes, checked silently (no path or range needed). */
-const TRUE_NODE: JsonNode = { type: 'boolean', offset: 0, length: 4, value: true };
-const FALSE_NODE: JsonNode = { type: 'boolean', offset: 0, length: 5, value: false };
-const NO_KIDS: JsonNode[] = [];
+const TRUE_NODE: NodeLike = { type: 'boolean', offset: 0, length: 4, value: true };
+const FALSE_NODE: NodeLike = { type: 'boolean', offset: 0, length: 5, value: false };
+const NO_KIDS: readonly NodeLike[] = [];
 
 /** Is there a later property with the same key (objects are small: a scan; large ones are rare)? */
-function laterDuplicate(kids: JsonNode[], i: number, key: string): boolean {
+function laterDuplicate(kids: readonly NodeLike[], i: number, key: string): boolean {
   for (let j = i + 1; j < kids.length; j++) {
     const p = kids[j].children;
     if (p && p[1] && p[0].value === key) return true;
@@ -488,12 +500,12 @@ function laterDuplicate(kids: JsonNode[], i: number, key: string): boolean {
   return false;
 }
 
-function typeMatches(type: string | string[], node: JsonNode): boolean {
+function typeMatches(type: string | string[], node: NodeLike): boolean {
   if (typeof type === 'string') return typeIs(type, node);
   return type.some((x) => typeIs(x, node));
 }
 
-function typeIs(x: string, node: JsonNode): boolean {
+function typeIs(x: string, node: NodeLike): boolean {
   if (node.type === 'number') return x === 'number' || (x === 'integer' && Number.isInteger(node.value));
   return x === node.type;
 }
@@ -512,12 +524,12 @@ function lengthFits(s: string, schema: Schema): boolean {
 }
 
 /** jsonschema's enum/const equality on a node (booleans never equal numbers: jsonschema 4.x). */
-function sameValue(expected: unknown, node: JsonNode): boolean {
+function sameValue(expected: unknown, node: NodeLike): boolean {
   if (node.type === 'object' || node.type === 'array') return false;
   return expected === node.value && (typeof expected === 'boolean') === (node.type === 'boolean');
 }
 
-function describeNode(node: JsonNode): string {
+function describeNode(node: NodeLike): string {
   if (node.type === 'object') return 'an object';
   if (node.type === 'array') return 'an array';
   return describeValue(node.value);

@@ -2,8 +2,8 @@
 // plug-in and schema version), the archive fields around them, empty `_meta` objects pSConfig forgets to remove,
 // and whether any tool can run each test. The facts live in server/src/template/pscheduler/ (data in
 // schemas/pscheduler/); this file only walks the template and turns problems into diagnostics.
-import type { TemplateModel } from '../model';
-import { itemsOf, keyOf, members, propertyValue, type JsonNode } from '../parse';
+import type { TaskInfo, TemplateModel } from '../model';
+import { itemsOf, keyOf, propertyValue, type JsonNode } from '../parse';
 import {
   allTools,
   plugin as pluginData,
@@ -12,16 +12,17 @@ import {
   type PluginData,
 } from '../pscheduler/catalog';
 import { checkPluginValue, unknownPluginMessage } from '../pscheduler/check';
-import { memberProp, memberValue } from '../pscheduler/nodes';
+import { memberProp, memberValue, type NodeLike } from '../pscheduler/nodes';
 import { templateExpansion } from '../pscheduler/template-expansion';
+import { resultCache } from './pscheduler-cache';
 import { someToolCanRun, toolsForSpec, toolVerdict, type ToolVerdict } from '../pscheduler/tools';
 import type { Problem } from '../pscheduler/validate';
-import { sectionNode } from '../symbols';
+import { NODE } from '../tree';
 import { closestName } from './closest-name';
 import type { DiagnosticCode } from './codes';
 import { diag, type DiagnosticData, type TemplateDiagnostic } from './diagnostic';
 
-const EMPTY_SPEC: JsonNode = { type: 'object', offset: 0, length: 2, children: [] };
+const EMPTY_SPEC: NodeLike = { type: 'object', offset: 0, length: 2, children: [] };
 /** The code of a problem in a spec or in archiver / context data (contexts have one version and no rules;
  *  archiver rules are jq compile checks, reported by rules/jq-expressions.ts). */
 const CODES: Record<PluginData['kind'], Record<Problem['kind'], DiagnosticCode>> = {
@@ -53,65 +54,118 @@ const CODES: Record<PluginData['kind'], Record<Problem['kind'], DiagnosticCode>>
 
 export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
-  const { text, root } = model.parsed;
-  const isIntLiteral = (n: JsonNode): boolean =>
+  const { text, tree } = model.parsed;
+  const isIntLiteral = (n: NodeLike): boolean =>
     n.type === 'number' && !/[.eE]/.test(text.slice(n.offset, n.offset + n.length));
   // one options object for every check of this template (checkers are cached per options object)
   const expansion = templateExpansion(model);
   const opts = { expansion, isIntLiteral };
+  const cache = resultCache(model);
 
-  const specOk = new Map<
-    string,
-    { plugin: PluginData; spec: JsonNode; clean: boolean; expansion: ReturnType<typeof templateExpansion> }
-  >();
+  const specOk = new Map<string, { plugin: PluginData; spec: JsonNode; clean: boolean }>();
   // kept only for tasks that list tools
   let withTools = false;
   for (const t of model.tasks) if (memberProp(t.node, 'tools')) withTools = true;
-  members(sectionNode(root, 'tests')).forEach((prop, name) => {
-    const test = prop.children![1];
-    if (test.type !== 'object') return;
-    metaKept(test, 'test', out);
-    const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', out);
-    const specProp = memberProp(test, 'spec');
-    if (!p || !specProp) return;
-    const spec = specProp.children![1];
-    const r = checkPluginValue(p, spec, opts);
-    emit(r.problems, p, keyOf(specProp), out);
-    const clean = !r.problems.some((q) => q.severity === 'error');
-    if (withTools) specOk.set(name, { plugin: p, spec, clean, expansion });
-    if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), opts, out);
+
+  // Sections are walked on tree indexes: a test read back from the cache costs a slice and a lookup, no node views.
+  eachObject(model, 'tests', (name, i) => {
+    const users = (): readonly TaskInfo[] => model.usersOf('tests', name);
+    // whether every task using the test lists tools changes what is said about tools
+    const u = users();
+    const context = u.length && u.every((t) => memberProp(t.node, 'tools')) ? '1' : '0';
+    const entry = cache.check(i, 'tests', context, users, (found) => {
+      const test = tree.node(i);
+      metaKept(test, 'test', found);
+      const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', found);
+      const specProp = memberProp(test, 'spec');
+      if (!p || !specProp) return undefined;
+      const spec = specProp.children![1];
+      const r = checkPluginValue(p, spec, opts);
+      emit(r.problems, p, keyOf(specProp), found);
+      const clean = !r.problems.some((q) => q.severity === 'error');
+      if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), opts, found);
+      return { plugin: p.name, clean };
+    });
+    cache.emit(entry, i, out);
+    if (withTools && entry.plugin) {
+      const spec = memberValue(tree.node(i), 'spec');
+      const p = pluginData('test', entry.plugin);
+      if (spec && p) specOk.set(name, { plugin: p, spec, clean: entry.clean });
+    }
   });
 
-  members(sectionNode(root, 'archives')).forEach((prop) => {
-    const archive = prop.children![1];
-    if (archive.type !== 'object') return;
-    metaKept(archive, 'archive', out);
-    archiveFields(archive, out);
-    const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', out);
-    const dataProp = memberProp(archive, 'data');
-    if (!p || !dataProp) return;
-    const r = checkPluginValue(p, dataProp.children![1], opts);
-    emit(r.problems, p, keyOf(dataProp), out);
+  eachObject(model, 'archives', (name, i) => {
+    const entry = cache.check(
+      i,
+      'archives',
+      '',
+      () => model.usersOf('archives', name),
+      (found) => {
+        const archive = tree.node(i);
+        metaKept(archive, 'archive', found);
+        archiveFields(archive, found);
+        const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', found);
+        const dataProp = memberProp(archive, 'data');
+        if (!p || !dataProp) return undefined;
+        const r = checkPluginValue(p, dataProp.children![1], opts);
+        emit(r.problems, p, keyOf(dataProp), found);
+        return undefined;
+      },
+    );
+    cache.emit(entry, i, out);
   });
 
-  members(sectionNode(root, 'contexts')).forEach((prop) => {
-    const context = prop.children![1];
-    if (context.type !== 'object') return;
-    metaKept(context, 'context', out);
-    const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', out);
-    const dataProp = memberProp(context, 'data');
-    if (!p || !dataProp) return;
-    const r = checkPluginValue(p, dataProp.children![1], opts);
-    emit(r.problems, p, keyOf(dataProp), out);
+  eachObject(model, 'contexts', (name, i) => {
+    const entry = cache.check(
+      i,
+      'contexts',
+      '',
+      () => model.usersOf('contexts', name),
+      (found) => {
+        const context = tree.node(i);
+        metaKept(context, 'context', found);
+        const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', found);
+        const dataProp = memberProp(context, 'data');
+        if (!p || !dataProp) return undefined;
+        const r = checkPluginValue(p, dataProp.children![1], opts);
+        emit(r.problems, p, keyOf(dataProp), found);
+        return undefined;
+      },
+    );
+    cache.emit(entry, i, out);
   });
 
   for (const task of model.tasks) {
     const toolsProp = memberProp(task.node, 'tools');
     const t = task.test !== undefined ? specOk.get(task.test) : undefined;
     if (!toolsProp || !t) continue;
-    taskTools(t.plugin, t.clean ? t.spec : undefined, toolsProp, t.expansion, out);
+    taskTools(t.plugin, t.clean ? t.spec : undefined, toolsProp, expansion, out);
   }
   return out;
+}
+
+/**
+ * Calls fn(name, value index) for each object of a section, as pSConfig reads them (no `#` comments, the last of
+ * duplicate names), on tree indexes.
+ */
+function eachObject(
+  model: TemplateModel,
+  section: 'tests' | 'archives' | 'contexts',
+  fn: (name: string, i: number) => void,
+): void {
+  const { tree, root, duplicateKeys } = model.parsed;
+  if (!root) return;
+  const s = tree.propertyValue(root.index, section);
+  if (s < 0 || tree.type(s) !== NODE.OBJECT) return;
+  const dup = duplicateKeys.length > 0;
+  for (let p = tree.firstChild(s); p >= 0; p = tree.nextSibling(p, s)) {
+    if (tree.kind[p] & NODE.COMMENT) continue;
+    const v = tree.propValue(p);
+    if (v < 0 || tree.type(v) !== NODE.OBJECT) continue;
+    const name = tree.str(p + 1);
+    if (dup && tree.propertyValue(s, name) !== v) continue; // a later duplicate wins
+    fn(name, v);
+  }
 }
 
 /** The plug-in a `type` / `archiver` / `context` string names, or a diagnostic when pScheduler has none. */
