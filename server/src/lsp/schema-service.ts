@@ -31,21 +31,22 @@ export class SchemaService {
   private parsed(doc: TextDocument): JSONDocument | undefined {
     if (this.cached?.uri === doc.uri && this.cached.version === doc.version) return this.cached.json;
     const text = doc.getText();
-    const json = maxNesting(text) > MAX_NESTING ? undefined : this.ls().parseJSONDocument(doc);
+    let json: JSONDocument | undefined;
+    if (maxNesting(text) <= MAX_NESTING) json = tooDeepIsNothing(() => this.ls().parseJSONDocument(doc));
     this.cached = { uri: doc.uri, version: doc.version, json };
     return json;
   }
 
   async complete(doc: TextDocument, position: Position): Promise<CompletionList> {
     const json = this.parsed(doc);
-    const list = json ? await this.ls().doComplete(doc, position, json) : null;
+    const list = json ? await tooDeepIsNothingAsync(() => this.ls().doComplete(doc, position, json)) : null;
     return list ?? { isIncomplete: false, items: [] };
   }
 
   async hover(doc: TextDocument, position: Position): Promise<Hover | null> {
     const json = this.parsed(doc);
     if (!json) return null;
-    const h = await this.ls().doHover(doc, position, json);
+    const h = await tooDeepIsNothingAsync(() => this.ls().doHover(doc, position, json));
     if (!h) return null;
     const contents = Array.isArray(h.contents) ? h.contents : [h.contents];
     const empty = contents.every((c) => (typeof c === 'string' ? c.trim() === '' : c.value.trim() === ''));
@@ -54,5 +55,24 @@ export class SchemaService {
 
   forget(uri: string): void {
     if (this.cached?.uri === uri) this.cached = undefined;
+  }
+}
+
+/** A stack overflow inside the language service (a nesting our scan did not foresee) means "nothing to offer". */
+function tooDeepIsNothing<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+async function tooDeepIsNothingAsync<T>(f: () => PromiseLike<T>): Promise<T | undefined> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
   }
 }

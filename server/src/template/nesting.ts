@@ -38,20 +38,27 @@ export function skipNested(text: string, start: number): { end: number; depth: n
   return { end: n, depth: max };
 }
 
-/** The deepest bracket nesting anywhere in `text` (strings skipped), without recursion. */
+/**
+ * The deepest bracket nesting anywhere in `text`, without recursion, as a JSON scanner that ends an unterminated
+ * string at the end of its line sees it (vscode-json-languageservice does; so this never counts less than it).
+ */
 export function maxNesting(text: string): number {
+  let depth = 0;
   let deepest = 0;
-  for (let i = 0; i < text.length;) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 123 || c === 91) {
-      const r = skipNested(text, i);
-      if (r.depth > deepest) deepest = r.depth;
-      i = r.end;
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) {
+      if (depth > 0) depth--;
     } else if (c === 34) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
-      i++;
-    } else i++;
+      for (i++; i < n; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 92) i++;
+        else if (s === 34 || s === 10 || s === 13) break;
+      }
+    }
   }
   return deepest;
 }

@@ -54,6 +54,8 @@ export interface CodeServerOptions {
   dir: string;
   /** Extra environment for the server (it reaches the extension host and the language server). */
   env?: Record<string, string>;
+  /** Workspace trust on (default off): folders are untrusted, so the workbench runs them restricted. */
+  workspaceTrust?: boolean;
 }
 
 export class CodeServer {
@@ -74,6 +76,12 @@ export class CodeServer {
     // psconfig.jq.path is machine-scoped (a workspace cannot set it): it belongs in the user settings.
     const user: Record<string, unknown> = { ...USER_SETTINGS };
     if (process.env.JQ_PATH) user['psconfig.jq.path'] = process.env.JQ_PATH;
+    if (opts.workspaceTrust)
+      Object.assign(user, {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'never',
+      });
     writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(user, null, 2));
     // An explicit config file stops code-server from writing ~/.config/code-server/config.yaml.
     writeFileSync(this.configFile, 'auth: none\n');
@@ -143,7 +151,7 @@ export class CodeServer {
         this.authority,
         '--disable-telemetry',
         '--disable-update-check',
-        '--disable-workspace-trust',
+        ...(this.opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
         '--disable-getting-started-override',
         // Without the smoke-test driver the workbench ignores the extension-test payload in the URL.
         '--vscode-option',

@@ -2,7 +2,7 @@
 // builds and packages first). It installs the packaged .vsix into a fresh code-server, runs the in-host mocha
 // suite against that installed copy, then drives the workbench UI with Playwright and saves screenshots.
 //   node out/test/e2e/host/main.js VSIX
-// Environment: E2E_DIR (install from setup-code-server.sh), E2E_PASSES (comma list of vsix, ui, source;
+// Environment: E2E_DIR (install from setup-code-server.sh), E2E_PASSES (comma list of vsix, ui, restricted, source;
 // default vsix,ui), E2E_GREP (mocha grep), E2E_TIMEOUT_MS (per pass), KEEP_E2E_TMP=1 (keep scratch dirs).
 import { mkdtempSync, rmSync, mkdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,7 +16,7 @@ import { runUiPass } from './ui-pass';
 import { startArchives, type RunningArchives } from './archives';
 import { checkInstalledPackage } from './package-check';
 
-type PassName = 'vsix' | 'ui' | 'source';
+type PassName = 'vsix' | 'ui' | 'restricted' | 'source';
 const EXTENSION_ID = 'perfsonar-tools.psconfig-vscode';
 
 interface Tally {
@@ -31,13 +31,16 @@ function log(line: string): void {
 
 async function main(): Promise<number> {
   const vsix = process.argv[2] ? resolve(process.argv[2]) : undefined;
-  const passes = (process.env.E2E_PASSES ?? 'vsix,ui')
+  const passes = (process.env.E2E_PASSES ?? 'vsix,ui,restricted')
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean) as PassName[];
   for (const p of passes)
-    if (!['vsix', 'ui', 'source'].includes(p)) throw new Error(`unknown pass "${p}" in E2E_PASSES`);
-  if ((passes.includes('vsix') || passes.includes('ui')) && (!vsix || !existsSync(vsix)))
+    if (!['vsix', 'ui', 'restricted', 'source'].includes(p)) throw new Error(`unknown pass "${p}" in E2E_PASSES`);
+  if (
+    (passes.includes('vsix') || passes.includes('ui') || passes.includes('restricted')) &&
+    (!vsix || !existsSync(vsix))
+  )
     throw new Error(`the .vsix to test is missing: ${vsix ?? '(no argument)'}`);
   const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 600_000);
   const install = findInstall(process.env.E2E_DIR ?? join(homedir(), '.cache', 'psconfig-vscode-e2e'));
@@ -62,20 +65,23 @@ async function main(): Promise<number> {
     log(`chromium ${br.version()}`);
 
     // One server per kind of extension source: the installed .vsix, or the source tree as a development extension.
-    const startServer = async (name: string, withVsix: boolean): Promise<CodeServer> => {
+    // `restricted`: workspace trust on, the workspace untrusted, and only the suite's restricted-workspace tests.
+    const startServer = async (name: string, withVsix: boolean, restricted = false): Promise<CodeServer> => {
       const dir = join(scratch, `server-${name}`);
       const env = extensionHostEnv(arch);
       // Tells the suite to assert that the extension it exercises is the copy installed from the .vsix.
       if (withVsix) env.E2E_EXPECT_EXTENSIONS_DIR = join(dir, 'extensions');
-      const server = new CodeServer({ install, dir, env });
+      if (restricted) Object.assign(env, { E2E_RESTRICTED: '1', E2E_GREP: 'restricted workspace' });
+      const server = new CodeServer({ install, dir, env, workspaceTrust: restricted });
       servers.push(server);
       if (withVsix) {
         log(await server.installExtension(vsix!));
-        tallies.push({
-          name: 'package',
-          result: checkInstalledPackage(server.extensionsDir, (l) => console.log(`  ${l}`)),
-          ms: 0,
-        });
+        if (!restricted)
+          tallies.push({
+            name: 'package',
+            result: checkInstalledPackage(server.extensionsDir, (l) => console.log(`  ${l}`)),
+            ms: 0,
+          });
       }
       const t0 = Date.now();
       await server.start();
@@ -85,6 +91,24 @@ async function main(): Promise<number> {
 
     let vsixServer: CodeServer | undefined;
     const runPass = async (pass: PassName): Promise<PassResult> => {
+      if (pass === 'restricted') {
+        const server = await startServer('restricted', true, true);
+        const ws = createWorkspace(arch, scratch, { 'psconfig.jq.path': '/bin/false' });
+        const installed = server.installedExtensionPath(EXTENSION_ID);
+        log(`pass "restricted": workspace trust on, ${ws} untrusted; the restricted-workspace tests only`);
+        const result = await runInHostPass({
+          server,
+          browser: br,
+          workspaceDir: ws,
+          testsEntry,
+          developmentPath: installed,
+          timeoutMs,
+          consoleLog: join(scratch, 'console-restricted.log'),
+          print: (l) => console.log(`  ${l}`),
+        });
+        await server.stop();
+        return result;
+      }
       if (pass === 'source') {
         const server = await startServer('source', false);
         const ws = createWorkspace(arch, scratch);

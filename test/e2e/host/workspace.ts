@@ -41,8 +41,12 @@ export function extensionHostEnv(archives: ArchiveEndpoints): Record<string, str
   };
 }
 
-/** Creates a fresh workspace folder under `parent` (default: the OS temp dir). */
-export function createWorkspace(archives: ArchiveEndpoints, parent = tmpdir()): string {
+/** Creates a fresh workspace folder under `parent` (default: the OS temp dir), with `extra` workspace settings. */
+export function createWorkspace(
+  archives: ArchiveEndpoints,
+  parent = tmpdir(),
+  extra: Record<string, unknown> = {},
+): string {
   const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
   for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
@@ -60,6 +64,7 @@ export function createWorkspace(archives: ArchiveEndpoints, parent = tmpdir()): 
       { name: 'Unreachable archive', url: archives.unreachableUrl },
     ],
     'files.autoSave': 'off',
+    ...extra,
   };
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   mkdirSync(join(dir, 'exports'));

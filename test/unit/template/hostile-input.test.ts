@@ -6,7 +6,7 @@ import { boundedDistance, closestName, MAX_SUGGEST_LENGTH } from '../../../serve
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { countCombinations } from '../../../server/src/template/expand';
-import { MAX_NESTING } from '../../../server/src/template/nesting';
+import { MAX_NESTING, maxNesting } from '../../../server/src/template/nesting';
 
 /** Plain Levenshtein, the reference the banded version must agree with. */
 function levenshtein(a: string, b: string): number {
@@ -118,4 +118,12 @@ test('nesting between the limit and what pSConfig reads is a warning, not an err
   assert.equal(deep.length, 1);
   assert.equal(deep[0].severity, 'warning');
   assert.match(deep[0].message, /nothing below level 500 \(this point\) is checked/);
+});
+
+test('the nesting measure never counts less than a scanner that ends unterminated strings at the line end', () => {
+  // A byte flip left a quote open: vscode-json-languageservice ends the string at the line break and then sees
+  // 3,000 nested arrays; so must the measure that decides whether it may parse the document.
+  const text = `{"a": "open\n${'['.repeat(3000)}${']'.repeat(3000)}}`;
+  assert.ok(maxNesting(text) >= 3000);
+  assert.equal(maxNesting('{"a": "[[[[ in a string ]]"}'), 1);
 });

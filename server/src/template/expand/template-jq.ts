@@ -1,7 +1,7 @@
 // The one batched jq run behind every `{% jq %}` of every combination of a template (psconfig.md §2.2).
 // The input carries shared tables once (addresses, hosts, contexts, archive lists, task/test/schedule) and each
 // item only indexes them; jq rebuilds the document pSConfig's _jq_obj gives each combination.
-import { DEFAULT_JQ_TIMEOUT_MS, JqRunner, runJqBatch } from '../jq';
+import { JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles, JqValueResult } from '../jq/batch';
 import { AddressNode, JsonObject, strList, TemplateView } from './template-view';
 
@@ -88,7 +88,7 @@ export async function runTemplateJq(
             docsProgram,
             input: JSON.stringify({ a, h, cx, ar, t: shared, c: items.slice(k * size, (k + 1) * size) }),
             // Perl allows jq 10 s per run of one document; a batch gets that plus 1 ms per combination.
-            timeoutMs: DEFAULT_JQ_TIMEOUT_MS + size,
+            timeoutMs: jq.limits.timeoutMs + size,
           }),
         ),
       )

@@ -12,6 +12,8 @@ export interface JqConfig {
   maxConcurrent?: number;
   /** When set, no jq runs and this is the reason given (a restricted workspace). */
   disabled?: string;
+  /** Time limit of one run (default 10 s, as Perl's perfSONAR_PS::Utils::JQ); a batch adds 1 ms per combination. */
+  timeoutMs?: number;
 }
 
 /** What a restricted (untrusted) workspace is told instead of jq results. */
@@ -27,11 +29,12 @@ export function jqRunnerFor(config: JqConfig | string | undefined): JqRunner {
     typeof c.memoryLimitMb === 'number' && Number.isFinite(c.memoryLimitMb) && c.memoryLimitMb >= 0
       ? c.memoryLimitMb
       : undefined;
-  const key = JSON.stringify([c.path ?? '', memoryLimitMb ?? null, c.disabled ?? '']);
+  const timeoutMs = typeof c.timeoutMs === 'number' && c.timeoutMs > 0 ? c.timeoutMs : undefined;
+  const key = JSON.stringify([c.path ?? '', memoryLimitMb ?? null, c.disabled ?? '', timeoutMs ?? null]);
   let r = runners.get(key);
   // A binary that was missing may have been installed since: resolve again.
   if (!r || (r.unavailable && !c.disabled)) {
-    r = createJqRunner({ jqPath: c.path, memoryLimitMb, disabled: c.disabled });
+    r = createJqRunner({ jqPath: c.path, memoryLimitMb, disabled: c.disabled, timeoutMs });
     runners.set(key, r);
   }
   return r;

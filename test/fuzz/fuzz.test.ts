@@ -1,0 +1,36 @@
+// The fuzzer in CI: a small number of inputs with a fixed seed, so a regression that crashes, hangs or stalls on
+// hostile input fails `npm test`. (`npm run fuzz -- --n 10000 --seed 1` is the long run; see the README.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+test('fuzz: 150 mutated templates (seed 11) through validate, expand and the language server', async () => {
+  const report = join(mkdtempSync(join(tmpdir(), 'fuzz-ci-')), 'report.json');
+  const code = await new Promise<number>((resolve) =>
+    execFile(
+      process.execPath,
+      [join(__dirname, 'run.js'), '--n', '150', '--seed', '11', '--json', report],
+      { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      (err) => resolve(err ? ((err as { code?: number }).code ?? 1) : 0),
+    ),
+  );
+  const r = JSON.parse(readFileSync(report, 'utf8')) as {
+    inputs: number;
+    crashes: unknown[];
+    hangs: unknown[];
+    stalls: unknown[];
+    mutations: Record<string, number>;
+  };
+  assert.equal(r.inputs, 150);
+  assert.deepEqual(r.crashes, []);
+  assert.deepEqual(r.hangs, []);
+  assert.deepEqual(r.stalls, []);
+  assert.ok(
+    Object.values(r.mutations).every((n) => n > 0),
+    'every kind of mutation was tried',
+  );
+  assert.equal(code, 0);
+});
