@@ -23,9 +23,14 @@ else {
     log.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
   );
   const options: ServerOptions = {
-    // Tests shorten the quiet period and lower the edited-text threshold; PSCONFIG_NO_WORKER keeps jobs in-process.
+    // Tests shorten the quiet period and lower the size thresholds (the incremental one follows the edited-text one
+    // unless given; the editing bench raises it to compare); PSCONFIG_NO_WORKER keeps jobs in-process.
     diagnosticsDelayMs: envNumber('PSCONFIG_DIAGNOSTICS_DELAY_MS', DEFAULT_SERVER_OPTIONS.diagnosticsDelayMs),
     editedTextMinChars: envNumber('PSCONFIG_EDITED_TEXT_MIN_CHARS', DEFAULT_SERVER_OPTIONS.editedTextMinChars),
+    incrementalMinChars: envNumber(
+      'PSCONFIG_INCREMENTAL_MIN_CHARS',
+      envNumber('PSCONFIG_EDITED_TEXT_MIN_CHARS', DEFAULT_SERVER_OPTIONS.incrementalMinChars),
+    ),
     workerEntry: process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename,
     defaultJqPath: process.env.JQ_PATH || undefined,
   };

@@ -52,9 +52,10 @@ export interface ServerOptions {
   diagnosticsDelayMs: number;
   /** Script a background worker thread runs (this bundle); undefined: heavy jobs run on the main thread. */
   workerEntry: string | undefined;
-  /** From this document size on, completion while typing in a string answers from the previous parse, and each
-   *  version after an edit is re-parsed in place (template/incremental.ts). */
+  /** From this document size on, completion while typing in a string answers from the previous parse. */
   editedTextMinChars: number;
+  /** From this document size on, each version after an edit is re-parsed in place (template/incremental.ts). */
+  incrementalMinChars: number;
   /** jq binary when the `psconfig.jq.path` setting is empty (the entry point passes JQ_PATH). */
   defaultJqPath: string | undefined;
 }
@@ -63,6 +64,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   diagnosticsDelayMs: 250,
   workerEntry: undefined,
   editedTextMinChars: 256 * 1024,
+  incrementalMinChars: 256 * 1024,
   defaultJqPath: undefined,
 };
 
@@ -79,7 +81,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const log = consoleLogger(connection);
   const DIAGNOSTICS_DELAY_MS = options.diagnosticsDelayMs;
 
-  const cache = new AnalysisCache(options.editedTextMinChars);
+  const cache = new AnalysisCache(options.incrementalMinChars);
   // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
   const documents = new TextDocuments<TextDocument>({
     create: TextDocument.create,

@@ -181,25 +181,25 @@ export class Tree {
   ): Tree {
     const added = fragment.count - 1;
     const shift = added - (to - from);
-    const n = new Tree(text, this.count + shift + 1);
+    // Room to spare, so the next versions fit the storage this one's predecessors give back (a fresh buffer costs
+    // a page fault per 4 KB).
+    const n = new Tree(text, this.count + shift + Math.max(1024, this.count >> 3));
     n.count = this.count + shift;
-    n.strings = this.strings.length ? this.strings.concat(fragment.strings) : fragment.strings.slice();
+    // The string table is shared and only grows: this tree's ids stay valid, the fragment's are appended.
     const firstFragmentString = this.strings.length;
-    // Ancestors of the container (and itself) grow: their end and subtree end move.
-    const grows = new Set<number>();
-    for (let a = container; a >= 0; a = this.parent[a]) grows.add(a);
-    for (let i = 0; i < from; i++) {
-      n.kind[i] = this.kind[i];
-      n.start[i] = this.start[i];
-      n.parent[i] = this.parent[i];
-      n.aux[i] = this.aux[i];
-      if (grows.has(i)) {
-        n.end[i] = this.end[i] + delta;
-        n.next[i] = this.next[i] + shift;
-      } else {
-        n.end[i] = this.end[i];
-        n.next[i] = this.next[i];
-      }
+    n.strings = this.strings;
+    for (const str of fragment.strings) n.strings.push(str);
+    // The nodes before the replaced ones are copied as they are (bulk copies), then the container and its
+    // ancestors grow.
+    n.kind.set(this.kind.subarray(0, from));
+    n.start.set(this.start.subarray(0, from));
+    n.end.set(this.end.subarray(0, from));
+    n.parent.set(this.parent.subarray(0, from));
+    n.next.set(this.next.subarray(0, from));
+    n.aux.set(this.aux.subarray(0, from));
+    for (let a = container; a >= 0; a = this.parent[a]) {
+      n.end[a] += delta;
+      n.next[a] += shift;
     }
     const at = sliceAt - 1; // fragment offset 1 is sliceAt
     for (let j = 1; j < fragment.count; j++) {
@@ -215,17 +215,23 @@ export class Tree {
       const type = k & TYPE_MASK;
       n.aux[i] = aux < 0 ? -1 : type === PROPERTY ? aux + at : type === STRING ? aux + firstFragmentString : aux;
     }
-    for (let i = to; i < this.count; i++) {
-      const d = i + shift;
-      const k = this.kind[i];
-      n.kind[d] = k;
-      n.start[d] = this.start[i] + delta;
-      n.end[d] = this.end[i] + delta;
-      const p = this.parent[i];
-      n.parent[d] = p >= to ? p + shift : p;
-      n.next[d] = this.next[i] + shift;
-      const aux = this.aux[i];
-      n.aux[d] = (k & TYPE_MASK) === PROPERTY && aux >= 0 ? aux + delta : aux;
+    // The nodes after: copied, then moved by the edit.
+    const d0 = to + shift;
+    n.kind.set(this.kind.subarray(to, this.count), d0);
+    n.start.set(this.start.subarray(to, this.count), d0);
+    n.end.set(this.end.subarray(to, this.count), d0);
+    n.parent.set(this.parent.subarray(to, this.count), d0);
+    n.next.set(this.next.subarray(to, this.count), d0);
+    n.aux.set(this.aux.subarray(to, this.count), d0);
+    if (delta !== 0 || shift !== 0) {
+      const { kind, start, end, parent, next, aux } = n;
+      for (let d = d0; d < n.count; d++) {
+        start[d] += delta;
+        end[d] += delta;
+        next[d] += shift;
+        if (parent[d] >= to) parent[d] += shift;
+        if ((kind[d] & TYPE_MASK) === PROPERTY && aux[d] >= 0) aux[d] += delta;
+      }
     }
     for (const [i, v] of this.overrides) {
       if (i < from) n.overrides.set(i, v);

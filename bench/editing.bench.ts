@@ -1,0 +1,178 @@
+// Completion, hover and definition right after an edit of the 1.6 MB template, over LSP with the bundled server:
+// typing in a string, adding a property, pasting a 200-line block. Every request follows its own edit, so every
+// one is answered on a version nobody has analysed yet. The same edits also run against a server that parses
+// each version whole (what it did before edits were re-parsed in place), and JSON.parse of the text and an empty
+// round trip are measured in the same run.   npm run bench -- editing
+import { LspClient, offsetToPosition } from '../test/lsp/lsp-client';
+import { generateLargeTemplate } from './diagnostics.bench';
+
+interface Stats {
+  median: number;
+  p95: number;
+  max: number;
+}
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  return {
+    median: s[s.length >> 1],
+    p95: s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)],
+    max: s[s.length - 1],
+  };
+}
+
+const fmt = (s: Stats): string =>
+  `median ${s.median.toFixed(1).padStart(7)} ms  p95 ${s.p95.toFixed(1).padStart(7)} ms  max ${s.max.toFixed(1).padStart(7)} ms`;
+
+type Kind = 'completion' | 'hover' | 'definition';
+const KINDS: Kind[] = ['completion', 'hover', 'definition'];
+
+/** A 200-line block of tasks to paste at the start of `tasks` (names unique per paste). */
+function pastedBlock(n: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    lines.push(
+      `    "pasted-${n}-${i}": {`,
+      `      "group": "group-${i % 100}",`,
+      `      "test": "test-${i}",`,
+      `      "schedule": "hourly",`,
+      `      "archives": [`,
+      `        "central"`,
+      `      ],`,
+      `      "reference": {`,
+      `        "display-task-name": "Pasted ${n}.${i}"`,
+      `      }`,
+      `    },`,
+    );
+  }
+  // 20 tasks of 10 lines each (the closing line of one shares no line with the next).
+  return `\n${lines.join('\n')}`;
+}
+
+interface Scenario {
+  label: string;
+  /** The edit of round `k` on the current text: where, how much to delete, what to insert. */
+  edit(text: string, k: number): { at: number; del: number; insert: string };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    label: 'typing in a string (one character)',
+    edit: (t) => {
+      const at = t.indexOf('"display-name": "Host 1000') + '"display-name": "Host 1000'.length;
+      return { at, del: 0, insert: 'x' };
+    },
+  },
+  {
+    label: 'adding a property (one line)',
+    edit: (t, k) => {
+      const at = t.indexOf('"test-500": {') + '"test-500": {'.length;
+      return { at, del: 0, insert: `\n      "x-added-${k}": ${k},` };
+    },
+  },
+  {
+    label: 'pasting a 200-line block',
+    edit: (t, k) => ({ at: t.indexOf('"tasks": {') + '"tasks": {'.length, del: 0, insert: pastedBlock(k) }),
+  },
+];
+
+/** Where each request asks, in the current text: a task near the end (its offsets moved by every edit). */
+function probe(t: string, kind: Kind): number {
+  const task = t.indexOf('"task-999": {');
+  if (kind === 'hover') return t.indexOf('"test": "test-999"', task) + '"test": "te'.length;
+  return t.indexOf('"group": "group-', task) + '"group": "gr'.length;
+}
+
+/** One document per server, edited the same way; the servers take turns each round (same machine load). */
+async function measure(
+  clients: LspClient[],
+  base: string,
+  scenario: Scenario,
+  rounds: number,
+  uri: string,
+): Promise<Record<Kind, number[]>[]> {
+  const texts = clients.map(() => base);
+  const versions = clients.map(() => 1);
+  const out = clients.map((): Record<Kind, number[]> => ({ completion: [], hover: [], definition: [] }));
+  for (const client of clients) {
+    await client.open(uri, base);
+    // The first analysis of the document: one whole parse, before any edit.
+    await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  }
+  for (let k = 0; k < rounds; k++) {
+    for (const [c, client] of clients.entries()) {
+      for (const kind of KINDS) {
+        const text = texts[c];
+        const e = scenario.edit(text, k * KINDS.length + KINDS.indexOf(kind));
+        const change = {
+          range: { start: offsetToPosition(text, e.at), end: offsetToPosition(text, e.at + e.del) },
+          text: e.insert,
+        };
+        const next = text.slice(0, e.at) + e.insert + text.slice(e.at + e.del);
+        texts[c] = next;
+        void client.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri, version: ++versions[c] },
+          contentChanges: [change],
+        });
+        const position = offsetToPosition(next, probe(next, kind));
+        const method = `textDocument/${kind}`;
+        const t0 = process.hrtime.bigint();
+        const answer = await client.request<unknown>(method, { textDocument: { uri }, position });
+        out[c][kind].push(Number(process.hrtime.bigint() - t0) / 1e6);
+        if (!answer || (Array.isArray(answer) && answer.length === 0)) throw new Error(`${method}: no answer`);
+      }
+    }
+  }
+  for (const client of clients) client.close(uri);
+  return out;
+}
+
+export async function run(): Promise<void> {
+  const base = generateLargeTemplate();
+  const rounds = 30;
+  JSON.parse(base);
+  const parses: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const t0 = process.hrtime.bigint();
+    JSON.parse(base);
+    parses.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  console.log(
+    `template: ${(base.length / 1e6).toFixed(2)} MB; ${rounds} edits per request kind and scenario, each request right after its own edit; diagnostics debounced 250 ms as in the editor`,
+  );
+  console.log(`JSON.parse of the same text: ${fmt(stats(parses))}`);
+  // The server as shipped, and one that parses every version whole (re-parsing in place switched off).
+  const labels = ['edits re-parsed in place', 'every version parsed whole (before)'];
+  const clients = [
+    await LspClient.start({ itemDefaults: true, env: { PSCONFIG_DIAGNOSTICS_DELAY_MS: '250' } }),
+    await LspClient.start({
+      itemDefaults: true,
+      env: { PSCONFIG_DIAGNOSTICS_DELAY_MS: '250', PSCONFIG_INCREMENTAL_MIN_CHARS: String(1e9) },
+    }),
+  ];
+  try {
+    const tiny = 'file:///bench/tiny.psconfig.json';
+    await clients[0].open(tiny, '{"tasks": {}, "groups": {}}');
+    const noop: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = process.hrtime.bigint();
+      await clients[0].request('textDocument/definition', {
+        textDocument: { uri: tiny },
+        position: { line: 0, character: 1 },
+      });
+      noop.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    console.log(`empty round trip on a tiny document: ${fmt(stats(noop))}`);
+    const results = [];
+    for (const [i, scenario] of SCENARIOS.entries())
+      results.push(await measure(clients, base, scenario, rounds, `file:///bench/editing-${i}.psconfig.json`));
+    for (const [c, label] of labels.entries()) {
+      console.log(`${label}:`);
+      for (const [i, scenario] of SCENARIOS.entries())
+        for (const kind of KINDS)
+          console.log(`  ${scenario.label.padEnd(36)} ${kind.padEnd(10)} ${fmt(stats(results[i][c][kind]))}`);
+    }
+  } finally {
+    for (const client of clients) await client.stop();
+  }
+}
