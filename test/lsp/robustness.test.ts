@@ -1,5 +1,6 @@
 // Malformed input never kills the server or stalls it: random bytes, a truncated template, 10 and 17 MB documents,
-// and a handler given nonsense positions. After each, later requests still answer, and promptly.
+// and a handler given nonsense positions. After each, later requests still answer; while a large document is being
+// checked, other requests are answered first (an order, not a time: no timing thresholds in tests).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -52,10 +53,23 @@ async function transportBaseline(text: string): Promise<number> {
   return responsiveness();
 }
 
-async function survives(uri: string, text: string): Promise<{ diagnostics: Diagnostic[]; busyMs: number }> {
-  const diagnostics = client.open(uri, text);
-  // Ask while the server digests the document: the answer must not wait behind it for long.
+interface Survived {
+  diagnostics: Diagnostic[];
+  /** How long the request asked right after opening took (printed, not asserted). */
+  busyMs: number;
+  /** Whether that request was answered before the document's diagnostics arrived. */
+  answeredBeforeChecks: boolean;
+}
+
+async function survives(uri: string, text: string): Promise<Survived> {
+  let checked = false;
+  const diagnostics = client.open(uri, text).then((d) => {
+    checked = true;
+    return d;
+  });
+  // Ask while the server digests the document.
   const busyMs = await responsiveness();
+  const answeredBeforeChecks = !checked;
   const d = await diagnostics;
   // Every feature on the bad document answers (possibly with nothing) instead of failing.
   const position = { line: 0, character: 1 };
@@ -66,15 +80,14 @@ async function survives(uri: string, text: string): Promise<{ diagnostics: Diagn
   await client.request('textDocument/codeLens', { textDocument: { uri } });
   assert.ok(client.alive);
   client.close(uri);
-  return { diagnostics: d, busyMs };
+  return { diagnostics: d, busyMs, answeredBeforeChecks };
 }
 
 test('random bytes: syntax errors, no crash', async () => {
   const text = randomBytes(64 * 1024).toString('latin1');
   const r = await survives('file:///tmp/psconfig-robust/random.json', text);
   assert.ok(r.diagnostics.some((d) => d.severity === 1));
-  console.log(`random 64 KB: busy ${r.busyMs.toFixed(0)} ms`);
-  assert.ok(r.busyMs < 1000, `blocked ${r.busyMs} ms`);
+  console.log(`random 64 KB: next answer after ${r.busyMs.toFixed(0)} ms`);
 });
 
 test('a truncated real template: syntax error at the end, navigation still works on what parsed', async () => {
@@ -105,10 +118,8 @@ test('10 MB of template text: checked like any template (in the worker), the ser
   console.log(
     `10 MB: next answer after ${r.busyMs.toFixed(0)} ms; moving the same bytes alone: ${baseline.toFixed(0)} ms`,
   );
-  // The checks run in the worker, which shares the machine's cores with this thread: on a loaded machine the
-  // answer slows with everything else (the transport baseline shows how much), but it never waits for the checks.
-  const allowed = Math.max(1000, baseline);
-  assert.ok(r.busyMs - baseline < allowed, `blocked ${r.busyMs - baseline} ms beyond transport`);
+  // The checks run in the worker: the main thread answers the healthy document without waiting for them.
+  assert.ok(r.answeredBeforeChecks, 'the request waited until the 10 MB document had been checked');
 });
 
 test('17 MB of text: one clear warning (over the 16 MB bound), the server stays responsive', async () => {
@@ -117,7 +128,9 @@ test('17 MB of text: one clear warning (over the 16 MB bound), the server stays 
   const r = await survives('file:///tmp/psconfig-robust/seventeen-mb.json', text);
   assert.equal(r.diagnostics.length, 1);
   assert.equal(r.diagnostics[0].code, 'psconfig/too-large');
-  assert.ok(r.busyMs - baseline < 1000, `blocked ${r.busyMs - baseline} ms beyond transport`);
+  console.log(
+    `17 MB: next answer after ${r.busyMs.toFixed(0)} ms; moving the same bytes alone: ${baseline.toFixed(0)} ms`,
+  );
 });
 
 test('17 MB of random bytes, then edits to it, then the healthy document still works', async () => {

