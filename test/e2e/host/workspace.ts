@@ -12,7 +12,6 @@ const ownFixturesDir = join(repoRoot, 'test', 'e2e', 'fixtures');
 
 /** Example templates copied into the workspace: source file name → workspace file name. */
 export const EXAMPLES: Record<string, string> = {
-  'psconfig--example-1-simple.json': 'example-1-simple.psconfig.json',
   'psconfig--example-2-testbed.json': 'example-2-testbed.psconfig.json',
   'perl-shared--client-psconfig-mesh.json': 'mesh.psconfig.json',
   'perl-shared--client-psconfig-list.json': 'list.psconfig.json',
@@ -21,6 +20,9 @@ export const EXAMPLES: Record<string, string> = {
   'pwa--import3-i2-ap-rex-expected.json': 'import3-missing-archive.psconfig.json',
   'perl-shared--client-psconfig-taskgenerator.json': 'taskgenerator-jq.psconfig.json',
 };
+
+/** examples/example-1-simple.psconfig.json, copied under its own name. */
+export const USERS_EXAMPLE_1 = 'example-1-simple.psconfig.json';
 
 /** The generated 20-host mesh (test/fixtures/dashboard), reading the local archive. */
 export const DASHBOARD_TEMPLATE = 'mesh-dashboard.psconfig.json';
@@ -49,6 +51,9 @@ export function createWorkspace(
 ): string {
   const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
   for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
+  // The users' copy in examples/: upstream's example-1 puts `_meta` inside the http archive's data, which
+  // pScheduler refuses (README, pScheduler's own checks); the suite needs a template with no errors at all.
+  copyFileSync(join(repoRoot, 'examples', USERS_EXAMPLE_1), join(dir, USERS_EXAMPLE_1));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
   // The dashboard's mesh, its archive pointed at this run's local archive.
   writeFileSync(
