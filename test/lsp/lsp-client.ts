@@ -98,6 +98,8 @@ export class LspClient {
   static async start(
     options: {
       itemDefaults?: boolean;
+      /** Declare completionItem.snippetSupport. */
+      snippets?: boolean;
       settings?: Record<string, unknown>;
       watchFiles?: boolean;
       workspaceFolders?: string[];
@@ -134,9 +136,18 @@ export class LspClient {
     return client;
   }
 
-  private async initialize(options: { itemDefaults?: boolean; watchFiles?: boolean; workspaceFolders?: string[] }) {
+  private async initialize(options: {
+    itemDefaults?: boolean;
+    snippets?: boolean;
+    watchFiles?: boolean;
+    workspaceFolders?: string[];
+  }) {
     const client = this;
     const itemDefaults = options.itemDefaults === true;
+    const completion = {
+      ...(itemDefaults ? { completionList: { itemDefaults: ['editRange'] } } : {}),
+      ...(options.snippets ? { completionItem: { snippetSupport: true } } : {}),
+    };
     await client.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
@@ -150,7 +161,7 @@ export class LspClient {
         },
         textDocument: {
           rename: { prepareSupport: true },
-          ...(itemDefaults ? { completion: { completionList: { itemDefaults: ['editRange'] } } } : {}),
+          ...(Object.keys(completion).length ? { completion } : {}),
         },
       },
     });

@@ -21,7 +21,6 @@ import {
   type NavCompletionResult,
 } from '../template/navigation/completion';
 import { completeInEditedText } from '../template/navigation/edited-text';
-import type { SymbolKind } from '../template/symbols';
 import { quickFixes } from '../template/navigation/code-actions';
 import {
   archiveLenses,
@@ -46,6 +45,7 @@ import type { AnalysisCache } from './analysis';
 import { completionKind, toDocumentSymbol, toRange } from './to-lsp';
 import type { ExpansionService } from './expansion-service';
 import { runSafe, type Logger } from './guard';
+import { mergeCompletions, payloadItems } from './completion-merge';
 import type { SchemaService } from './schema-service';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
@@ -57,7 +57,7 @@ const LAZY_DETAIL_ITEMS = 300;
 /** Shared by all items of a long list (itemDefaults.data), read back by completionItem/resolve. */
 interface ResolveData {
   uri: string;
-  kind: SymbolKind | 'variable';
+  kind: NavCompletionItem['kind'];
 }
 
 /** Lens data carried from codeLens to codeLens/resolve. */
@@ -74,6 +74,8 @@ export interface FeatureDeps {
   log: Logger;
   /** The client accepts CompletionList.itemDefaults.editRange (LSP 3.17). */
   supportsEditRangeDefault: () => boolean;
+  /** The client takes snippet completions (completionItem.snippetSupport). */
+  supportsSnippets: () => boolean;
   /**
    * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing
    * in a string uses the previous parse (the example templates stay below it, so their tests exercise the plain
@@ -113,6 +115,16 @@ export function registerFeatures(d: FeatureDeps): void {
       const model = early ? undefined : modelOf(doc.uri)?.model;
       const nav = early ?? (model ? completeAt(model, offset) : undefined);
       if (!nav) return null;
+      const trigger = params.context?.triggerCharacter;
+      if (nav.context === 'pscheduler') {
+        // A key or value of a spec / data, or a plug-in name: ours first, the official schema's after (it only
+        // knows AnyJSON there). A space or `%` typed there opens nothing; `:` opens the values of the key.
+        if (trigger === ' ' || trigger === '%' || (trigger === ':' && nav.items.length === 0)) return null;
+        const ours = payloadItems(doc, nav.items, d.supportsSnippets());
+        const theirs =
+          doc.getText().length > MAX_SCHEMA_SERVICE_CHARS ? [] : (await d.schema.complete(doc, params.position)).items;
+        return { isIncomplete: false, items: mergeCompletions(ours, theirs) };
+      }
       if (nav.context !== 'none') {
         // All items of one request replace the same range: send it once (itemDefaults) when the client can take it,
         // which keeps a 2,000-name list small on the wire.
@@ -137,7 +149,6 @@ export function registerFeatures(d: FeatureDeps): void {
         return list;
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
-      const trigger = params.context?.triggerCharacter;
       if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
       if (doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return d.schema.complete(doc, params.position);
@@ -147,7 +158,16 @@ export function registerFeatures(d: FeatureDeps): void {
   connection.onCompletionResolve((item, token) =>
     runSafe<CompletionItem>(log, 'completionItem/resolve', item, token, () => {
       const data = item.data as ResolveData | undefined;
-      if (!data || item.detail || data.kind === 'variable') return item;
+      // only name lists are lazy
+      if (
+        !data ||
+        item.detail ||
+        data.kind === 'variable' ||
+        data.kind === 'field' ||
+        data.kind === 'value' ||
+        data.kind === 'plugin'
+      )
+        return item;
       const doc = documents.get(data.uri);
       if (!doc) return item;
       // A detail from the previous parse is good enough while a big template is being typed in.

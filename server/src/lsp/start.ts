@@ -106,6 +106,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   let configurationSupported = false;
   let workspaceFoldersSupported = false;
   let editRangeDefault = false;
+  let snippetSupport = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(options.workerEntry, log);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
@@ -203,6 +204,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     );
     editRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
+    snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
       settings = toServerSettings(
         (params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions,
@@ -417,6 +419,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     expansion,
     log,
     supportsEditRangeDefault: () => editRangeDefault,
+    supportsSnippets: () => snippetSupport,
     editedTextMinChars: options.editedTextMinChars,
   });
   documents.listen(connection);

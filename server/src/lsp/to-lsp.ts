@@ -79,8 +79,13 @@ const COMPLETION_KINDS: Record<string, CompletionItemKind> = {
   subtasks: CompletionItemKind.Method,
   tests: CompletionItemKind.Interface,
   labels: CompletionItemKind.EnumMember,
+  field: CompletionItemKind.Property,
+  value: CompletionItemKind.Value,
+  plugin: CompletionItemKind.Module,
 };
 
-export function completionKind(kind: TemplateSymbolKind | 'variable'): CompletionItemKind {
+export function completionKind(
+  kind: TemplateSymbolKind | 'variable' | 'field' | 'value' | 'plugin',
+): CompletionItemKind {
   return COMPLETION_KINDS[kind] ?? CompletionItemKind.Reference;
 }

@@ -98,7 +98,8 @@ test('variables: indexes valid for the groups that use the object', () => {
 });
 
 test('positions that name nothing are left to schema completion', () => {
-  const { model, offset } = atCursor(TEMPLATE.replace('"type": "throughput"', '"type": "thr|oughput"'));
+  // (a test's `type` names a pScheduler plug-in: test/unit/navigation/pscheduler-completion.test.ts)
+  const { model, offset } = atCursor(TEMPLATE.replace('"type": "mesh"', '"type": "me|sh"'));
   assert.equal(completeAt(model, offset).context, 'none');
   const key = atCursor(TEMPLATE.replace('"repeat": "PT1H"', '"rep|eat": "PT1H"'));
   assert.equal(completeAt(key.model, key.offset).context, 'none');

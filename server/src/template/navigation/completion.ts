@@ -7,31 +7,10 @@ import { expandedOwner, meaningOf, validIndexCount, VARIABLES } from '../variabl
 import { singular as sectionSingular } from '../schema/describe';
 import { summaryOf } from './summary';
 import { keySlotAt, labelsOfAddress, valueSlotAt, type ReferenceSlot } from './reference-slots';
+import type { NavCompletionItem, NavCompletionResult } from './completion-items';
+import { completeInPayload, completePayloadString } from './pscheduler-completion';
 
-export interface NavCompletionItem {
-  label: string;
-  /** What the name refers to (a section, `labels`), or `variable`. */
-  kind: SymbolKind | 'variable';
-  detail?: string;
-  documentation?: string;
-  /** Replaces the document text [replaceStart, replaceEnd). */
-  insertText: string;
-  replaceStart: number;
-  replaceEnd: number;
-  sortText?: string;
-}
-
-export interface NavCompletionResult {
-  /** 'reference': a name slot; 'variable': inside `{% %}`; 'none': leave it to schema completion. */
-  context: 'reference' | 'variable' | 'none';
-  items: NavCompletionItem[];
-  /**
-   * Set for name slots: the items are the candidate list `source` (cached per model and slot) with one replace
-   * range, quoted or not. The same source and quoting give the same items at any position, so a caller may
-   * reuse its own conversion of them (the LSP layer does, for lists of thousands of names).
-   */
-  reuse?: { source: object; quoted: boolean };
-}
+export type { NavCompletionItem, NavCompletionResult } from './completion-items';
 
 const NONE: NavCompletionResult = { context: 'none', items: [] };
 
@@ -42,6 +21,10 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
   if (node.type === 'string') {
     const inside = offset > node.offset && (offset < node.offset + node.length || !closed(model.text, node));
     if (inside) return completeInString(model, node, offset);
+    // Right before a key's opening quote (a spec's `{|"dest"`): a new key of a spec / data goes there.
+    const prop = node.parent;
+    if (offset === node.offset && prop?.type === 'property' && prop.children?.[0] === node && prop.parent)
+      return completeInPayload(model, prop.parent, offset) ?? NONE;
     return NONE;
   }
   // Between tokens: an array item or a property value not written yet.
@@ -49,7 +32,7 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
     const path = nodePath(node);
     const index = (node.children ?? []).filter((c) => c.offset + c.length <= offset).length;
     const slot = valueSlotAt([...path, index], undefined);
-    return slot ? names(model, slot, offset, offset, true) : NONE;
+    return slot ? names(model, slot, offset, offset, true) : (completeInPayload(model, node, offset) ?? NONE);
   }
   if (node.type === 'property' && node.colonOffset !== undefined && offset > node.colonOffset) {
     const value = node.children?.[1];
@@ -57,9 +40,10 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
     const key = node.children?.[0];
     if (typeof key?.value !== 'string' || !node.parent) return NONE;
     const slot = valueSlotAt([...nodePath(node.parent), key.value], node.parent);
-    return slot ? names(model, slot, offset, offset, true) : NONE;
+    return slot ? names(model, slot, offset, offset, true) : (completeInPayload(model, node, offset) ?? NONE);
   }
-  return NONE;
+  // Inside a spec / data or a test / archive / context object, between tokens or on a literal.
+  return completeInPayload(model, node, offset) ?? NONE;
 }
 
 /** A string token whose closing quote is really there (the tolerant parser ends unterminated ones at the line end). */
@@ -75,13 +59,16 @@ function completeInString(model: TemplateModel, node: JsonNode, offset: number):
   if (parent?.type === 'property' && parent.children?.[0] === node) {
     // A key: only remote-addresses keys name something.
     const slot = parent.parent ? keySlotAt(nodePath(parent.parent)) : undefined;
-    return slot ? names(model, slot, start, end, false) : NONE;
+    if (slot) return names(model, slot, start, end, false);
+    return completePayloadString(model, node, offset, start, end) ?? NONE;
   }
   const path = nodePath(node);
   const holder = parent?.type === 'property' ? parent.parent : undefined;
   const slot = valueSlotAt(path, holder);
   if (slot) return names(model, slot, start, end, false);
-  return completeVariable(model, path, start, end, offset);
+  const variable = completeVariable(model, path, start, end, offset);
+  if (variable.context !== 'none') return variable;
+  return completePayloadString(model, node, offset, start, end) ?? NONE;
 }
 
 interface NameEntry {

@@ -8,6 +8,7 @@ import { expandedOwner, meaningOf, tasksExpanding } from '../variable-table';
 import { singular } from './completion';
 import { definitionsOf, targetAt, type NameTarget } from './names';
 import { code, fenced, plain } from './markdown';
+import { hoverPayload } from './pscheduler-hover';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
 export interface TaskFact {
@@ -45,7 +46,7 @@ export function hoverAt(model: TemplateModel, offset: number, facts?: ExpansionF
     const v = scanStringNode(model.text, node).find((x) => offset >= x.start && offset <= x.end);
     if (v) return hoverVariable(model, node, v, facts);
   }
-  return undefined;
+  return hoverPayload(model, offset);
 }
 
 function fence(value: unknown): string {
