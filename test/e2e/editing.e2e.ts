@@ -180,6 +180,46 @@ suite('editing', () => {
     assert.match(text, /mesh/, `the hover names the group type: ${text}`);
   });
 
+  test('completion inside a throughput spec offers its keys, a later-version key setting schema', async () => {
+    const { doc } = await openTemplate(EDITING);
+    await ready(doc);
+    // right before the spec's first key: "spec": { |"source": ...
+    const pos = positionOf(doc, '"spec": { "source"', '"spec": { '.length);
+    const list = await waitFor('spec keys in the completion', async () => {
+      const l = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        pos,
+      );
+      return completionLabels(l).includes('parallel') ? l : undefined;
+    });
+    const labels = completionLabels(list);
+    for (const present of ['source', 'dest', 'duration']) assert.ok(!labels.includes(present), present);
+    const fq = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'fq-rate');
+    assert.ok(fq, `fq-rate offered: ${labels.join(', ')}`);
+    assert.ok(fq.insertText instanceof vscode.SnippetString, 'a snippet for VS Code');
+    assert.ok(
+      fq.insertText.value.startsWith('"schema": 7, "fq-rate"') ||
+        (fq.additionalTextEdits ?? []).some((e) => e.newText.includes('"schema": 7')),
+      'choosing it sets schema 7',
+    );
+  });
+
+  test('hover on a spec key and on the test type explains them', async () => {
+    const { doc } = await openTemplate(EDITING);
+    await ready(doc);
+    const hoverText = async (needle: string, delta: number): Promise<string> => {
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        doc.uri,
+        positionOf(doc, needle, delta),
+      );
+      return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    };
+    assert.match(await hoverText('"duration": "PT10S"', 3), /ISO 8601 duration/);
+    assert.match(await hoverText('"type": "throughput"', '"type": "thr'.length), /iperf3/);
+  });
+
   test('a code lens on each task says how many tasks it yields and for how many agents', async () => {
     const { doc } = await openTemplate('mesh.psconfig.json');
     const lenses = await waitFor('resolved task code lenses', async () => {

@@ -217,3 +217,11 @@ test('right before the first key of a spec: keys, with a comma before the proper
   const { items, text } = complete(test1('throughput', '{|"dest": "b" }'));
   assert.equal(apply(text, byLabel(items, 'udp')), test1('throughput', '{"udp": ,"dest": "b" }'));
 });
+
+test('a key of a later version already selected says since which schema; array items complete their object keys', () => {
+  const { items } = complete(test1('throughput', '{ "schema": 7, "dest": "b", | }'));
+  assert.match(byLabel(items, 'fq-rate').detail ?? '', /since schema 7/);
+  assert.doesNotMatch(byLabel(items, 'duration').detail ?? '', /since/);
+  const retry = complete(archive('http', '{ "_url": "https://x/", "retry-policy": [ { | } ] }'));
+  assert.deepEqual(labels(retry.items).sort(), ['attempts', 'wait']);
+});

@@ -103,3 +103,11 @@ test('variables keep their own hover inside a spec', () => {
   assert.match(h.markdown, /address/);
   assert.ok(!/field of/.test(h.markdown));
 });
+
+test('schema itself: the versions the plug-in takes and the one read; a refused schema is read as 1', () => {
+  const h = hover(test1('throughput', '{ "sch|ema": 3, "dest": "b" }')).markdown;
+  assert.match(h, /throughput schema version: 1–7 \(1 when absent\)/);
+  assert.match(h, /This throughput spec: schema 3\./);
+  const refused = hover(test1('throughput', '{ "schema": 9, "dest": "b", "dur|ation": "PT5S" }')).markdown;
+  assert.match(refused, /a `schema` pScheduler does not accept for throughput \(it takes 1–7\), read here as schema 1/);
+});

@@ -88,7 +88,8 @@ function keyItem(
   const detailParts: string[] = [];
   if (f.required) detailParts.push('required');
   if (!f.inSelected && f.needsVersion !== undefined) detailParts.push(`needs schema ${f.needsVersion}: sets "schema"`);
-  detailParts.push(f.takes);
+  else if (f.versions.length && f.versions[0] > 1) detailParts.push(`since schema ${f.versions[0]}`);
+  detailParts.push(f.key === 'schema' && at.path.length === 0 ? `${p.name} schema version` : f.takes);
   const item: NavCompletionItem = {
     label: f.key,
     kind: 'field',

@@ -25,6 +25,14 @@ export function selectedWords(p: PluginData, s: SelectedVersion): string {
 export function fieldLines(p: PluginData, f: FieldChoice, selected: SelectedVersion, nested: boolean): string[] {
   const lines: string[] = [];
   if (f.doc) lines.push(f.doc);
+  if (f.key === 'schema' && !nested) {
+    // each version's schema pins its own number: say which numbers pScheduler takes instead
+    lines.push(
+      `Takes an integer naming a ${p.name} schema version: ${versionSpan(acceptedVersions(p))} (1 when absent).`,
+    );
+    lines.push(`This ${payloadWord(p)}: ${selectedWords(p, selected)}.`);
+    return lines;
+  }
   lines.push(`Takes ${f.takes}.`);
   if (f.required) lines.push(`Required${hasVersions(p) ? ` in schema ${selected.version}` : ''}.`);
   if (hasVersions(p) && f.versions.length) {
