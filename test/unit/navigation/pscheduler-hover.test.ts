@@ -111,3 +111,17 @@ test('schema itself: the versions the plug-in takes and the one read; a refused 
   const refused = hover(test1('throughput', '{ "schema": 9, "dest": "b", "dur|ation": "PT5S" }')).markdown;
   assert.match(refused, /a `schema` pScheduler does not accept for throughput \(it takes 1–7\), read here as schema 1/);
 });
+
+test('a throughput key some tools leave out names them (their can-run option lists)', () => {
+  const tools = readdirSync(pschedulerDataDir)
+    .filter((f) => f.startsWith('tool-'))
+    .map(
+      (f) => JSON.parse(readFileSync(join(pschedulerDataDir, f), 'utf8')) as ToolFile & { supportedOptions?: string[] },
+    )
+    .filter((t) => t.tests.includes('throughput'));
+  const without = tools.filter((t) => t.supportedOptions && !t.supportedOptions.includes('fq-rate')).map((t) => t.name);
+  assert.ok(without.length > 0, 'some throughput tool does not take fq-rate');
+  const h = hover(test1('throughput', '{ "schema": 7, "dest": "b", "fq-r|ate": 1000 }')).markdown;
+  for (const name of without) assert.ok(h.includes(`\`${name}\``), `${name} in ${h}`);
+  assert.ok(!/Tools whose option list/.test(hover(test1('throughput', '{ "dest": "b", "de|st": "c" }')).markdown));
+});

@@ -10,6 +10,7 @@ import {
   pluginNames,
   type PluginData,
   type PluginKind,
+  type Schema,
 } from '../pscheduler/catalog';
 import {
   fieldChoices,
@@ -21,7 +22,7 @@ import {
   type SelectedVersion,
 } from '../pscheduler/fields';
 import type { NavCompletionItem, NavCompletionResult } from './completion-items';
-import { ownerOf, payloadOf, type PayloadPosition } from './pscheduler-position';
+import { ownerOf, payloadOf, payloadWord, type PayloadPosition } from './pscheduler-position';
 import { fieldLines, pluginDetail, pluginLines } from './pscheduler-text';
 
 /** A range of the text to replace, and whether it lies inside a string's quotes. */
@@ -188,13 +189,13 @@ export function payloadValues(
   holder: JsonNode,
   key: string | number,
   range: Replace,
-  inside?: { start: number; end: number; node: JsonNode },
+  inside?: { start: number; end: number },
 ): NavCompletionResult | undefined {
   const at = payloadOf(holder);
   if (!at) return undefined;
   const p = at.plugin;
   const items: NavCompletionItem[] = [];
-  const whole = inside ? { start: inside.start, end: inside.end } : range;
+  const whole = inside ?? range;
   const push = (value: unknown, detail: string, documentation: string | undefined, sort: number): void => {
     const json = JSON.stringify(value);
     const asInner = range.form === 'inner' && typeof value === 'string';
@@ -217,14 +218,13 @@ export function payloadValues(
   }
   const schemas = schemasAt(p, at.selected.applied, [...at.path, key]);
   const found = schemas.length ? schemas : laterSchemas(p, at.selected, [...at.path, key]);
-  const field = typeof key === 'string' ? fieldChoices(p, at.selected, at.path).find((f) => f.key === key) : undefined;
-  const detail = field ? `${typeof key === 'string' ? key : 'item'} · ${p.name}` : `${p.name}`;
+  const detail = `${typeof key === 'string' ? key : 'list item'} · ${payloadWord(p)}`;
   valueChoices(p, found).forEach((v, i) => push(v, detail, undefined, i));
   return result(items);
 }
 
 /** The schemas of a path in the first version declaring it (a key not in the selected version). */
-function laterSchemas(p: PluginData, selected: SelectedVersion, path: (string | number)[]) {
+function laterSchemas(p: PluginData, selected: SelectedVersion, path: (string | number)[]): Schema[] {
   for (const v of acceptedVersions(p)) {
     if (v <= selected.version || !p.versions[String(v)]) continue;
     const s = schemasAt(p, String(v), path);
@@ -320,12 +320,12 @@ export function completePayloadString(
     const kind = isPluginNameProperty(parent);
     const whole = { start: node.offset, end: closed ? node.offset + node.length : innerEnd };
     if (kind) return pluginNameItems(kind, { start, end: innerEnd, form: 'inner' }, whole);
-    return payloadValues(parent.parent, key, { start, end: innerEnd, form: 'inner' }, { ...whole, node });
+    return payloadValues(parent.parent, key, { start, end: innerEnd, form: 'inner' }, whole);
   }
   if (parent?.type === 'array') {
     const index = (parent.children ?? []).indexOf(node);
     const whole = { start: node.offset, end: closed ? node.offset + node.length : innerEnd };
-    return payloadValues(parent, index, { start, end: innerEnd, form: 'inner' }, { ...whole, node });
+    return payloadValues(parent, index, { start, end: innerEnd, form: 'inner' }, whole);
   }
   return undefined;
 }

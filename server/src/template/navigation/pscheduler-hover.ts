@@ -6,7 +6,7 @@ import { closestKey } from '../pscheduler/validate';
 import { closestName } from '../rules/closest-name';
 import { acceptsOtherKeys, fieldChoice, fieldsIn, selectedVersion } from '../pscheduler/fields';
 import { propertyValue, nodeAtOffset, type JsonNode } from '../parse';
-import { pluginNames, type Schema } from '../pscheduler/catalog';
+import { pluginNames, toolsFor, type Schema } from '../pscheduler/catalog';
 import { code } from './markdown';
 import { isPluginNameProperty } from './pscheduler-completion';
 import { ownerOf, payloadOf, payloadWord, type PayloadPosition } from './pscheduler-position';
@@ -59,7 +59,11 @@ function fieldHover(at: PayloadPosition, key: string): string {
   if (key.startsWith('#'))
     return `${code(key)} is a comment: pSConfig (5.2 and later) and pScheduler remove \`#\` keys, so pScheduler never sees it.`;
   const f = fieldChoice(p, at.selected, at.path, key);
-  if (f) return [`**${code(key)}**: field ${where}`, ...fieldLines(p, f, at.selected, at.path.length > 0)].join('\n\n');
+  if (f) {
+    const lines = [`**${code(key)}**: field ${where}`, ...fieldLines(p, f, at.selected, at.path.length > 0)];
+    if (p.kind === 'test' && at.path.length === 0) lines.push(...toolLines(p.name, key));
+    return lines.join('\n\n');
+  }
   if (key === '_meta' && at.path.length === 0)
     return `${code(key)} ${where}: pSConfig removes \`_meta\` only next to \`${at.role.nameKey}\`, not inside \`${at.role.valueKey}\`, so pScheduler receives it here and refuses it. Move it up one level.`;
   if (acceptsOtherKeys(p, at.selected.applied, at.path))
@@ -68,6 +72,19 @@ function fieldHover(at: PayloadPosition, key: string): string {
   return `${code(key)} is **not** a field ${where} (${selectedWords(p, at.selected)}): pScheduler refuses it.${
     closest ? ` Did you mean ${code(closest)}?` : ''
   }`;
+}
+
+/** Tools whose can-run lists the options it takes (pscheduler-tool-<name>/can-run) and leave this key out. */
+function toolLines(testType: string, key: string): string[] {
+  const tools = toolsFor(testType);
+  const refusing = tools.filter((t) => t.supportedOptions && !t.supportedOptions.includes(key)).map((t) => t.name);
+  if (!refusing.length || key === 'schema') return [];
+  const taking = tools.filter((t) => !refusing.includes(t.name)).map((t) => code(t.name));
+  return [
+    `Tools whose option list leaves it out (their can-run refuses a spec with it): ${refusing
+      .map((n) => code(n))
+      .join(', ')}.${taking.length ? ` Tools that may take it: ${taking.join(', ')}.` : ''}`,
+  ];
 }
 
 function declared(at: PayloadPosition): Record<string, Schema> {
