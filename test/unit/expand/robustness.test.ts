@@ -89,3 +89,27 @@ test('non-object and broken inputs are values, not exceptions', async () => {
   assert.match(bad.error ?? '', /^JSON syntax error at line 1, column \d+/);
   assert.equal((await expand(null)).error, 'The template is not a JSON object.');
 });
+
+test('a long text of variables filled for every combination stops at the fill budget with a clear error', async () => {
+  // The fuzzer's case: a 160 KB archive key of `{% address[0] %}` repeated, in a 20-address mesh (380
+  // combinations, about 300 M characters filled: more than a string or JSON.stringify can hold).
+  const addresses: Record<string, { address: string }> = {};
+  for (let i = 0; i < 20; i++) addresses[`h${i}`] = { address: `host-${i}.example.net` };
+  const template = {
+    addresses,
+    groups: { g: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
+    tests: { t: { type: 'latencybg', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
+    archives: {
+      a: { archiver: 'http', data: { _url: 'https://ma.example.net/', x: '{% address[0] %}'.repeat(10_000) } },
+    },
+    tasks: { task: { group: 'g', test: 't', archives: ['a'] } },
+  };
+  const r = await expandText({ uri: 'file:///budget.json', version: 1, text: JSON.stringify(template) });
+  assert.equal(r.combinations.length, 380);
+  const filled = r.combinations.filter((c) => c.pscheduler);
+  const stopped = r.combinations.filter((c) => c.error?.includes('expand to more than 64 M characters'));
+  // The budget ran out part way: the first combinations are filled, every later one says why it is not.
+  assert.ok(filled.length > 100 && filled.length < 380, `${filled.length} filled`);
+  assert.equal(filled.length + stopped.length, 380);
+  assert.ok(r.combinations.slice(0, filled.length).every((c) => c.pscheduler));
+});

@@ -7,7 +7,7 @@ import { noContexts, type Built, type Gathered, type TaskEntry } from './gather'
 import type { ExpansionNotes } from './notes';
 import { assembleTask } from './pscheduler-task';
 import type { TaskPlan } from './scheduling';
-import { expandVar, fillTemplate, type VarScope, type VarValue } from './template-vars';
+import { expandVar, fillBudget, fillTemplate, type FillBudget, type VarScope, type VarValue } from './template-vars';
 import { AddressNode, isObject, type Json } from './template-view';
 
 /** The jq batch's answer: item × script index → result. */
@@ -22,6 +22,7 @@ export interface Filled {
 export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNotes): Filled {
   const combinations: ExpandedCombination[] = [];
   const failures = new Map<TaskPlan, number>();
+  const budget = fillBudget();
   for (const b of g.built) {
     const entry = g.entries.get(b.plan);
     if (!entry) continue;
@@ -34,7 +35,7 @@ export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNo
       agent: effective(combo.scheduler),
       flip: combo.flip,
     };
-    const error = fillOne(b, entry, g, jqCell, base, notes);
+    const error = fillOne(b, entry, g, jqCell, base, notes, budget);
     if (error !== undefined) {
       failures.set(plan, (failures.get(plan) ?? 0) + 1);
       combinations.push({ ...base, error: `task=${plan.name},addresses=${addressValues.join('->')},error=${error}` });
@@ -51,6 +52,7 @@ function fillOne(
   jqCell: JqCell,
   base: ExpandedCombination,
   notes: ExpansionNotes,
+  budget: FillBudget,
 ): string | undefined {
   const { plan, combo } = b;
   if (!b.archives.ok) return b.archives.error;
@@ -73,12 +75,12 @@ function fillOne(
     }
     return v;
   };
-  const test = fillTemplate(entry.test, value);
+  const test = fillTemplate(entry.test, value, budget);
   if (!test.ok || !isObject(test.value) || !Object.keys(test.value).length)
     return `Error expanding test specification: ${test.ok ? '' : test.error}`;
   const archives: Json[] = [];
   for (const c of b.archives.value.compiled) {
-    const r = fillTemplate(c, value);
+    const r = fillTemplate(c, value, budget);
     if (!r.ok || !isObject(r.value) || !Object.keys(r.value).length)
       return `Error expanding archives: ${r.ok ? '' : r.error}`;
     archives.push(r.value);
@@ -86,13 +88,13 @@ function fillOne(
   const none = b.contexts === noContexts(combo.members.length);
   const contexts: Json[] = none ? NO_CONTEXT_VALUES : [];
   for (const c of none ? [] : b.contexts.value) {
-    const r = fillTemplate(c.compiled, value);
+    const r = fillTemplate(c.compiled, value, budget);
     if (!r.ok) return `Error expanding context: ${r.error}`;
     contexts.push(r.value);
   }
   let reference: Json | undefined;
   if (entry.reference) {
-    const r = fillTemplate(entry.reference, value);
+    const r = fillTemplate(entry.reference, value, budget);
     if (!r.ok) return `Error expanding reference: ${r.error}`;
     reference = r.value;
   }

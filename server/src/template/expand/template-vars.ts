@@ -182,11 +182,32 @@ export function expandVar(name: string, scope: VarScope): VarValue {
 
 export type FillResult = { ok: true; value: Json } | { ok: false; error: string };
 
+/** Characters the variables of one expansion may still add to the filled templates (all combinations together). */
+export interface FillBudget {
+  left: number;
+  readonly total: number;
+}
+
+/**
+ * 64 M characters: a 250,000-task mesh whose templates hold six 40-character variables fits; a 150 KB string of
+ * `{% address[0] %}` repeated, filled for 1,500 combinations (300 M characters, more than a JavaScript string or
+ * JSON.stringify can hold), does not.
+ */
+export const DEFAULT_FILL_BUDGET_CHARS = 64 * 1024 * 1024;
+
+export function fillBudget(total = DEFAULT_FILL_BUDGET_CHARS): FillBudget {
+  return { left: total, total };
+}
+
+function budgetError(b: FillBudget): string {
+  return `The template variables of this template expand to more than ${Math.round(b.total / (1024 * 1024))} M characters over all combinations (a long text of variables repeated for every combination); expansion of this and later combinations stopped`;
+}
+
 /**
  * Fill a compiled template for one combination. `values` is memoised by the caller per combination so that a
  * variable used in the test and in an archive is expanded once, as pSConfig expands each distinct variable once.
  */
-export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarValue): FillResult {
+export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarValue, budget?: FillBudget): FillResult {
   if (t.constant !== undefined) return { ok: true, value: t.constant };
   const raws: string[] = new Array<string>(t.vars.length);
   let bracket = t.staticBracket;
@@ -196,6 +217,12 @@ export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarVa
     raws[v] = r.raw;
     // Only a value that carries a URL, or one placed right after a scheme, can create an IPv6 URL to bracket.
     if (!bracket && ((t.slotAfterScheme && r.raw.includes(':')) || r.raw.includes('://'))) bracket = true;
+  }
+  if (budget) {
+    // Counted before anything is built: a template repeating a variable thousands of times in one string is
+    // refused here instead of filling memory one combination at a time.
+    for (const p of t.parts) if (typeof p !== 'string') budget.left -= raws[p.v].length;
+    if (budget.left < 0) return { ok: false, error: budgetError(budget) };
   }
   if (t.tree && treeFill) {
     const value = fillTree(t.tree, raws);
