@@ -1,6 +1,7 @@
-// psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
-// Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: all combinations expanded;
-// 1: some combination or task failed; 2: the file cannot be read or parsed, or bad usage.
+// psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes]
+// Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: every combination expanded and
+// pScheduler would accept every task; 1: some combination or task failed, or pScheduler would refuse some task;
+// 2: the file cannot be read or parsed, or bad usage.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
@@ -8,7 +9,7 @@ import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
 
-const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
+const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 
   INPUT                    a template file, - for standard input, or an http(s) URL
 
@@ -16,8 +17,12 @@ const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format
                            match-addresses); default: every agent. One that matches no agent is reported with the
                            agents there are (exit 2 when none matches)
   --format json            (default) one element per combination:
-                           {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"}
-  --format pscheduler      the bare array of task JSON, as \`psconfig pscheduler-tasks\` prints it
+                           {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"};
+                           a task pScheduler would refuse also has "error" (the reason) and "refused" (each part)
+  --format pscheduler      the bare array of the task JSON pScheduler would accept, like \`psconfig pscheduler-tasks\`;
+                           failed combinations and refused tasks are reported on stderr
+  --include-refused        with --format pscheduler: also print the tasks pScheduler would refuse (a host's
+                           \`psconfig pscheduler-tasks\` lists them too: the agent logs each task before posting it)
   --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH; a bare name: PATH)
   --jq-memory-mb N         memory limit of each jq run (default 256; 0: none)
   --allow-remote-includes  fetch http(s) URLs listed in \`includes\`
@@ -29,6 +34,7 @@ interface Args {
   file?: string;
   agents: string[];
   format: 'json' | 'pscheduler';
+  includeRefused: boolean;
   jq?: string;
   jqMemoryMb?: number;
   allowRemote: boolean;
@@ -36,7 +42,13 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const a: Args = { agents: [], format: 'json', allowRemote: false, limits: { ...DEFAULT_INPUT_LIMITS } };
+  const a: Args = {
+    agents: [],
+    format: 'json',
+    includeRefused: false,
+    allowRemote: false,
+    limits: { ...DEFAULT_INPUT_LIMITS },
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string | undefined => {
@@ -65,6 +77,8 @@ function parseArgs(argv: string[]): Args | string {
       const v = Number(value());
       if (!(v > 0)) return '--timeout needs a number of seconds';
       a.limits.timeoutMs = v * 1000;
+    } else if (name === '--include-refused') {
+      a.includeRefused = true;
     } else if (name === '--allow-remote-includes') {
       a.allowRemote = true;
     } else if (arg.startsWith('-') && arg !== '-') {
@@ -75,6 +89,7 @@ function parseArgs(argv: string[]): Args | string {
       return `only one INPUT can be expanded (got ${a.file} and ${arg})`;
     }
   }
+  if (a.includeRefused && a.format !== 'pscheduler') return '--include-refused goes with --format pscheduler';
   return a.file ? a : 'missing INPUT';
 }
 
@@ -150,7 +165,17 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
   }
   const out: unknown[] = [];
   for (const c of result.combinations) {
-    if (c.error) {
+    if (c.refused) {
+      // Built, but pScheduler would refuse it: the agent posts it and no task is created.
+      failed = true;
+      if (args.format === 'json') {
+        const { task, addresses, agent, flip, pscheduler, error, refused } = c;
+        out.push({ task, addresses, agent, flip: flip ?? false, pscheduler, error, refused });
+      } else {
+        process.stderr.write(`refused: task=${c.task},addresses=${c.addressValues.join('->')}: ${c.error}\n`);
+        if (args.includeRefused) out.push(c.pscheduler);
+      }
+    } else if (c.error) {
       failed = true;
       if (args.format === 'json') out.push({ task: c.task, addresses: c.addresses, error: c.error });
       else process.stderr.write(`error: ${c.error}\n`);

@@ -41,10 +41,61 @@ export interface ExpandedCombination {
   agent?: string;
   /** True when the scheduler is not the `scheduled-by` member because that one is `no-agent`. */
   flip?: boolean;
-  /** The task JSON; absent when `error` is set. */
+  /** The task JSON; absent when the combination could not be expanded (`error` without `refused`). */
   pscheduler?: PSchedulerTask;
-  /** pSConfig-worded error for this combination only. */
+  /**
+   * Why this combination yields no task: a pSConfig-worded expansion error, or, when `refused` is set, why
+   * pScheduler would refuse the task the agent posts (`pScheduler would refuse this task: test throughput
+   * (schema 1): ...`). Either way it is a failed combination: not created, left out of counts and exports.
+   */
   error?: string;
+  /** Set when the task JSON was built (`pscheduler` is there) but pScheduler would refuse it: each part it refuses. */
+  refused?: PSchedulerRefusal[];
+}
+
+/** A part of a task pScheduler would refuse, checked offline against its plug-ins (README: pScheduler's checks). */
+export interface PSchedulerRefusal {
+  /** The test (type and spec), one archive, one participant's context, or the choice of tool. */
+  part: 'test' | 'archive' | 'context' | 'tools';
+  /** The test type, archiver or context plug-in, when it names one. */
+  plugin?: string;
+  /** The schema version applied to the spec or data. */
+  version?: number;
+  /** The template object it comes from (archive or context name), when known. */
+  name?: string;
+  /** archive: its index in the task's `archives`; context: its index in the participant's list. */
+  index?: number;
+  /** context: the participant (0-based, in the combination's address order). */
+  participant?: number;
+  /** What pScheduler refuses, one sentence each, naming the field and what it expects. */
+  problems: string[];
+}
+
+// The one wording of a refusal, shared by the server, the CLI and the Tasks tree.
+/** One line per refusal: `pScheduler would refuse this task: test throughput (schema 1): <first problem>`. */
+export function refusalText(refusals: PSchedulerRefusal[]): string {
+  const first = refusals[0];
+  const more = refusals.reduce((n, r) => n + r.problems.length, 0) - 1;
+  return `pScheduler would refuse this task: ${refusalPartLabel(first)}: ${first.problems[0]}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`;
+}
+
+/** `test throughput (schema 1)`, `archive central (http, schema 1)`, `context ns of participant 2 (linuxnns)`, `tools`. */
+export function refusalPartLabel(r: PSchedulerRefusal): string {
+  const version = r.version !== undefined ? `schema ${r.version}` : undefined;
+  switch (r.part) {
+    case 'test':
+      return `test ${r.plugin ?? '?'}${version ? ` (${version})` : ''}`;
+    case 'tools':
+      return `tools for the ${r.plugin ?? '?'} test`;
+    case 'archive': {
+      const what = [r.plugin, version].filter(Boolean).join(', ');
+      return `archive ${r.name ?? (r.index !== undefined ? `#${r.index + 1}` : '?')}${what ? ` (${what})` : ''}`;
+    }
+    case 'context': {
+      const who = r.participant !== undefined ? ` of participant ${r.participant + 1}` : '';
+      return `context ${r.name ?? (r.index !== undefined ? `#${r.index + 1}` : '?')}${who}${r.plugin ? ` (${r.plugin})` : ''}`;
+    }
+  }
 }
 
 export interface ExpandedTaskSummary {
@@ -52,8 +103,10 @@ export interface ExpandedTaskSummary {
   testType?: string;
   group?: string;
   groupType?: string;
-  /** Combinations that would be created (errors excluded). */
+  /** Combinations that would be created: neither failed to expand nor refused by pScheduler. */
   count: number;
+  /** Of the combinations built, how many pScheduler would refuse (absent when none). */
+  refused?: number;
   /** Distinct agents that schedule them. */
   agents: string[];
   /** A task-level error (for example scheduled-by too big) that stopped its iteration. */
@@ -137,8 +190,10 @@ export interface PreviewTasksText {
   text: string;
   /** The task JSON of every successful combination, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
   tasks: PSchedulerTask[];
-  /** Combinations that failed (listed in `text`, left out of `tasks`). */
+  /** Combinations that failed (listed in `text`, left out of `tasks`), pScheduler's refusals included. */
   failed: number;
+  /** Of `failed`, the combinations pScheduler would refuse. */
+  refused: number;
   /** Set when the template cannot be expanded at all. */
   error?: string;
 }

@@ -7,7 +7,10 @@ export interface AgentBucket {
   /** Combination numbers per task, task order = first seen = pSConfig order. */
   tasks: Map<string, number[]>;
   ok: number;
+  /** Combinations that yield no task, pScheduler's refusals included. */
   failed: number;
+  /** Of `failed`, the combinations pScheduler would refuse. */
+  refused: number;
 }
 
 /**
@@ -39,6 +42,7 @@ export class CombinationIndex {
       list.push(n);
       if (c.error !== undefined) bucket.failed++;
       else bucket.ok++;
+      if (c.refused !== undefined) bucket.refused++;
     }
     // Agents the engine lists without a combination here (for example cut by `limit`) are left out.
     for (const [agent, b] of this.byAgent) if (b.tasks.size > 0) this.agents.push(agent);
@@ -100,7 +104,7 @@ export class CombinationIndex {
   private bucket(agent: string): AgentBucket {
     let b = this.byAgent.get(agent);
     if (!b) {
-      b = { tasks: new Map(), ok: 0, failed: 0 };
+      b = { tasks: new Map(), ok: 0, failed: 0, refused: 0 };
       this.byAgent.set(agent, b);
     }
     return b;

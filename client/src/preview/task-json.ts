@@ -5,8 +5,10 @@ import type { ExpandTasksResult, ExpandedCombination, PSchedulerTask } from '../
 export { TASK_DOCUMENT_SCHEME } from '../language/document-schemes';
 
 /**
- * The bare array `psconfig pscheduler-tasks` prints: the task JSON of every combination that would be created,
- * in pSConfig order. Failed combinations are left out, as the agent skips them (the caller reports them).
+ * The task JSON of every combination that would be created, in pSConfig order, as a bare array like the one
+ * `psconfig pscheduler-tasks` prints. Failed combinations are left out, as the agent skips them; so are the
+ * tasks pScheduler would refuse (the agent posts them and they are not created; on a real host
+ * `pscheduler-tasks` still lists them, since the agent logs each task before posting it). The caller reports both.
  */
 export function pschedulerTaskArray(result: ExpandTasksResult): PSchedulerTask[] {
   const tasks: PSchedulerTask[] = [];
@@ -19,9 +21,16 @@ export function formatTaskArray(tasks: PSchedulerTask[]): string {
   return JSON.stringify(tasks, null, 2) + '\n';
 }
 
-/** The document text of one combination: its task JSON, or a JSON object stating why there is none. */
+/**
+ * The document text of one combination: its task JSON, or a JSON object stating why there is none; for a task
+ * pScheduler would refuse, that object with the refusal and the task JSON under `pscheduler`.
+ */
 export function formatCombinationDocument(c: ExpandedCombination | undefined, missing: string): string {
   if (!c) return JSON.stringify({ error: missing }, null, 2) + '\n';
+  if (c.refused !== undefined && c.pscheduler) {
+    const { task, addresses, error, refused, pscheduler } = c;
+    return JSON.stringify({ task, addresses, error, refused, pscheduler }, null, 2) + '\n';
+  }
   if (c.error !== undefined || !c.pscheduler) {
     return JSON.stringify({ task: c.task, addresses: c.addresses, error: c.error ?? 'no task JSON' }, null, 2) + '\n';
   }

@@ -8,8 +8,9 @@
 // tasks come from a separate per-agent expansion, loaded when the agent is opened (see setAgentResult).
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
-import type {
-  ExpandTasksResult,
+import {
+  refusalPartLabel,
+  type ExpandTasksResult,
   ExpandedCombination,
   ExpandedTaskSummary,
   ExpansionNote,
@@ -56,7 +57,10 @@ export interface TreeItemView {
   tooltip?: string;
   icon: IconId;
   collapsible: 'none' | 'collapsed';
-  /** For `view/item/context` menus: message, notes, note, agent, task, combination, combinationError, more. */
+  /**
+   * For `view/item/context` menus: message, notes, note, agent, task, combination, combinationError,
+   * combinationRefused (failed: pScheduler would refuse its task JSON, which opens), more.
+   */
   contextValue: string;
   /** Set on combinations that have task JSON: the key that `combinationByKey` resolves. */
   openKey?: string;
@@ -73,6 +77,15 @@ export function combinationLabel(c: ExpandedCombination): string {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `3 tasks, 2 failed (1 refused by pScheduler)` */
+function countText(ok: number, failed: number, refused: number): string {
+  if (!failed) return plural(ok, 'task');
+  const why = refused
+    ? ` (${refused === failed ? (failed === 1 ? 'refused' : 'all refused') : `${refused} refused`} by pScheduler)`
+    : '';
+  return `${plural(ok, 'task')}, ${failed} failed${why}`;
+}
 
 export class TaskTreeModel {
   private index: CombinationIndex | undefined;
@@ -339,7 +352,7 @@ export class TaskTreeModel {
     const ok = bucket?.ok ?? 0;
     const failed = bucket?.failed ?? 0;
     const label = node.agent === '' ? NO_AGENT_LABEL : node.agent;
-    const description = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
+    const description = countText(ok, failed, bucket?.refused ?? 0);
     return {
       id: node.id,
       label,
@@ -354,10 +367,15 @@ export class TaskTreeModel {
   private taskItem(node: Extract<TaskTreeNode, { kind: 'task' }>): TreeItemView {
     const numbers = this.getIndex().list(node.agent, node.task);
     let failed = 0;
-    for (const n of numbers) if (this.result?.combinations[n].error !== undefined) failed++;
+    let refused = 0;
+    for (const n of numbers) {
+      const c = this.result?.combinations[n];
+      if (c?.error !== undefined) failed++;
+      if (c?.refused !== undefined) refused++;
+    }
     const ok = numbers.length - failed;
     const summary = this.summaries.get(node.task);
-    const count = plural(ok, 'task') + (failed ? `, ${failed} failed` : '');
+    const count = countText(ok, failed, refused);
     const parts = [
       summary?.testType ?? 'unknown test',
       summary?.group ? `group ${summary.group}` : undefined,
@@ -383,6 +401,20 @@ export class TaskTreeModel {
     if (!c) return { id: node.id, label: '(gone)', icon: 'error', collapsible: 'none', contextValue: 'message' };
     const label = combinationLabel(c);
     const names = c.addresses.join(' → ');
+    if (c.refused !== undefined) {
+      // Failed like an expansion error, but its task JSON exists: it opens, to see what pScheduler would refuse.
+      const lines = c.refused.flatMap((r) => r.problems.map((p) => `• ${refusalPartLabel(r)}: ${p}`));
+      return {
+        id: node.id,
+        label,
+        description: c.error,
+        tooltip: `${c.task}: ${names}\nscheduled by ${c.agent ?? '?'}\npScheduler would refuse this task:\n${lines.join('\n')}\nClick to open the task JSON it would refuse.`,
+        icon: 'error',
+        collapsible: 'none',
+        contextValue: 'combinationRefused',
+        openKey: node.key,
+      };
+    }
     if (c.error !== undefined) {
       return {
         id: node.id,

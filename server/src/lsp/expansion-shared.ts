@@ -88,11 +88,14 @@ export class SharedExpansions {
 }
 
 /**
- * The full result with only the first successful combination of each task, in their order: what lenses and
- * hovers look up (the first combination of some tasks), at a fraction of the size to send between threads.
+ * The full result with only the first combination of each task that has task JSON (pScheduler's refusals
+ * included: their URLs and values are as real), in their order: what lenses and hovers look up (the first
+ * combination of some tasks), at a fraction of the size to send between threads.
  */
 export function firstCombinations(full: ExpandTasksResult): ExpandTasksResult {
   const seen = new Set<string>();
-  const combinations = full.combinations.filter((c) => !c.error && !seen.has(c.task) && seen.add(c.task));
+  const combinations = full.combinations.filter(
+    (c) => c.pscheduler !== undefined && !seen.has(c.task) && seen.add(c.task),
+  );
   return { ...full, combinations };
 }

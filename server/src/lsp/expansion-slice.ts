@@ -3,7 +3,8 @@
 // (server/src/template/expand/engine.ts) returns for the filtered request, field for field (elapsedMs aside):
 // - combinations: the full list keeps one entry per built combination in plan order, so filtering by the
 //   scheduler's effective address and cutting at `limit` gives the engine's list;
-// - tasks: `count` is planned combinations minus failures among the built ones, `agents` the matching ones;
+// - tasks: `count` is planned combinations minus failures (pScheduler's refusals included) among the built ones,
+//   `refused` the refusals among them, `agents` the matching ones;
 // - agents: first-seen order is preserved by filtering;
 // - notes: template and task notes do not depend on the filter; `combination` notes (raised while filling a
 //   combination: variable divergences, per-participant contexts) do, so they are kept when all of the task's
@@ -55,9 +56,11 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
   }
   const keptPerTask = new Map<string, number>();
   const failed = new Map<string, number>();
+  const refused = new Map<string, number>();
   for (const c of kept) {
     keptPerTask.set(c.task, (keptPerTask.get(c.task) ?? 0) + 1);
     if (c.error !== undefined) failed.set(c.task, (failed.get(c.task) ?? 0) + 1);
+    if (c.refused !== undefined) refused.set(c.task, (refused.get(c.task) ?? 0) + 1);
   }
 
   const notes = [];
@@ -74,11 +77,15 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
 
   const tasks = full.tasks.map((t): ExpandedTaskSummary => {
     if (t.disabled) return t;
-    return {
-      ...t,
+    const { refused: _all, ...rest } = t;
+    const s: ExpandedTaskSummary = {
+      ...rest,
       count: (planned.get(t.task) ?? 0) - (failed.get(t.task) ?? 0),
       agents: matches ? t.agents.filter(matches) : t.agents,
     };
+    const r = refused.get(t.task);
+    if (r) s.refused = r;
+    return s;
   });
   return {
     ...full,

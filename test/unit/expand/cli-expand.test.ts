@@ -33,6 +33,7 @@ interface JsonElement {
     reference: { psconfig: unknown };
   };
   error?: string;
+  refused?: { part: string; plugin?: string; name?: string; problems: string[] }[];
 }
 
 test('json format: one element per combination, in pSConfig order, with the agent and flip', () => {
@@ -64,7 +65,8 @@ test('--agent restricts to what that agent schedules, flipped tasks included', (
 });
 
 test('pscheduler format: the bare array of task JSON, archives and schedule always present', () => {
-  const r = run(join(examples, 'psconfig--example-1-simple.json'), '--format', 'pscheduler');
+  // (example-1 used to be this test's input: pScheduler refuses every one of its tasks, see the refusal tests)
+  const r = run(join(examples, 'perl-shared--client-psconfig-mesh.json'), '--format', 'pscheduler');
   assert.equal(r.code, 0, r.err);
   const out = JSON.parse(r.out) as Record<string, unknown>[];
   assert.ok(out.length > 0);
@@ -154,4 +156,51 @@ test('--agent that matches no agent says so and lists the agents there are', () 
   assert.equal(one.code, 0, one.err);
   assert.ok((JSON.parse(one.out) as unknown[]).length > 0);
   assert.match(one.err, /--agent typo\.example\.net matches none/);
+});
+
+test('refused tasks: in json format with the reason and their task JSON; exit 1', () => {
+  // example-1's http archive keeps `_meta` inside `data`: pScheduler's http archiver refuses it on every task.
+  const r = run(join(examples, 'psconfig--example-1-simple.json'));
+  assert.equal(r.code, 1, r.err);
+  const out = JSON.parse(r.out) as JsonElement[];
+  assert.ok(out.length > 0);
+  for (const e of out) {
+    assert.deepEqual(Object.keys(e), ['task', 'addresses', 'agent', 'flip', 'pscheduler', 'error', 'refused']);
+    assert.match(
+      e.error ?? '',
+      /^pScheduler would refuse this task: archive example-archive-central \(http, schema 2\): /,
+    );
+    assert.equal(e.refused?.[0].part, 'archive');
+    assert.equal(e.refused?.[0].name, 'example-archive-central');
+    assert.match(e.refused?.[0].problems[0] ?? '', /does not take `_meta`/);
+    assert.ok(e.pscheduler?.test.spec, 'the task JSON is still shown');
+  }
+});
+
+test('refused tasks in pscheduler format: left out and reported on stderr; --include-refused prints them too', () => {
+  const file = join(examples, 'psconfig--example-4-snmp.json');
+  const r = run(file, '--format', 'pscheduler');
+  assert.equal(r.code, 1, r.err);
+  const out = JSON.parse(r.out) as unknown[];
+  const refusedLines = r.err.split('\n').filter((l) => l.startsWith('refused: '));
+  assert.ok(refusedLines.length > 0, r.err);
+  for (const l of refusedLines)
+    assert.match(
+      l,
+      /^refused: task=task-snmp,addresses=[^:]+: pScheduler would refuse this task: test snmpget: `version`/,
+    );
+  const all = run(file, '--format', 'pscheduler', '--include-refused');
+  assert.equal(all.code, 1, all.err);
+  const every = JSON.parse(all.out) as { test: { type: string } }[];
+  assert.equal(every.length, out.length + refusedLines.length);
+  assert.ok(every.some((t) => t.test.type === 'snmpget'));
+  const json = JSON.parse(run(file).out) as JsonElement[];
+  assert.deepEqual(
+    every,
+    json.map((e) => e.pscheduler),
+    '--include-refused prints every task JSON the json format shows, in the same order',
+  );
+  const bad = run(file, '--include-refused');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--include-refused goes with --format pscheduler/);
 });

@@ -24,11 +24,15 @@ export function expand(t: unknown, options: Partial<ExpandOptions> = {}): Promis
   return expandTemplate(t, { jq, ...options });
 }
 
-/** `a->b` strings of the combinations of one task (errors included, marked with `!`). */
+/**
+ * `a->b` strings of the combinations of one task (expansion errors included, marked with `!`). pScheduler's
+ * refusals are not marked: these tests pin pSConfig's expansion, on placeholder specs (test type `x`, address `a`)
+ * pScheduler would refuse; the refusals have their own tests (preview-refusals.test.ts).
+ */
 export function pairs(r: ExpansionResult, task?: string): string[] {
   return r.combinations
     .filter((c) => !task || c.task === task)
-    .map((c) => `${c.error ? '!' : ''}${c.addressValues.join('->')}`);
+    .map((c) => `${c.error !== undefined && !c.refused ? '!' : ''}${c.addressValues.join('->')}`);
 }
 
 export function addrs(...names: string[]): Obj {

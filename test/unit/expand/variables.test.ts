@@ -236,7 +236,7 @@ test('limit bounds the combinations built while counts cover all of them', async
     {
       addresses: Object.fromEntries(names.map((n) => [n, { address: n }])),
       groups: { g: { type: 'mesh', addresses: sel(...names) } },
-      tests: { t: { type: 'x', spec: {} } },
+      tests: { t: { type: 'rtt', spec: { dest: '{% address[1] %}' } } },
       tasks: { t: { group: 'g', test: 't' } },
     },
     { limit: 5 },

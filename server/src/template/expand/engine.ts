@@ -2,7 +2,8 @@
 //   prepare  strip `#` keys, merge includes, evaluate address-class jq filters (one jq run)      (this file)
 //   plan     each task's combinations, scheduler and flip; synchronous and jq-free           (scheduling.ts)
 //   gather   compiled templates per combination and ONE batched jq run for every `{% jq %}`    (gather.ts)
-//   fill     variables into the templates, task JSON assembled; per-task summary            (fill.ts)
+//   fill     variables into the templates, task JSON assembled and checked as pScheduler checks it
+//            (pscheduler/task-check.ts); per-task summary                                    (fill.ts)
 import { ExpandTasksResult } from '../../../../common/protocol';
 import { JqRunner } from '../jq';
 import { runTemplateJq } from './template-jq';
@@ -15,6 +16,7 @@ import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
 import { fillCombinations, summarise } from './fill';
 import { ExpansionNotes } from './notes';
+import { TaskChecker } from '../pscheduler/task-check';
 
 export interface ExpandOptions extends IncludeOptions {
   /** Agent match addresses; empty or absent = every agent (as `psconfig validate` expands). */
@@ -95,8 +97,8 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   );
 
   // ---- fill --------------------------------------------------------------------------------------------------------
-  const { combinations, failures } = fillCombinations(gathered, jqCell, notes);
-  const { tasks, agents } = summarise(plans.list, failures);
+  const { combinations, failures, refusals } = fillCombinations(gathered, jqCell, notes, new TaskChecker());
+  const { tasks, agents } = summarise(plans.list, failures, refusals);
   return done({ tasks, combinations, truncated: gathered.truncated, agents });
 }
 

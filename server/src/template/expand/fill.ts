@@ -6,6 +6,7 @@ import { noteVariableDivergence } from './divergence';
 import { noContexts, type Built, type Gathered, type TaskEntry } from './gather';
 import type { ExpansionNotes } from './notes';
 import { assembleTask } from './pscheduler-task';
+import { refusalText, type TaskChecker } from '../pscheduler/task-check';
 import type { TaskPlan } from './scheduling';
 import { expandVar, fillBudget, fillTemplate, type FillBudget, type VarScope, type VarValue } from './template-vars';
 import { AddressNode, isObject, type Json } from './template-view';
@@ -15,14 +16,17 @@ export type JqCell = (item: number, script: number) => JqValueResult;
 
 export interface Filled {
   combinations: ExpandedCombination[];
-  /** Failed combinations per task. */
+  /** Failed combinations per task (pScheduler's refusals included). */
   failures: Map<TaskPlan, number>;
+  /** Of those, the combinations pScheduler would refuse. */
+  refusals: Map<TaskPlan, number>;
 }
 
-export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNotes): Filled {
+export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNotes, checker: TaskChecker): Filled {
   const combinations: ExpandedCombination[] = [];
   const failures = new Map<TaskPlan, number>();
   const budget = fillBudget();
+  const refusals = new Map<TaskPlan, number>();
   for (const b of g.built) {
     const entry = g.entries.get(b.plan);
     if (!entry) continue;
@@ -39,9 +43,29 @@ export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNo
     if (error !== undefined) {
       failures.set(plan, (failures.get(plan) ?? 0) + 1);
       combinations.push({ ...base, error: `task=${plan.name},addresses=${addressValues.join('->')},error=${error}` });
-    } else combinations.push(base);
+      continue;
+    }
+    // What pScheduler does with the task the agent posts: a refusal keeps the JSON (to be read) but fails.
+    const refused = checker.check(base.pscheduler!, partNames(g, b));
+    if (refused.length) {
+      failures.set(plan, (failures.get(plan) ?? 0) + 1);
+      refusals.set(plan, (refusals.get(plan) ?? 0) + 1);
+      base.error = refusalText(refused);
+      base.refused = refused;
+    }
+    combinations.push(base);
   }
-  return { combinations, failures };
+  return { combinations, failures, refusals };
+}
+
+/** Which template objects a combination's test, archives and contexts come from (named in refusals). */
+function partNames(g: Gathered, b: Built): Parameters<TaskChecker['check']>[1] {
+  const test = b.plan.task.test;
+  return {
+    test: typeof test === 'string' ? test : undefined,
+    archive: (i) => (b.archives.ok ? g.names.get(b.archives.value.raw[i]) : undefined),
+    context: (p, i) => (b.contexts.ok ? g.names.get(b.contexts.value[p]?.raw[i]) : undefined),
+  };
 }
 
 /** Fills one combination into base.pscheduler, or returns the pSConfig-worded reason it cannot be expanded. */
@@ -123,6 +147,7 @@ function fillOne(
 export function summarise(
   plans: TaskPlan[],
   failures: Map<TaskPlan, number>,
+  refusals: Map<TaskPlan, number> = new Map(),
 ): { tasks: ExpandedTaskSummary[]; agents: string[] } {
   const agents: string[] = [];
   const seenAgents = new Set<string>();
@@ -150,6 +175,8 @@ export function summarise(
     };
     if (p.error) s.error = p.error;
     if (p.disabled) s.disabled = true;
+    const refused = refusals.get(p);
+    if (refused && !p.disabled) s.refused = refused;
     return s;
   });
   return { tasks, agents };

@@ -47,6 +47,8 @@ export interface Gathered {
   taskShared: JsonObject[];
   /** `limit` left planned combinations out. */
   truncated: boolean;
+  /** The name of each archive and context object of the template (for messages about them). */
+  names: Map<JsonObject | undefined, string>;
 }
 
 export function gatherCombinations(
@@ -63,7 +65,10 @@ export function gatherCombinations(
     archiveTables: [],
     taskShared: [],
     truncated: false,
+    names: new Map(),
   };
+  for (const [name, a] of view.archives) g.names.set(a, name);
+  for (const [name, c] of view.contexts) g.names.set(c, name);
   const contextCache: (Sourced<ContextEntry> | undefined)[] = []; // by node id
   let total = 0;
   for (const plan of plans) {

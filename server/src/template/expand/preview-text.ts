@@ -3,7 +3,7 @@
 import type { ExpandTasksResult, PreviewTasksText, PSchedulerTask } from '../../../../common/protocol';
 
 export function previewText(r: ExpandTasksResult): PreviewTasksText {
-  const out: PreviewTasksText = { uri: r.uri, version: r.version, text: '', tasks: [], failed: 0 };
+  const out: PreviewTasksText = { uri: r.uri, version: r.version, text: '', tasks: [], failed: 0, refused: 0 };
   if (r.error) {
     out.error = r.error;
     out.text = `cannot expand: ${r.error}\n`;
@@ -21,6 +21,7 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
     const pair = c.addressValues.join(' → ');
     if (c.error) {
       out.failed++;
+      if (c.refused) out.refused++;
       lines.push(`    ✖ ${pair}  ${c.error}`);
     } else {
       lines.push(`    ${pair}${c.flip ? '  flip' : ''}`);

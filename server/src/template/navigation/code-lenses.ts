@@ -127,7 +127,7 @@ export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): Arc
     let combo: ExpandedCombination | undefined;
     let url: string | undefined;
     for (const user of tasksExpanding(model, { section: 'archives', name })) {
-      combo = facts?.combinations.find((c) => c.task === user.name && !c.error);
+      combo = facts?.combinations.find((c) => c.task === user.name && c.pscheduler !== undefined);
       url = combo && urlIn(combo, archiver, matches);
       if (url) break;
       combo = undefined;

@@ -117,7 +117,7 @@ function hoverVariable(model: TemplateModel, node: JsonNode, v: TemplateVariable
     return { ...range, markdown: parts.join('\n\n') };
   }
   const users = new Set(tasksExpanding(model, owner).map((t) => t.name));
-  const combo = facts?.combinations.find((c) => !c.error && users.has(c.task));
+  const combo = facts?.combinations.find((c) => c.pscheduler !== undefined && users.has(c.task)); // refused ones too
   if (!combo) {
     parts.push(
       users.size === 0 ? 'No task expands this object yet.' : 'No combination to show (expansion not available).',
