@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { ExpandedCombination } from '../../../common/protocol';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
-import { formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
+import { formatCombinationDocument, formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
 
 import { examplesDir as examples } from '../../fixtures';
 const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
@@ -117,4 +117,51 @@ test('lazy agents on a real template: the per-agent expansions together show exa
     c.error === undefined || c.refused ? sig(c) : `error:${c.addressValues.join(' → ')}`,
   );
   assert.deepEqual(shown.sort(), expected.sort());
+});
+
+test('tasks pScheduler would refuse: failed items with the reason, counted per task and agent, opening to the reason and the JSON; left out of the export', async () => {
+  // throughput3: two hosts add an esmond archive whose url is not a URL, so only the tasks they schedule are refused.
+  const m = await expandExample('qa--throughput3-psconfig.json');
+  const r = m.result!;
+  const refused = r.combinations.filter((c) => c.refused);
+  assert.ok(refused.length > 0 && refused.length < r.combinations.length);
+  for (const n of leaves(m)) {
+    const c = r.combinations[n.index];
+    const item = m.item(n);
+    if (!c.refused) continue;
+    assert.equal(item.icon, 'error');
+    assert.equal(item.contextValue, 'combinationRefused');
+    assert.equal(item.description, c.error);
+    assert.match(
+      item.tooltip ?? '',
+      /pScheduler would refuse this task:\n• archive host-additional-archive\d \(esmond\): `url` must be a URL/,
+    );
+    assert.equal(m.combinationByKey(item.openKey ?? ''), c, 'a refused combination still opens');
+    const doc = JSON.parse(formatCombinationDocument(c, 'gone')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(doc), ['task', 'addresses', 'error', 'refused', 'pscheduler']);
+    assert.deepEqual(doc.pscheduler, c.pscheduler);
+  }
+  // Per task and per agent: "N tasks, F failed (… refused by pScheduler)"
+  for (const agent of m.roots().filter((n) => n.kind === 'agent')) {
+    const mine = r.combinations.filter((c) => c.agent === (agent.kind === 'agent' ? agent.agent : ''));
+    const bad = mine.filter((c) => c.refused).length;
+    const d = m.item(agent).description ?? '';
+    if (bad)
+      assert.match(d, new RegExp(`${mine.length - bad} tasks?, ${bad} failed \\((all )?refused by pScheduler\\)`));
+    for (const task of m.children(agent)) {
+      if (task.kind !== 'task') continue;
+      const n = mine.filter((c) => c.task === task.task);
+      const b = n.filter((c) => c.refused).length;
+      if (b) assert.match(m.item(task).description ?? '', /\d+ tasks?, \d+ failed \((all )?refused by pScheduler\)/);
+      else assert.doesNotMatch(m.item(task).description ?? '', /failed/);
+    }
+  }
+  // Export: only the tasks pScheduler would create
+  const exported = pschedulerTaskArray(r);
+  assert.equal(exported.length, r.combinations.length - refused.length);
+  const bad = new Set(refused.map((c) => c.agent));
+  assert.deepEqual(
+    exported,
+    r.combinations.filter((c) => !bad.has(c.agent)).map((c) => c.pscheduler),
+  );
 });

@@ -102,14 +102,16 @@ function taskPairs(
   let spec: DashboardTaskPairs['spec'] | undefined;
   // Rows first from the first members (pSConfig iterates them in the group's order), then the others: members an
   // exclude keeps out of the first position still come in template order.
+  // A task pScheduler would refuse stays on the grid: its direction is configured (the agent posts it every run),
+  // and the grid shows what the archive holds for it (nothing, or results from before the template changed).
   for (const c of combos) {
-    if (c.error || !c.pscheduler) continue;
+    if (!c.pscheduler) continue;
     if (sides) {
       if (aSide.has(c.addresses[0]) && bSide.has(c.addresses[1])) rows.add(c.addresses[0], c.addressValues[0]);
     } else rows.add(c.addresses[0] ?? c.addressValues[0] ?? '', c.addressValues[0] ?? c.addresses[0] ?? '');
   }
   for (const c of combos) {
-    if (c.error || !c.pscheduler) {
+    if (!c.pscheduler) {
       failed++;
       error ??= c.error;
       continue;
