@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
-import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
-import { ExpandTasksRequest } from '../../common/protocol';
+import type { ExpandTasksParams, ExpandTasksResult, PreviewTasksText } from '../../common/protocol';
+import { ExpandTasksRequest, ServerCommands } from '../../common/protocol';
 import { LspClient, exampleText, exampleUri, positionOf } from './lsp-client';
 
 let client: LspClient;
@@ -147,4 +147,35 @@ test('hover on a group shows what each task using it yields (counts shared with 
   const value = (h.contents as { value: string }).value;
   assert.match(value, /Type: `mesh`/);
   assert.match(value, /Task `example-task-throughput`: 6 tasks for 3 agents/);
+});
+
+test('a task pScheduler would refuse comes over the wire as failed, with the reason, its parts and its JSON', async () => {
+  const uri = 'file:///tmp/psconfig-lsp-expand/refused.json';
+  // `duration` is not an ISO 8601 duration: pScheduler's throughput spec refuses it in every combination.
+  await client.open(uri, meshText.replace('"duration": "PT30S"', '"duration": "10 seconds"'));
+  const r = await expand({ uri });
+  assert.equal(r.combinations.length, 6);
+  for (const x of r.combinations) {
+    assert.match(x.error ?? '', /^pScheduler would refuse this task: test throughput \(schema \d+\): `duration`/);
+    assert.equal(x.refused?.[0].part, 'test');
+    assert.equal(x.pscheduler?.test.spec.duration, '10 seconds');
+  }
+  assert.equal(r.tasks[0].count, 0);
+  assert.equal(r.tasks[0].refused, 6);
+  // the agent-filtered request (sliced from the same run) counts the same way
+  const forA = await expand({ uri, agentAddresses: [a] });
+  assert.equal(forA.tasks[0].refused, 2);
+  assert.equal(forA.tasks[0].count, 0);
+  const preview = await client.request<PreviewTasksText>('workspace/executeCommand', {
+    command: ServerCommands.previewTasks,
+    arguments: [uri],
+  });
+  assert.equal(preview.tasks.length, 0);
+  assert.equal(preview.failed, 6);
+  assert.equal(preview.refused, 6);
+  assert.match(
+    preview.text,
+    /✖ host-a\.perfsonar\.net → host-b\.perfsonar\.net {2}pScheduler would refuse this task: /,
+  );
+  client.close(uri);
 });
