@@ -1,11 +1,12 @@
 // Parse cache keyed by (uri, version): one analysis per document version (the parsed tree, its symbol index and
 // the template model the checks build, template/model.ts), shared by every navigation request. A large document is
 // parsed whole once; after that each version is the previous one with the edit re-parsed in place
-// (template/incremental.ts), so no request after an edit waits for a full parse on this thread.
+// (template/incremental.ts) and its symbol index the previous one's plus the members the edit touched
+// (template/symbols-edited.ts), so no request after an edit waits for a full parse or index on this thread.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { buildModel, analyseTemplate, type TemplateModel } from '../template/model';
-import { extendRegion, reparseEdited, type EditedRegion } from '../template/incremental';
-import { buildSymbolIndex } from '../template/symbols';
+import { extendRegion, reparseEditedSplice, type EditedRegion } from '../template/incremental';
+import { editedSymbolIndex } from '../template/symbols-edited';
 
 /**
  * Documents above this size get one diagnostic saying so and no analysis (a bound for hostile input; real
@@ -70,11 +71,19 @@ export class AnalysisCache {
     let model: TemplateModel | undefined;
     if (text.length <= MAX_ANALYSIS_CHARS) {
       const region = this.edits.get(doc.uri);
-      const parsed =
-        hit?.model && region && text.length >= this.incrementalMinChars
-          ? reparseEdited(hit.model.parsed, text, region)
+      const prev = hit?.model;
+      const step =
+        prev && region && text.length >= this.incrementalMinChars && !prev.parsed.approximate
+          ? reparseEditedSplice(prev.parsed, text, region)
           : undefined;
-      model = parsed ? buildModel(parsed, buildSymbolIndex(parsed.root)) : analyseTemplate(text);
+      // The symbol index too: the previous one plus the members the edit touched (symbols-edited.ts).
+      model =
+        prev && step
+          ? buildModel(
+              step.parsed,
+              editedSymbolIndex(prev.index, prev.parsed.tree, step.parsed.tree, step.parsed.root, step.splice),
+            )
+          : analyseTemplate(text);
     }
     return this.set({ uri: doc.uri, version: doc.version, text, model });
   }

@@ -26,9 +26,32 @@ export interface EditedRegion {
   hiNew: number;
 }
 
+/** Where a re-parse changed the tree (Tree.spliced's arguments): the old nodes [from, to), whole children of
+ *  `container`, became `added` new ones at `from`; later nodes moved by added - (to - from). */
+export interface TreeSplice {
+  container: number;
+  from: number;
+  to: number;
+  added: number;
+}
+
 /** The parse of `text` (the previous parse's text with `region` edited), or undefined when the edit reaches the
  *  top-level brackets (the caller parses the whole text). */
 export function reparseEdited(old: ParsedTemplate, text: string, region: EditedRegion): ParsedTemplate | undefined {
+  return reparseEditedSplice(old, text, region)?.parsed;
+}
+
+/**
+ * reparseEdited, and where the tree changed (symbols-edited.ts re-indexes only that). When the re-parsed stretch
+ * is broken, the result is marked `approximate`: its recovery differs from a full parse's (an unclosed `{` here
+ * swallows nothing after the stretch), and a later edit closing it would only ever be read with the members it
+ * touches, so the tree would never become the text's again. The caller parses the next version whole instead.
+ */
+export function reparseEditedSplice(
+  old: ParsedTemplate,
+  text: string,
+  region: EditedRegion,
+): { parsed: ParsedTemplate; splice: TreeSplice } | undefined {
   const t = old.tree;
   const { lo, hiOld, hiNew } = region;
   const delta = hiNew - hiOld;
@@ -70,6 +93,7 @@ export function reparseEdited(old: ParsedTemplate, text: string, region: EditedR
   for (let i = 1; i < f.count; i++)
     if (f.type(i) === PROPERTY && f.str(i + 1).charCodeAt(0) === 35) f.kind[i] |= COMMENT;
   const tree = t.spliced(text, c, from, to, f, sliceFrom, delta);
+  const added = f.count - 1;
   f.release();
 
   // Errors: the previous ones outside the re-parsed stretch, and the fragment's (minus the separator complaints a
@@ -81,11 +105,15 @@ export function reparseEdited(old: ParsedTemplate, text: string, region: EditedR
     if (e.end <= oldFrom) syntaxErrors.push(e);
     else if (e.start >= oldTo) syntaxErrors.push({ ...e, start: e.start + delta, end: e.end + delta });
   }
+  let approximate = false;
   for (const e of fragment.errors) {
     if (/^(Unexpected comma|Trailing comma)/.test(e.message)) continue;
     syntaxErrors.push({ ...e, start: e.start - 1 + sliceFrom, end: e.end - 1 + sliceFrom });
+    approximate = true;
   }
-  return { text, tree, root: tree.root, syntaxErrors, duplicateKeys: [], commentKeys: [] };
+  const parsed: ParsedTemplate = { text, tree, root: tree.root, syntaxErrors, duplicateKeys: [], commentKeys: [] };
+  if (approximate) parsed.approximate = true;
+  return { parsed, splice: { container: c, from, to, added } };
 
   function encloses(i: number): boolean {
     const k = t.type(i);

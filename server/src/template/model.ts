@@ -78,70 +78,77 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     }
   };
 
-  const groups = new Map<string, GroupInfo>();
-  eachMember(section('groups'), (name, g) => {
-    const ts = str(t.propertyValue(g, 'type'));
-    const type = ts === 'mesh' || ts === 'disjoint' || ts === 'list' ? ts : undefined;
-    const addressNames = new Set<string>();
-    let hasClassSelectors = false;
-    for (const field of SELECTOR_LISTS) {
-      eachItem(t.propertyValue(g, field), (sel) => {
-        const n = str(t.propertyValue(sel, 'name'));
-        if (n !== undefined) addressNames.add(n);
-        if (t.propertyValue(sel, 'class') >= 0) hasClassSelectors = true;
-      });
-    }
-    groups.set(name, { name, node: t.node(g), type, size: groupSize(type), addressNames, hasClassSelectors });
-  });
-
-  const tasks: TaskInfo[] = [];
-  const taskAt = new Map<string, number>();
-  eachMember(section('tasks'), (name, task) => {
-    const archives: string[] = [];
-    eachItem(t.propertyValue(task, 'archives'), (a) => {
-      const s = str(a);
-      if (s !== undefined) archives.push(s);
+  // Groups, tasks and who uses what are read on first use: after an edit of a large template, completion or a
+  // hover usually needs none of them, and the checks all of them.
+  const readGroups = (): Map<string, GroupInfo> => {
+    const groups = new Map<string, GroupInfo>();
+    eachMember(section('groups'), (name, g) => {
+      const ts = str(t.propertyValue(g, 'type'));
+      const type = ts === 'mesh' || ts === 'disjoint' || ts === 'list' ? ts : undefined;
+      const addressNames = new Set<string>();
+      let hasClassSelectors = false;
+      for (const field of SELECTOR_LISTS) {
+        eachItem(t.propertyValue(g, field), (sel) => {
+          const n = str(t.propertyValue(sel, 'name'));
+          if (n !== undefined) addressNames.add(n);
+          if (t.propertyValue(sel, 'class') >= 0) hasClassSelectors = true;
+        });
+      }
+      groups.set(name, { name, node: t.node(g), type, size: groupSize(type), addressNames, hasClassSelectors });
     });
-    const disabled = t.propertyValue(task, 'disabled');
-    const info: TaskInfo = {
-      name,
-      node: t.node(task),
-      group: str(t.propertyValue(task, 'group')),
-      test: str(t.propertyValue(task, 'test')),
-      archives,
-      disabled: disabled >= 0 && t.scalar(disabled) === true,
-    };
-    const at = taskAt.get(name);
-    if (at === undefined) taskAt.set(name, tasks.push(info) - 1);
-    else tasks[at] = info;
-  });
+    return groups;
+  };
 
-  // address → host name, and address → contexts (own, labels', remote entries')
-  const addressHost = new Map<string, string>();
-  const addressContexts = new Map<string, Set<string>>();
-  for (const r of index.references) {
-    if (r.ownerKind !== 'addresses') continue;
-    if (r.kind === 'hosts') addressHost.set(r.ownerName, r.name);
-    if (r.kind === 'contexts') {
-      let s = addressContexts.get(r.ownerName);
-      if (!s) addressContexts.set(r.ownerName, (s = new Set()));
-      s.add(r.name);
-    }
-  }
-  const hostArchives = new Map<string, Set<string>>();
-  for (const r of index.references) {
-    if (r.ownerKind === 'hosts' && r.kind === 'archives') {
-      let s = hostArchives.get(r.ownerName);
-      if (!s) hostArchives.set(r.ownerName, (s = new Set()));
-      s.add(r.name);
-    }
-  }
+  const readTasks = (): TaskInfo[] => {
+    const tasks: TaskInfo[] = [];
+    const taskAt = new Map<string, number>();
+    eachMember(section('tasks'), (name, task) => {
+      const archives: string[] = [];
+      eachItem(t.propertyValue(task, 'archives'), (a) => {
+        const s = str(a);
+        if (s !== undefined) archives.push(s);
+      });
+      const disabled = t.propertyValue(task, 'disabled');
+      const info: TaskInfo = {
+        name,
+        node: t.node(task),
+        group: str(t.propertyValue(task, 'group')),
+        test: str(t.propertyValue(task, 'test')),
+        archives,
+        disabled: disabled >= 0 && t.scalar(disabled) === true,
+      };
+      const at = taskAt.get(name);
+      if (at === undefined) taskAt.set(name, tasks.push(info) - 1);
+      else tasks[at] = info;
+    });
+    return tasks;
+  };
 
   let byName: Map<string, TaskInfo> | undefined;
   type UserKind = 'tests' | 'archives' | 'contexts';
   let users: Record<UserKind, Map<string, TaskInfo[]>> | undefined;
   const buildUsers = (): Record<UserKind, Map<string, TaskInfo[]>> => {
     const m: Record<UserKind, Map<string, TaskInfo[]>> = { tests: new Map(), archives: new Map(), contexts: new Map() };
+    // address → host name, and address → contexts (own, labels', remote entries')
+    const addressHost = new Map<string, string>();
+    const addressContexts = new Map<string, Set<string>>();
+    for (const r of index.references) {
+      if (r.ownerKind !== 'addresses') continue;
+      if (r.kind === 'hosts') addressHost.set(r.ownerName, r.name);
+      if (r.kind === 'contexts') {
+        let s = addressContexts.get(r.ownerName);
+        if (!s) addressContexts.set(r.ownerName, (s = new Set()));
+        s.add(r.name);
+      }
+    }
+    const hostArchives = new Map<string, Set<string>>();
+    for (const r of index.references) {
+      if (r.ownerKind === 'hosts' && r.kind === 'archives') {
+        let s = hostArchives.get(r.ownerName);
+        if (!s) hostArchives.set(r.ownerName, (s = new Set()));
+        s.add(r.name);
+      }
+    }
     const add = (kind: UserKind, name: string, t: TaskInfo): void => {
       const a = m[kind].get(name);
       if (!a) m[kind].set(name, [t]);
@@ -162,10 +169,10 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
       }
       return e;
     };
-    for (const t of tasks) {
+    for (const t of model.tasks) {
       if (t.test !== undefined) add('tests', t.test, t);
       for (const a of t.archives) add('archives', a, t);
-      const g = t.group !== undefined ? groups.get(t.group) : undefined;
+      const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
       if (!g) continue;
       const e = groupExtras(g);
       for (const a of e.archives) add('archives', a, t);
@@ -174,19 +181,26 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     return m;
   };
 
-  return {
+  let groups: Map<string, GroupInfo> | undefined;
+  let tasks: TaskInfo[] | undefined;
+  const model: TemplateModel = {
     text: parsed.text,
     parsed,
     index,
-    groups,
-    tasks,
+    get groups() {
+      return (groups ??= readGroups());
+    },
+    get tasks() {
+      return (tasks ??= readTasks());
+    },
     usersOf(kind, name) {
       users ??= buildUsers();
       return users[kind].get(name) ?? [];
     },
     task(name) {
-      byName ??= new Map(tasks.map((t) => [t.name, t]));
+      byName ??= new Map(model.tasks.map((t) => [t.name, t]));
       return byName.get(name);
     },
   };
+  return model;
 }

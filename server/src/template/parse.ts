@@ -25,6 +25,8 @@ export interface ParsedTemplate {
   duplicateKeys: DuplicateKey[];
   /** Property nodes whose key starts with `#`. */
   commentKeys: JsonNode[];
+  /** Re-parsed in place around a broken edit (incremental.ts): not what a full parse of the text gives. */
+  approximate?: true;
 }
 
 export function parseTemplate(text: string): ParsedTemplate {

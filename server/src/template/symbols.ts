@@ -100,8 +100,8 @@ export class Reference {
 }
 
 export class SymbolIndex {
-  readonly definitions: Definition[] = [];
-  readonly references: Reference[] = [];
+  private readonly defs: Definition[] = [];
+  private readonly refs: Reference[] = [];
   // Per kind and name: the one entry, or an array when there are several or a caller asked for a list (most names
   // have one definition and few references: no array each, on a template with tens of thousands of them).
   private readonly defMap = new Map<SymbolKind, Map<string, Definition | Definition[]>>();
@@ -113,8 +113,18 @@ export class SymbolIndex {
 
   constructor(readonly root: JsonNode | undefined) {}
 
+  /** Every definition, in the order the index was built (sections in SECTIONS order, then document order). */
+  get definitions(): readonly Definition[] {
+    return this.defs;
+  }
+
+  /** Every reference, in the order the index was built. */
+  get references(): readonly Reference[] {
+    return this.refs;
+  }
+
   addDefinition(d: Definition): void {
-    this.definitions.push(d);
+    this.defs.push(d);
     add(byKind(this.defMap, d.kind), d.name, d);
     if (d.kind === 'labels' && d.address !== undefined) {
       let m = this.labelMap.get(d.address);
@@ -124,7 +134,7 @@ export class SymbolIndex {
   }
 
   addReference(r: Reference): void {
-    this.references.push(r);
+    this.refs.push(r);
     add(byKind(this.refMap, r.kind), r.name, r);
   }
 
@@ -169,13 +179,13 @@ export class SymbolIndex {
 
   /** The reference whose string token contains offset (quotes included). */
   referenceAt(offset: number): Reference | undefined {
-    this.sortedRefs ??= [...this.references].sort((a, b) => a.start - b.start);
+    this.sortedRefs ??= [...this.refs].sort((a, b) => a.start - b.start);
     return findByToken(this.sortedRefs, offset);
   }
 
   /** The definition whose key token contains offset (quotes included). */
   definitionAt(offset: number): Definition | undefined {
-    this.sortedDefs ??= [...this.definitions].sort((a, b) => a.start - b.start);
+    this.sortedDefs ??= [...this.defs].sort((a, b) => a.start - b.start);
     return findByToken(this.sortedDefs, offset);
   }
 
@@ -233,50 +243,58 @@ export function sectionNode(root: JsonNode | undefined, section: Section): JsonN
 export function buildSymbolIndex(root: JsonNode | undefined): SymbolIndex {
   const idx = new SymbolIndex(root);
   if (!root || root.type !== 'object') return idx;
-  const b = new Builder(idx, root.tree);
   const t = root.tree;
   for (const section of SECTIONS) {
     const sec = t.propertyValue(root.index, section);
-    if (sec < 0 || t.type(sec) !== OBJECT) continue;
-    for (let prop = t.firstChild(sec); prop >= 0; prop = t.nextSibling(prop, sec)) {
-      const value = t.propValue(prop);
-      if (value < 0 || t.kind[prop] & COMMENT) continue;
-      const name = t.str(prop + 1);
-      idx.addDefinition(new Definition(section, name, t, prop + 1, value, undefined, undefined));
-      if (t.type(value) !== OBJECT) continue;
-      b.ownerKind = section;
-      b.ownerName = name;
-      switch (section) {
-        case 'tasks':
-          b.ref('groups', 'group', t.propertyValue(value, 'group'));
-          b.ref('tests', 'test', t.propertyValue(value, 'test'));
-          b.ref('schedules', 'schedule', t.propertyValue(value, 'schedule'));
-          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
-          b.refs('subtasks', 'subtasks', t.propertyValue(value, 'subtasks'));
-          break;
-        case 'subtasks':
-          b.ref('tests', 'test', t.propertyValue(value, 'test'));
-          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
-          break;
-        case 'hosts':
-          b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
-          break;
-        case 'addresses':
-          b.address(name, value);
-          break;
-        case 'groups':
-          b.group(value);
-          break;
-        case 'address-classes':
-          b.filter(t.propertyValue(value, 'match-filter'));
-          b.filter(t.propertyValue(value, 'exclude-filter'));
-          break;
-        default:
-          break;
-      }
-    }
+    if (sec >= 0 && t.type(sec) === OBJECT) indexMembers(idx, t, section, sec, 0, t.count);
   }
   return idx;
+}
+
+/**
+ * Adds the definitions and references of the members of section object `sec` whose property nodes lie in
+ * [from, to) (the whole section: 0, tree.count). symbols-edited.ts re-indexes the members an edit touched with it.
+ */
+export function indexMembers(idx: SymbolIndex, t: Tree, section: Section, sec: number, from: number, to: number): void {
+  const b = new Builder(idx, t);
+  for (let prop = t.firstChild(sec); prop >= 0 && prop < to; prop = t.nextSibling(prop, sec)) {
+    if (prop < from) continue;
+    const value = t.propValue(prop);
+    if (value < 0 || t.kind[prop] & COMMENT) continue;
+    const name = t.str(prop + 1);
+    idx.addDefinition(new Definition(section, name, t, prop + 1, value, undefined, undefined));
+    if (t.type(value) !== OBJECT) continue;
+    b.ownerKind = section;
+    b.ownerName = name;
+    switch (section) {
+      case 'tasks':
+        b.ref('groups', 'group', t.propertyValue(value, 'group'));
+        b.ref('tests', 'test', t.propertyValue(value, 'test'));
+        b.ref('schedules', 'schedule', t.propertyValue(value, 'schedule'));
+        b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
+        b.refs('subtasks', 'subtasks', t.propertyValue(value, 'subtasks'));
+        break;
+      case 'subtasks':
+        b.ref('tests', 'test', t.propertyValue(value, 'test'));
+        b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
+        break;
+      case 'hosts':
+        b.refs('archives', 'archives', t.propertyValue(value, 'archives'));
+        break;
+      case 'addresses':
+        b.address(name, value);
+        break;
+      case 'groups':
+        b.group(value);
+        break;
+      case 'address-classes':
+        b.filter(t.propertyValue(value, 'match-filter'));
+        b.filter(t.propertyValue(value, 'exclude-filter'));
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 type SelectorField =

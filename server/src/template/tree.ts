@@ -48,13 +48,14 @@ const pool: ArrayBuffer[] = [];
 const POOL_MAX_BYTES = 96 * 1024 * 1024;
 const BYTES_PER_NODE = 21; // 5 × Int32 + 1 × Uint8
 
-function takeBuffer(capacity: number): ArrayBuffer {
+/** The smallest pooled buffer holding `capacity` nodes, else a fresh one with room for `spare` more. */
+function takeBuffer(capacity: number, spare: number): ArrayBuffer {
   const bytes = capacity * BYTES_PER_NODE;
   let best = -1;
   for (let i = 0; i < pool.length; i++)
     if (pool[i].byteLength >= bytes && (best < 0 || pool[i].byteLength < pool[best].byteLength)) best = i;
   if (best >= 0) return pool.splice(best, 1)[0];
-  return new ArrayBuffer(bytes);
+  return new ArrayBuffer(bytes + spare * BYTES_PER_NODE);
 }
 
 function giveBuffer(buffer: ArrayBuffer): void {
@@ -92,8 +93,10 @@ export class Tree {
   constructor(
     readonly text: string,
     capacity = 64,
+    /** Extra room if fresh storage must be allocated (a pooled buffer is taken as soon as `capacity` fits). */
+    spare = 0,
   ) {
-    this.allocate(capacity);
+    this.allocate(capacity, spare);
   }
 
   /** Gives the storage back for the next parse: the tree and every node of it must not be used afterwards
@@ -112,10 +115,11 @@ export class Tree {
     return this.buffer === undefined;
   }
 
-  private allocate(capacity: number): void {
+  private allocate(capacity: number, spare = 0): void {
     const old = this.buffer;
-    const buffer = takeBuffer(capacity);
-    const n = capacity;
+    const buffer = takeBuffer(capacity, spare);
+    // All of it: a pooled buffer may be larger than asked for.
+    const n = Math.floor(buffer.byteLength / BYTES_PER_NODE);
     const ints = (k: number): Int32Array => new Int32Array(buffer, k * 4 * n, n);
     const start = ints(0);
     const end = ints(1);
@@ -181,9 +185,11 @@ export class Tree {
   ): Tree {
     const added = fragment.count - 1;
     const shift = added - (to - from);
-    // Room to spare, so the next versions fit the storage this one's predecessors give back (a fresh buffer costs
-    // a page fault per 4 KB).
-    const n = new Tree(text, this.count + shift + Math.max(1024, this.count >> 3));
+    // Any pooled buffer that fits is taken (a fresh one costs a page fault per 4 KB: ~7 ms for this copy on the
+    // bench machine); a fresh one gets room to spare, so the versions after it, growing as the user types, fit the
+    // storage their predecessors give back. (With the spare always asked for, a growing document never fit the
+    // buffer released two versions earlier, and every other splice faulted its pages in.)
+    const n = new Tree(text, this.count + shift, Math.max(1024, this.count >> 3));
     n.count = this.count + shift;
     // The string table is shared and only grows: this tree's ids stay valid, the fragment's are appended.
     const firstFragmentString = this.strings.length;
