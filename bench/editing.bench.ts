@@ -3,8 +3,30 @@
 // one is answered on a version nobody has analysed yet. The same edits also run against a server that parses
 // each version whole (what it did before edits were re-parsed in place), and JSON.parse of the text and an empty
 // round trip are measured in the same run.   npm run bench -- editing
+import { readFileSync, readdirSync } from 'node:fs';
 import { LspClient, offsetToPosition } from '../test/lsp/lsp-client';
 import { generateLargeTemplate } from './diagnostics.bench';
+
+/**
+ * CPU milliseconds a server process has used so far: its main thread (the one answering requests), and every other
+ * thread (the checks' worker, V8's helpers), from Linux's /proc (undefined elsewhere). Wall times on a shared
+ * 2-core machine swing with everything else running; CPU per edit does not.
+ */
+function serverCpu(pid: number | undefined): { main: number; other: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const ticks = (tid: string): number => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (1/100 s)
+    };
+    let other = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) if (tid !== String(pid)) other += ticks(tid);
+    return { main: ticks(String(pid)) * 10, other: other * 10 };
+  } catch {
+    return undefined;
+  }
+}
 
 interface Stats {
   median: number;
@@ -83,14 +105,15 @@ function probe(t: string, kind: Kind): number {
   return t.indexOf('"group": "group-', task) + '"group": "gr'.length;
 }
 
-/** One document per server, edited the same way; the servers take turns each round (same machine load). */
+/** One document per server, edited the same way, the servers taking turns each round (callers pass one server at
+ *  a time: see run()). */
 async function measure(
   clients: LspClient[],
   base: string,
   scenario: Scenario,
   rounds: number,
   uri: string,
-): Promise<Record<Kind, number[]>[]> {
+): Promise<{ times: Record<Kind, number[]>[]; cpu: ({ main: number; other: number } | undefined)[] }> {
   const texts = clients.map(() => base);
   const versions = clients.map(() => 1);
   const out = clients.map((): Record<Kind, number[]> => ({ completion: [], hover: [], definition: [] }));
@@ -99,6 +122,7 @@ async function measure(
     // The first analysis of the document: one whole parse, before any edit.
     await client.request('textDocument/documentSymbol', { textDocument: { uri } });
   }
+  const cpu0 = clients.map((c) => serverCpu(c.child.pid));
   for (let k = 0; k < rounds; k++) {
     for (const [c, client] of clients.entries()) {
       for (const kind of KINDS) {
@@ -123,8 +147,15 @@ async function measure(
       }
     }
   }
+  // Per edit (and the request after it): what each server's threads spent.
+  const edits = rounds * KINDS.length;
+  const cpu = clients.map((c, i) => {
+    const a = cpu0[i];
+    const b = serverCpu(c.child.pid);
+    return a && b ? { main: (b.main - a.main) / edits, other: (b.other - a.other) / edits } : undefined;
+  });
   for (const client of clients) client.close(uri);
-  return out;
+  return { times: out, cpu };
 }
 
 export async function run(): Promise<void> {
@@ -164,13 +195,26 @@ export async function run(): Promise<void> {
     }
     console.log(`empty round trip on a tiny document: ${fmt(stats(noop))}`);
     const results = [];
-    for (const [i, scenario] of SCENARIOS.entries())
-      results.push(await measure(clients, base, scenario, rounds, `file:///bench/editing-${i}.psconfig.json`));
+    for (const [i, scenario] of SCENARIOS.entries()) {
+      // One server at a time, scenario by scenario: taking turns edit by edit, the slower server's checks (in its
+      // worker, after each quiet period its own slowness made) took the CPU from the other's requests, which no
+      // editor sees.
+      const uri = `file:///bench/editing-${i}.psconfig.json`;
+      const runs = [];
+      for (const client of clients) runs.push(await measure([client], base, scenario, rounds, uri));
+      results.push({ times: runs.map((r) => r.times[0]), cpu: runs.map((r) => r.cpu[0]) });
+    }
     for (const [c, label] of labels.entries()) {
       console.log(`${label}:`);
-      for (const [i, scenario] of SCENARIOS.entries())
+      for (const [i, scenario] of SCENARIOS.entries()) {
         for (const kind of KINDS)
-          console.log(`  ${scenario.label.padEnd(36)} ${kind.padEnd(10)} ${fmt(stats(results[i][c][kind]))}`);
+          console.log(`  ${scenario.label.padEnd(36)} ${kind.padEnd(10)} ${fmt(stats(results[i].times[c][kind]))}`);
+        const cpu = results[i].cpu[c];
+        if (cpu)
+          console.log(
+            `  ${''.padEnd(36)} server CPU per edit + request: main thread ${cpu.main.toFixed(1)} ms, other threads ${cpu.other.toFixed(1)} ms`,
+          );
+      }
     }
   } finally {
     for (const client of clients) await client.stop();

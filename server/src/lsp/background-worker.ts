@@ -3,6 +3,8 @@
 // The worker is the same bundle (dist/server.js) started with workerData { psconfigWorker: true };
 // the entry point (server/src/server.ts) sees that and serves these jobs instead of LSP.
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
@@ -76,10 +78,29 @@ export function countTasks(text: string): TaskFact[] {
   }));
 }
 
+/**
+ * On Linux, this thread (the worker) runs at a lower priority than the main thread: on a machine with few cores,
+ * a diagnostics pass of a large template (hundreds of milliseconds of CPU) would otherwise take half of the core
+ * the main thread needs to answer completion and hovers right after an edit. setpriority on a thread id changes
+ * that thread only; jq processes started from here inherit it.
+ */
+const WORKER_NICE_STEP = 5;
+
+function lowerThreadPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0) setPriority(tid, Math.min(19, getPriority(tid) + WORKER_NICE_STEP));
+  } catch {
+    // no /proc, or not allowed: the worker keeps the process's priority
+  }
+}
+
 /** Worker side. */
 export function serveBackgroundJobs(): void {
   const port = parentPort;
   if (!port) return;
+  lowerThreadPriority();
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
   const fail = (id: number, err: unknown): void =>
@@ -89,7 +110,11 @@ export function serveBackgroundJobs(): void {
       if (job.kind === 'diagnostics') {
         computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel)).then(
           (pass) => {
-            const value: FirstPass = { diagnostics: pass.diagnostics, includePaths: pass.includePaths };
+            const value: FirstPass = {
+              diagnostics: pass.diagnostics,
+              includePaths: pass.includePaths,
+              ...(pass.cancelled ? { cancelled: true } : {}),
+            };
             post({ id: job.id, phase: 'result', value });
             pass.later().then(
               (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
@@ -126,6 +151,8 @@ export function serveBackgroundJobs(): void {
 interface FirstPass {
   diagnostics: TemplateDiagnostic[];
   includePaths: string[];
+  /** The pass was cancelled (the text changed): nothing to publish. */
+  cancelled?: true;
 }
 
 export interface DiagnosticsOutcome extends FirstPass {
@@ -168,7 +195,12 @@ export class BackgroundRunner {
   ): Promise<DiagnosticsOutcome> {
     if (!this.ensureWorker()) {
       const pass = await computeDiagnostics(text, jq, includeScope, cancel ? () => cancel.cancelled : undefined);
-      return { diagnostics: pass.diagnostics, includePaths: pass.includePaths, later: pass.later() };
+      return {
+        diagnostics: pass.diagnostics,
+        includePaths: pass.includePaths,
+        ...(pass.cancelled ? { cancelled: true } : {}),
+        later: pass.later(),
+      };
     }
     let later!: (d: TemplateDiagnostic[]) => void;
     let laterFail!: (e: Error) => void;

@@ -104,7 +104,7 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    if (!outcome || !now || now.version !== version) return;
+    if (!outcome || outcome.cancelled || !now || now.version !== version) return;
     if (this.includes.record(uri, outcome.includePaths)) {
       // The check read an included file from disk while the editor has it open: check again with its text.
       this.schedule(now);

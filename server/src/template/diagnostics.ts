@@ -38,6 +38,15 @@ export interface ValidateOptions {
   includes?: IncludeSet;
   /** Check specs, archiver and context data the way pScheduler does (rules/pscheduler.ts). Default true. */
   pscheduler?: boolean;
+  /** Polled between the passes: true stops the checks with ChecksCancelled (the text changed meanwhile). */
+  isCancelled?: () => boolean;
+}
+
+/** Thrown by the checks when `isCancelled` says their result is no longer wanted. */
+export class ChecksCancelled extends Error {
+  constructor() {
+    super('checks cancelled: the text changed');
+  }
 }
 
 export interface ValidationResult {
@@ -71,6 +80,7 @@ export async function validateTemplateWithIncludes(
   opts: Omit<ValidateOptions, 'includes'> = {},
 ): Promise<ValidationResult> {
   const model = analyseTemplate(text);
+  if (opts.isCancelled?.()) throw new ChecksCancelled();
   const includes = await readIncludes(model.parsed, policy);
   return {
     diagnostics: validateModel(model, { ...opts, includes }),
@@ -100,8 +110,15 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
   const { parsed } = model;
   const includes = opts.includes ?? unreadIncludeSet(parsed, NOT_READ_HERE);
   const out: TemplateDiagnostic[] = [];
+  // Between the passes: on a large template each takes tens of milliseconds, and a pass no one will publish
+  // would take the CPU the editor needs for the next keystroke's completion.
+  const { isCancelled } = opts;
+  const append = (items: TemplateDiagnostic[]): void => {
+    for (const d of items) out.push(d);
+    if (isCancelled?.()) throw new ChecksCancelled();
+  };
   const syntax = checkSyntax(parsed);
-  append(out, syntax.slice(0, MAX_SYNTAX_ERRORS));
+  append(syntax.slice(0, MAX_SYNTAX_ERRORS));
   if (syntax.length > MAX_SYNTAX_ERRORS) {
     const last = syntax[MAX_SYNTAX_ERRORS - 1];
     out.push({
@@ -113,20 +130,20 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     });
   }
   if (parsed.root) {
-    if (opts.schema !== false) append(out, validateSchema(parsed.root));
+    if (opts.schema !== false) append(validateSchema(parsed.root));
     // Names resolve against the template merged with its includes; those that may come from an unread include
     // are listed once, on that include's entry.
     const unresolved: Reference[] = [];
-    append(out, checkReferences(model, includes, unresolved));
-    append(out, checkIncludes(model, includes, unresolved));
-    append(out, checkTemplateVariables(model));
-    append(out, checkSemantics(model));
-    append(out, checkAddressFormats(model));
-    append(out, checkEmptySelections(model, includes));
-    append(out, checkAgentBehaviour(model));
-    if (opts.pscheduler !== false) append(out, checkPscheduler(model));
+    append(checkReferences(model, includes, unresolved));
+    append(checkIncludes(model, includes, unresolved));
+    append(checkTemplateVariables(model));
+    append(checkSemantics(model));
+    append(checkAddressFormats(model));
+    append(checkEmptySelections(model, includes));
+    append(checkAgentBehaviour(model));
+    if (opts.pscheduler !== false) append(checkPscheduler(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
-    if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(out, checkUnused(model, includes));
+    if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(checkUnused(model, includes));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   if (out.length > MAX_DIAGNOSTICS) {
@@ -142,9 +159,4 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     });
   }
   return out;
-}
-
-/** push(...items) without the argument-count limit (a hostile template can produce huge lists). */
-function append<T>(out: T[], items: T[]): void {
-  for (const d of items) out.push(d);
 }
