@@ -1,4 +1,4 @@
-// Completion latency at reference positions on the large generated template (2,000 addresses, 100 groups,
+// Completion latency at reference positions and in pScheduler payloads on the large generated template (2,000 addresses, 100 groups,
 // 1,000 tasks): the pure module on a warm model, and over LSP to the bundled server, beside JSON.parse of the
 // same text measured in the same run.   npm run bench -- completion
 import { completeAt } from '../server/src/template/navigation/completion';
@@ -45,9 +45,14 @@ export async function run(): Promise<void> {
   // Reference positions: a task's group (100 candidates) and a group selector's name (2,000 candidates).
   const groupAt = text.indexOf('"group": "group-') + '"group": "'.length + 2;
   const selectorAt = text.indexOf('"name": "ps-') + '"name": "'.length + 2;
+  // pScheduler payloads: a key of a throughput spec (its fields at the spec's version) and an http data value.
+  const specKeyAt = text.indexOf('"duration": "PT30S"', text.indexOf('"type": "throughput"')) + 3;
+  const dataValueAt = text.indexOf('"op": "put"') + '"op": "'.length;
   const positions = [
     { label: 'task.group (100 groups)', offset: groupAt },
     { label: 'selector name (2,000 addresses)', offset: selectorAt },
+    { label: 'throughput spec key', offset: specKeyAt },
+    { label: 'http archive data value (op)', offset: dataValueAt },
   ];
   const runs = 200;
 

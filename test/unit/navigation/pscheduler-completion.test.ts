@@ -225,3 +225,9 @@ test('a key of a later version already selected says since which schema; array i
   const retry = complete(archive('http', '{ "_url": "https://x/", "retry-policy": [ { | } ] }'));
   assert.deepEqual(labels(retry.items).sort(), ['attempts', 'wait']);
 });
+
+test('the schema edit follows the layout: its own line, indented like the first key, in a multi-line spec', () => {
+  const { items, text } = complete(test1('throughput', '{\n        "dest": "b.example.net",\n        |\n      }'));
+  const after = apply(text, byLabel(items, 'fq-rate'));
+  assert.ok(after.includes('"spec": {\n        "schema": 7,\n        "dest": "b.example.net",'), after);
+});

@@ -132,7 +132,9 @@ function schemaEdit(
   const first = value.children?.[0];
   const at = first ? first.offset : value.offset + 1;
   const multiline = first ? /\n[ \t]*$/.test(text.slice(value.offset, first.offset)) : false;
-  const indent = first ? (/[ \t]*$/.exec(text.slice(0, first.offset))?.[0] ?? '') : '';
+  let indentStart = first ? first.offset : 0;
+  while (indentStart > 0 && (text[indentStart - 1] === ' ' || text[indentStart - 1] === '\t')) indentStart--;
+  const indent = first ? text.slice(indentStart, first.offset) : '';
   const newText = `"schema": ${version},${multiline ? `\n${indent}` : ' '}`;
   if (at >= range.start && at <= range.end) return { prefix: newText };
   return { edit: { start: at, end: at, newText } };

@@ -125,8 +125,36 @@ export interface FieldInfo {
   versions: number[];
 }
 
-/** Fields an object at `path` may take in the version `versionKey` (properties of every form it may take). */
+/** Memo per plug-in of (version, path) → result: the data never changes, and completion asks on every keystroke. */
+const memo = new WeakMap<PluginData, Map<string, unknown>>();
+const MAX_MEMO = 2000;
+function memoised<T>(p: PluginData, key: string, compute: () => T): T {
+  let table = memo.get(p);
+  if (!table) memo.set(p, (table = new Map()));
+  if (table.has(key)) return table.get(key) as T;
+  const value = compute();
+  if (table.size >= MAX_MEMO) table.clear();
+  table.set(key, value);
+  return value;
+}
+/** A path as a memo key: array indexes all read the same `items` schema. */
+function pathKey(path: readonly (string | number)[]): string {
+  let k = '';
+  for (const seg of path) k += typeof seg === 'number' ? '\u0001#' : `\u0001${seg}`;
+  return k;
+}
+
+/** Fields an object at `path` may take in the version `versionKey` (properties of every form it may take). The
+ *  map is shared (memoised): read it, do not change it. */
 export function fieldsIn(
+  p: PluginData,
+  versionKey: string,
+  path: readonly (string | number)[],
+): ReadonlyMap<string, FieldInfo> {
+  return memoised(p, `f${versionKey}${pathKey(path)}`, () => computeFieldsIn(p, versionKey, path));
+}
+
+function computeFieldsIn(
   p: PluginData,
   versionKey: string,
   path: readonly (string | number)[],
@@ -161,8 +189,19 @@ export interface FieldChoice extends FieldInfo {
   needsVersion?: number;
 }
 
-/** Every field an object at `path` may take, in the selected version or (marked) in another version. */
+/** Every field an object at `path` may take, in the selected version or (marked) in another version. Shared
+ *  (memoised): read it, do not change it. */
 export function fieldChoices(
+  p: PluginData,
+  selected: SelectedVersion,
+  path: readonly (string | number)[],
+): readonly FieldChoice[] {
+  return memoised(p, `c${selected.applied}\u0002${selected.version}${pathKey(path)}`, () =>
+    computeFieldChoices(p, selected, path),
+  );
+}
+
+function computeFieldChoices(
   p: PluginData,
   selected: SelectedVersion,
   path: readonly (string | number)[],
