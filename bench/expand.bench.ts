@@ -44,8 +44,9 @@ function meshTemplate(n: number): Record<string, unknown> {
       central: {
         archiver: 'http',
         data: {
-          url: 'https://archive.example.net/logstash',
-          headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+          schema: 2,
+          _url: 'https://archive.example.net/logstash',
+          _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
         },
       },
     },
@@ -88,7 +89,10 @@ function baselineLoop(n: number): unknown[] {
       out.push({
         test: { type: 'throughput', spec: { source: a, dest: b, duration: 'PT30S', 'source-node': a } },
         archives: [
-          { archiver: 'http', data: { url: 'https://archive.example.net/logstash', headers: { 'x-ps-observer': a } } },
+          {
+            archiver: 'http',
+            data: { schema: 2, _url: 'https://archive.example.net/logstash', _headers: { 'x-ps-observer': a } },
+          },
         ],
         schedule: { repeat: 'PT4H', slip: 'PT4H', sliprand: true },
         reference: {

@@ -17,8 +17,9 @@ function mesh(n: number): string {
         central: {
           archiver: 'http',
           data: {
-            url: 'https://archive.example.net/logstash',
-            headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+            schema: 2,
+            _url: 'https://archive.example.net/logstash',
+            _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
           },
         },
       },

@@ -8,7 +8,15 @@ import type { ExpansionNotes } from './notes';
 import { assembleTask } from './pscheduler-task';
 import { refusalText, type TaskChecker } from '../pscheduler/task-check';
 import type { TaskPlan } from './scheduling';
-import { expandVar, fillBudget, fillTemplate, type FillBudget, type VarScope, type VarValue } from './template-vars';
+import {
+  expandVar,
+  fillBudget,
+  fillTemplate,
+  type CompiledTemplate,
+  type FillBudget,
+  type VarScope,
+  type VarValue,
+} from './template-vars';
 import { AddressNode, isObject, type Json } from './template-view';
 
 /** The jq batch's answer: item × script index → result. */
@@ -39,14 +47,23 @@ export function fillCombinations(g: Gathered, jqCell: JqCell, notes: ExpansionNo
       agent: effective(combo.scheduler),
       flip: combo.flip,
     };
-    const error = fillOne(b, entry, g, jqCell, base, notes, budget);
+    const keys: FilledParts = {};
+    const error = fillOne(b, entry, g, jqCell, base, notes, budget, keys);
     if (error !== undefined) {
       failures.set(plan, (failures.get(plan) ?? 0) + 1);
       combinations.push({ ...base, error: `task=${plan.name},addresses=${addressValues.join('->')},error=${error}` });
       continue;
     }
     // What pScheduler does with the task the agent posts: a refusal keeps the JSON (to be read) but fails.
-    const refused = checker.check(base.pscheduler!, partNames(g, b));
+    const memo = keys.memo!;
+    const refused = checker.check(base.pscheduler!, partNames(g, b), {
+      test: () => templateKey(entry.test, memo),
+      archive: (i) => (b.archives.ok ? templateKey(b.archives.value.compiled[i], memo) : undefined),
+      context: (p, i) => {
+        const k = b.contexts.ok && b.contexts.value[p] ? templateKey(b.contexts.value[p].compiled, memo) : undefined;
+        return k === undefined ? undefined : `${k}\u0000${i}`;
+      },
+    });
     if (refused.length) {
       failures.set(plan, (failures.get(plan) ?? 0) + 1);
       refusals.set(plan, (refusals.get(plan) ?? 0) + 1);
@@ -77,6 +94,7 @@ function fillOne(
   base: ExpandedCombination,
   notes: ExpansionNotes,
   budget: FillBudget,
+  keys: FilledParts,
 ): string | undefined {
   const { plan, combo } = b;
   if (!b.archives.ok) return b.archives.error;
@@ -140,7 +158,33 @@ function fillOne(
     priority: typeof plan.task.priority === 'number' ? plan.task.priority : undefined,
     schedulerAddress: combo.scheduler.address ?? '',
   });
+  keys.memo = memo;
   return undefined;
+}
+
+/** What a filled combination's parts were made of: the values of its variables (for the verdict caches' keys). */
+interface FilledParts {
+  memo?: Map<string, VarValue>;
+}
+
+const templateIds = new WeakMap<CompiledTemplate, number>();
+let nextTemplateId = 0;
+
+/**
+ * A filled template is determined by the template and the raw text of its variables (the fill and the IPv6
+ * bracketing are functions of them), so this key stands for its JSON text in the verdict caches. Undefined when
+ * a variable did not expand.
+ */
+function templateKey(c: CompiledTemplate, memo: Map<string, VarValue>): string | undefined {
+  let id = templateIds.get(c);
+  if (id === undefined) templateIds.set(c, (id = nextTemplateId++));
+  let key = String(id);
+  for (const name of c.vars) {
+    const v = memo.get(name);
+    if (!v?.ok) return undefined;
+    key += `\u0000${v.raw}`;
+  }
+  return key;
 }
 
 /** Per task: what it yields for whom; and every scheduling agent in first-seen order. */

@@ -16,14 +16,28 @@ import { someToolCanRun, toolsForSpec, toolVerdict, type ToolVerdict } from './t
 import { SchemaChecker, type Problem } from './validate';
 import { valueNode } from './value-nodes';
 
+/** Per part of a task: the test, archive i, context i of a participant. */
+export interface PartNames {
+  test?: string;
+  archive?: (i: number) => string | undefined;
+  context?: (participant: number, i: number) => string | undefined;
+}
+
+/** Keys standing for each part's JSON text, made only when a cache wants one. */
+export interface PartKeys {
+  test?: () => string | undefined;
+  archive?: (i: number) => string | undefined;
+  context?: (participant: number, i: number) => string | undefined;
+}
+
 /** A part's verdict: undefined when pScheduler accepts it. */
 type Verdict = Omit<PSchedulerRefusal, 'name' | 'index' | 'participant'> | undefined;
 
 /** Verdict caches for one expansion (or longer: the verdict of a JSON text never changes). */
 export class TaskChecker {
-  private readonly tests = new Map<string, Verdict>();
-  private readonly archives = new Map<string, Verdict>();
-  private readonly contexts = new Map<string, Verdict>();
+  private readonly tests = newTable();
+  private readonly archives = newTable();
+  private readonly contexts = newTable();
   /** Constant parts are one object shared by every combination: no JSON text needed to find their verdict. */
   private readonly byObject = new WeakMap<object, Verdict | null>();
   /** Distinct texts checked (for the bench and tests). */
@@ -35,55 +49,94 @@ export class TaskChecker {
    */
   check(
     task: { test?: unknown; archives?: unknown; contexts?: unknown; tools?: unknown },
-    names: {
-      test?: string;
-      archive?: (i: number) => string | undefined;
-      context?: (participant: number, i: number) => string | undefined;
-    } = {},
+    names: PartNames = {},
+    /** Keys standing for each part's JSON text (the expansion engine knows them without serialising). */
+    keys: PartKeys = {},
   ): PSchedulerRefusal[] {
     const out: PSchedulerRefusal[] = [];
     const tools = Array.isArray(task.tools) ? task.tools.filter((t): t is string => typeof t === 'string') : NO_TOOLS;
-    const t = this.cached(this.tests, task.test, tools.length ? `\u0000${tools.join('\u0000')}` : '', () =>
-      checkTest(task.test, tools),
+    const t = this.cached(
+      this.tests,
+      task.test,
+      tools.length ? `\u0000${tools.join('\u0000')}` : '',
+      () => checkTest(task.test, tools),
+      keys.test,
     );
     if (t) out.push(named(t, names.test));
     const archives = Array.isArray(task.archives) ? task.archives : NO_ITEMS;
     for (let i = 0; i < archives.length; i++) {
-      const a = this.cached(this.archives, archives[i], '', () => checkArchive(archives[i]));
+      const a = this.cached(
+        this.archives,
+        archives[i],
+        '',
+        () => checkArchive(archives[i]),
+        keys.archive && (() => keys.archive!(i)),
+      );
       if (a) out.push({ ...named(a, names.archive?.(i)), index: i });
     }
     const lists = contextLists(task.contexts);
     for (let p = 0; p < lists.length; p++) {
       const list = lists[p];
       for (let i = 0; i < list.length; i++) {
-        const c = this.cached(this.contexts, list[i], '', () => checkContext(list[i]));
+        const c = this.cached(
+          this.contexts,
+          list[i],
+          '',
+          () => checkContext(list[i]),
+          keys.context && (() => keys.context!(p, i)),
+        );
         if (c) out.push({ ...named(c, names.context?.(p, i)), participant: p, index: i });
       }
     }
     return out;
   }
 
-  private cached(table: Map<string, Verdict>, value: unknown, extra: string, run: () => Verdict): Verdict {
+  private cached(
+    table: Table,
+    value: unknown,
+    extra: string,
+    run: () => Verdict,
+    given: (() => string | undefined) | undefined,
+  ): Verdict {
+    // A part that differs in every combination (a spec naming both addresses of a pair) never hits: once a table
+    // shows no reuse, its keys are not worth building, storing and collecting.
+    if (table.lookups >= REUSE_SAMPLE && table.hits * 10 < table.lookups) {
+      this.checked++;
+      return run();
+    }
     const isObj = typeof value === 'object' && value !== null;
-    if (isObj && !extra) {
+    const givenKey = given?.();
+    if (isObj && !extra && givenKey === undefined) {
       const hit = this.byObject.get(value);
       if (hit !== undefined) return hit ?? undefined;
     }
-    const key = JSON.stringify(value ?? null) + extra;
+    // A given key never starts like JSON text, so the two kinds of key cannot meet.
+    const key = (givenKey !== undefined ? `\u0001${givenKey}` : JSON.stringify(value ?? null)) + extra;
+    table.lookups++;
     let v: Verdict;
-    if (table.has(key)) v = table.get(key);
-    else {
+    if (table.map.has(key)) {
+      table.hits++;
+      v = table.map.get(key);
+    } else {
       this.checked++;
       v = run();
-      if (table.size >= MAX_ENTRIES) table.clear(); // a hostile template cannot grow it without bound
-      table.set(key, v);
+      if (table.map.size >= MAX_ENTRIES) table.map.clear(); // a hostile template cannot grow it without bound
+      table.map.set(key, v);
     }
-    if (isObj && !extra) this.byObject.set(value, v ?? null);
+    if (isObj && !extra && givenKey === undefined) this.byObject.set(value, v ?? null);
     return v;
   }
 }
 
 const MAX_ENTRIES = 20_000;
+/** Lookups before a table's reuse is judged. */
+const REUSE_SAMPLE = 1000;
+interface Table {
+  map: Map<string, Verdict>;
+  lookups: number;
+  hits: number;
+}
+const newTable = (): Table => ({ map: new Map(), lookups: 0, hits: 0 });
 /** One options object for every check: check.ts keeps its schema checkers per options object. */
 const OPTIONS = {};
 const envelopeCheckers = new Map<string, SchemaChecker>();

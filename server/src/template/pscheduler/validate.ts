@@ -68,6 +68,9 @@ const candidateMemo = new Map<Schema, Map<string, boolean>>(); // per debian12 /
 const candidateMemoEl8 = new Map<Schema, Map<string, boolean>>();
 const MAX_MEMO = 50_000;
 const contentMemo = new Map<Schema, boolean>(); // schemas are our data: a fixed, small set
+/** Validity of concrete strings per schema object (each belongs to one plug-in's data, or is a shared type). */
+const stringMemo = new Map<Schema, Map<string, boolean>>();
+const stringMemoEl8 = new Map<Schema, Map<string, boolean>>();
 
 /** Shown in messages for a path: `data-ports.lower`, `retry-policy[0].wait`, or `the spec` for the root. */
 export function fieldName(path: JsonPath, root = 'the value'): string {
@@ -170,7 +173,24 @@ export class SchemaChecker {
       const exp = this.opts.expansion(node, this.looksAtContent(schema));
       if (exp) return this.checkExpansion(schema, node, exp, out, frame);
     }
+    if (node.type === 'string') return this.checkString(schema, node, out, frame);
     return this.checkConcrete(schema, node, out, frame);
+  }
+
+  /**
+   * A concrete string, remembered per schema and profile: a mesh sends the same few hundred addresses through the
+   * same Host schema in every spec. A remembered failure is checked again when its problems are wanted.
+   */
+  private checkString(schema: Schema, node: NodeLike, out: Problem[] | undefined, frame: Frame): boolean {
+    const memos = this.profile === 'el8' ? stringMemoEl8 : stringMemo;
+    let memo = memos.get(schema);
+    const s = node.value as string;
+    const known = memo?.get(s);
+    if (known === true || (known === false && !out)) return known;
+    const ok = this.checkConcrete(schema, node, out, frame);
+    if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map()));
+    memo.set(s, ok);
+    return ok;
   }
 
   private checkExpansion(
@@ -445,6 +465,9 @@ export class SchemaChecker {
       for (const s of list) if (this.check(s, node, undefined, NO_FRAME) && (++passing > 1 || !schema.oneOf)) break;
       return schema.oneOf ? passing === 1 : passing > 0;
     }
+    // Most values pass (a Host is a host name, an IPv4 or an IPv6 address): decide silently first, and build the
+    // failing alternatives' messages only for a value that needs them.
+    if (this.checkAlternatives(schema, node, undefined, frame)) return true;
     const results = list.map((s) => {
       const problems: Problem[] = [];
       return { ok: this.check(s, node, problems, NO_FRAME), problems };
