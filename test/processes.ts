@@ -1,4 +1,6 @@
-// Process-table helpers for tests that prove no child outlives its parent (Linux /proc; callers skip elsewhere).
+// Process helpers for tests: the process table (to prove no child outlives its parent; Linux /proc, callers skip
+// elsewhere) and running the built command line.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export const haveProc = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -62,4 +64,28 @@ export async function waitFor(predicate: () => boolean, ms: number): Promise<boo
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built command line (`dist/cli.js`) with `args` and collects what it prints and its exit code. */
+export function runCli(
+  cli: string,
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...options.env } as NodeJS.ProcessEnv;
+    const child = spawn(process.execPath, [cli, ...args], { env, cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -3,13 +3,13 @@
 // carrying the archive's own text.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metadata, RawPoint } from '../../archive-client/types';
 import { ROOT } from './helpers';
 import { startArchiveServer, type ArchiveMode } from './server/server';
+import { runCli, type CliRun } from '../processes';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const TOKEN = 'write-token-0123456789abcdef';
@@ -22,20 +22,8 @@ function file(name: string, content: unknown): string {
   return p;
 }
 
-function cli(
-  args: string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const childEnv: Record<string, string | undefined> = { ...process.env, PSCONFIG_ARCHIVE_TOKEN: undefined, ...env };
-    const child = spawn(process.execPath, [CLI, 'archive', ...args], { env: childEnv as NodeJS.ProcessEnv, cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  return runCli(CLI, ['archive', ...args], { env: { PSCONFIG_ARCHIVE_TOKEN: undefined, ...env }, cwd: ROOT });
 }
 
 const metadata = {

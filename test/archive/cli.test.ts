@@ -1,11 +1,11 @@
 // `psconfig-tools archive search|get` as a user runs it: node dist/cli.js against the local archive.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Metadata, RawPoint } from '../../archive-client/types';
 import { ROOT } from './helpers';
 import { type ArchiveServerHandle, startArchiveServer } from './server/server';
+import { runCli, type CliRun } from '../processes';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const NOW = Math.floor(Date.now() / 1000);
@@ -22,19 +22,8 @@ after(async () => {
 });
 
 /** Run the CLI without blocking this process (the archive answers from it). */
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'archive', ...args], { env: { ...process.env, ...env }, cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(CLI, ['archive', ...args], { env, cwd: ROOT });
 }
 
 test('search prints every page as one JSON array', async () => {

@@ -1,13 +1,13 @@
 // `psconfig-tools dashboard` as cron runs it: node dist/cli.js against the local archive's generated mesh.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DashboardReport } from '../../dashboard/report';
 import { startArchiveServer, type ArchiveServerHandle } from '../archive/server/server';
 import { dashboardFixturePath, repoRoot } from '../fixtures';
+import { runCli, type CliRun } from '../processes';
 
 const CLI = join(repoRoot(), 'dist', 'cli.js');
 const TEMPLATE = dashboardFixturePath('mesh-20.psconfig.json');
@@ -23,16 +23,8 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'dashboard', ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(CLI, ['dashboard', ...args]);
 }
 
 test('json: one grid per task, each direction in the scenario state; exit 1 because some pairs are red or empty', async () => {
