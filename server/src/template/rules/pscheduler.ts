@@ -64,15 +64,17 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
 
   const specOk = new Map<string, { plugin: PluginData; spec: JsonNode; clean: boolean }>();
   // kept only for tasks that list tools
+  // (read on tree indexes: a node view's children would make a view per property of every task)
+  const hasTools = (t: TaskInfo): boolean => tree.propertyValue(t.node.index, 'tools') >= 0;
   let withTools = false;
-  for (const t of model.tasks) if (memberProp(t.node, 'tools')) withTools = true;
+  for (const t of model.tasks) if (hasTools(t)) withTools = true;
 
   // Sections are walked on tree indexes: a test read back from the cache costs a slice and a lookup, no node views.
   eachObject(model, 'tests', (name, i) => {
     const users = (): readonly TaskInfo[] => model.usersOf('tests', name);
     // whether every task using the test lists tools changes what is said about tools
     const u = users();
-    const context = u.length && u.every((t) => memberProp(t.node, 'tools')) ? '1' : '0';
+    const context = u.length && u.every(hasTools) ? '1' : '0';
     const entry = cache.check(i, 'tests', context, users, (found) => {
       const test = tree.node(i);
       metaKept(test, 'test', found);
@@ -136,6 +138,7 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   });
 
   for (const task of model.tasks) {
+    if (!withTools || !hasTools(task)) continue;
     const toolsProp = memberProp(task.node, 'tools');
     const t = task.test !== undefined ? specOk.get(task.test) : undefined;
     if (!toolsProp || !t) continue;
