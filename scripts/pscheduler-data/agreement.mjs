@@ -6,7 +6,7 @@
 // (server/src/template/pscheduler, compiled to out/) and by pScheduler's programs through the oracle.
 //
 //   node scripts/build.mjs --tests
-//   node scripts/pscheduler-data/agreement.mjs --oracle ../shared/tools/pscheduler-oracle [--profile el8] [--seed 1]
+//   node scripts/pscheduler-data/agreement.mjs --oracle PATH/TO/pscheduler-oracle [--profile el8] [--seed 1]
 //
 // Without --oracle (or when it is not there) it says so and exits 0.
 import { spawnSync } from 'node:child_process';

@@ -12,7 +12,7 @@ Kept: the validation keywords. Dropped: title/description/default/x-invalid-mess
 validation), keywords jsonschema ignores (such as upstream's misspelt " type"), and the top-level keywords
 json_validate itself drops (a skeleton's oneOf/allOf: see meta.NOTES). Hand-written facts come from meta.py.
 
-  /usr/bin/python3 scripts/pscheduler-data/extract.py --oracle ../shared/tools/pscheduler-oracle \
+  /usr/bin/python3 scripts/pscheduler-data/extract.py --oracle PATH/TO/pscheduler-oracle \
       --pscheduler /path/to/pscheduler-checkout
 """
 

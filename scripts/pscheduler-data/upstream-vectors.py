@@ -3,7 +3,7 @@
 (pscheduler-*/tests/*_test.py at the commit in meta.py), what each test expects, and what pScheduler's code really
 answers (run through the oracle's upstream-tests.py). Development tool only.
 
-  /usr/bin/python3 scripts/pscheduler-data/upstream-vectors.py --oracle ../shared/tools/pscheduler-oracle
+  /usr/bin/python3 scripts/pscheduler-data/upstream-vectors.py --oracle PATH/TO/pscheduler-oracle
 """
 import argparse
 import json
