@@ -9,11 +9,9 @@ let client: LspClient;
 const text = exampleText('psconfig--example-2-testbed.json');
 
 before(async () => {
-  process.env.PSCONFIG_EDITED_TEXT_MIN_CHARS = '1';
-  client = await LspClient.start({ itemDefaults: true });
+  client = await LspClient.start({ itemDefaults: true, env: { PSCONFIG_EDITED_TEXT_MIN_CHARS: '1' } });
 });
 after(async () => {
-  delete process.env.PSCONFIG_EDITED_TEXT_MIN_CHARS;
   assert.deepEqual(client.loggedErrors(), []);
   await client.stop();
 });

@@ -297,15 +297,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         if (!picked) throw new Error('no critical pair in the grid');
         const p = picked;
         const overlay = frame.locator('.grid-overlay');
-        const pos = await frame.evaluate(
-          ([r, c, h]) => {
-            const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
-            const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
-            return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
-          },
-          [p.row, p.col, p.half] as const,
-        );
-        if (!pos) throw new Error('the picked cell is not in view');
+        const pos = await halfPosition(frame, p);
         await overlay.hover({ position: pos });
         await frame.waitForFunction(() => /metadata key \w+/.test(window.dashboardMetrics.hoverText));
         const text = await frame.evaluate(() => window.dashboardMetrics.hoverText);
@@ -333,15 +325,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         const frame = dashboard ?? (await webviewFrame(page, '#tabs .tab'));
         const p = picked;
         if (!p) throw new Error('no cell was picked');
-        const pos = await frame.evaluate(
-          ([r, c, h]) => {
-            const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
-            const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
-            return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
-          },
-          [p.row, p.col, p.half] as const,
-        );
-        if (!pos) throw new Error('the picked cell is not in view');
+        const pos = await halfPosition(frame, p);
         await frame.locator('.grid-overlay').click({ position: pos });
         const ex = await webviewFrame(page, '#archive option');
         await ex.waitForFunction(
@@ -381,4 +365,21 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
     await context.close().catch(() => undefined);
   }
   return { exitCode: checks.failed > 0 ? 1 : 0, passed: checks.passed, failed: checks.failed };
+}
+
+/** Where a cell half is drawn, relative to the grid's overlay (for hover and click positions). */
+async function halfPosition(
+  frame: Frame,
+  p: { row: number; col: number; half: 0 | 1 },
+): Promise<{ x: number; y: number }> {
+  const pos = await frame.evaluate(
+    ([r, c, h]) => {
+      const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
+      const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
+      return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
+    },
+    [p.row, p.col, p.half] as const,
+  );
+  if (!pos) throw new Error('the picked cell is not in view');
+  return pos;
 }
