@@ -85,8 +85,10 @@ export class Tree {
   strings: string[] = [];
   /** Values that are not what the text says (strings the recovering parser repaired). */
   readonly overrides = new Map<number, string>();
-  /** Views made so far (a few thousand of a tree's nodes, scattered: a map, not an array as long as the tree). */
-  private readonly views = new Map<number, JsonNode>();
+  /** Views made so far, by index, in chunks of 4,096 made on first use (a large template's checks make tens of
+   *  thousands of views: a Map of them cost more to grow and to collect than the views; one array as long as the
+   *  tree would be a slow dictionary-mode array beyond 100,000 entries). */
+  private views: (JsonNode | undefined)[][] = [];
   private buffer: ArrayBuffer | undefined;
   private capacity = 0;
 
@@ -109,6 +111,7 @@ export class Tree {
     this.start = this.end = this.parent = this.next = this.aux = NO_INTS;
     this.count = 0;
     this.capacity = 0;
+    this.views = [];
   }
 
   get released(): boolean {
@@ -310,6 +313,61 @@ export class Tree {
     }
   }
 
+  /**
+   * Calls fn(property, value) for each member of object `obj` as pSConfig reads it: comments and properties without
+   * a value skipped, and of duplicate keys only the last. No views, no Map per object (the checks visit every
+   * address, label and task of a large template on each version).
+   */
+  eachMember(obj: number, fn: (prop: number, value: number) => void): void {
+    if (obj < 0 || (this.kind[obj] & TYPE_MASK) !== OBJECT) return;
+    let n = 0;
+    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) n++;
+    let later: Set<string> | undefined;
+    if (n > 16) {
+      // many members: keys seen from the end, so each property knows whether a later one replaces it
+      const keep: number[] = [];
+      later = new Set<string>();
+      for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) keep.push(p);
+      const drop = new Uint8Array(keep.length);
+      for (let k = keep.length - 1; k >= 0; k--) {
+        const p = keep[k];
+        if (this.kind[p] & COMMENT || this.propValue(p) < 0) continue;
+        const key = this.str(p + 1);
+        if (later.has(key)) drop[k] = 1;
+        else later.add(key);
+      }
+      for (let k = 0; k < keep.length; k++)
+        if (!drop[k] && !(this.kind[keep[k]] & COMMENT) && this.propValue(keep[k]) >= 0)
+          fn(keep[k], this.propValue(keep[k]));
+      return;
+    }
+    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) {
+      if (this.kind[p] & COMMENT) continue;
+      const v = this.propValue(p);
+      if (v < 0) continue;
+      let replaced = false;
+      for (let q = this.nextSibling(p, obj); q >= 0 && !replaced; q = this.nextSibling(q, obj))
+        replaced = !(this.kind[q] & COMMENT) && this.propValue(q) >= 0 && this.sameString(p + 1, q + 1);
+      if (!replaced) fn(p, v);
+    }
+  }
+
+  /** Whether string nodes a and b decode to the same value (compared in the text when both are plain). */
+  sameString(a: number, b: number): boolean {
+    const sa = this.aux[a];
+    const sb = this.aux[b];
+    if (sa >= 0 && sb >= 0) return this.strings[sa] === this.strings[sb];
+    if (!(this.kind[a] & ESCAPED) && !(this.kind[b] & ESCAPED) && !this.overrides.size) {
+      const la = this.end[a] - this.start[a];
+      if (la !== this.end[b] - this.start[b]) return false;
+      const { text } = this;
+      for (let k = 0, x = this.start[a], y = this.start[b]; k < la; k++)
+        if (text.charCodeAt(x + k) !== text.charCodeAt(y + k)) return false;
+      return true;
+    }
+    return this.str(a) === this.str(b);
+  }
+
   /** The value of `obj[key]` (comments excluded, the last duplicate wins), or -1. */
   propertyValue(obj: number, key: string): number {
     if (obj < 0 || (this.kind[obj] & TYPE_MASK) !== OBJECT) return -1;
@@ -409,9 +467,8 @@ export class Tree {
 
   /** The JsonNode of index i (one per index, made on first use). */
   node(i: number): JsonNode {
-    let v = this.views.get(i);
-    if (!v) this.views.set(i, (v = new JsonNode(this, i)));
-    return v;
+    const chunk = this.views[i >> 12] ?? (this.views[i >> 12] = new Array<JsonNode | undefined>(4096));
+    return chunk[i & 4095] ?? (chunk[i & 4095] = new JsonNode(this, i));
   }
 
   /** The root node, if the text has one. */

@@ -1,7 +1,8 @@
 // Address values (host names or IP literals) and groups/tasks that yield nothing, with the reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addressProblem } from '../../../server/src/template/rules/address-format';
+import { isIPv4, isIPv6 } from 'node:net';
+import { addressProblem, isHostOrIp } from '../../../server/src/template/rules/address-format';
 import { check, template, withCode } from './helpers';
 
 test('valid address forms: host names, IPv4, IPv6 (full, compressed, mapped), a final dot', () => {
@@ -20,6 +21,44 @@ test('valid address forms: host names, IPv4, IPv6 (full, compressed, mapped), a 
     'xn--bcher-kva.example',
   ])
     assert.equal(addressProblem(v), undefined, v);
+});
+
+test("the host-name check (a loop) accepts exactly what JSON Schema's hostname pattern accepts", () => {
+  // The format as a regular expression (RFC 1123 labels of 1-63, at most 253 characters, a final dot allowed), the
+  // check's specification; the loop replaced it for speed on large templates.
+  const pattern =
+    /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+  const reference = (v: string): boolean => isIPv4(v) || isIPv6(v) || (pattern.test(v) && !/^[\d.]+$/.test(v));
+  const edges = [
+    '',
+    '.',
+    'a',
+    'a.',
+    'a..b',
+    '-a',
+    'a-',
+    'a.-b',
+    'a-.b',
+    'A-B.c',
+    '1.2.3',
+    '1.2.3.256',
+    '::1',
+    '[::1]',
+    'a'.repeat(63),
+    'a'.repeat(64),
+    `${'a'.repeat(63)}.`.repeat(4),
+    `${'a'.repeat(50)}.`.repeat(5) + 'a',
+    'é.net',
+    'a\n',
+  ];
+  // Random strings over the characters that matter, from a fixed seed (a linear congruential generator).
+  let seed = 7;
+  const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const chars = 'ab-.1:_9Z';
+  const random = Array.from({ length: 20000 }, () =>
+    Array.from({ length: next(12) }, () => chars[next(chars.length)]).join(''),
+  );
+  for (const v of [...edges, ...random]) assert.equal(isHostOrIp(v), reference(v), JSON.stringify(v));
 });
 
 test('invalid address forms say what is wrong and what to write', () => {

@@ -188,6 +188,10 @@ export function* iterateGroup(ctx: GroupContext, groupName: string, group: JsonO
   }
   let dim: JsonObject[];
   let keep: (i: number, j: number) => boolean;
+  // Selector checksums (canonical JSON), made when first needed: a mesh without `excludes` needs none, and the
+  // checks iterate each group up to its first combination only.
+  const sums: string[] = [];
+  const sum = (i: number): string => (sums[i] ??= canonicalJson(dim[i]));
   if (group.type === 'mesh') {
     dim = selectors(group.addresses);
     keep = () => true;
@@ -195,16 +199,18 @@ export function* iterateGroup(ctx: GroupContext, groupName: string, group: JsonO
     const a = selectors(group['a-addresses']);
     const b = selectors(group['b-addresses']);
     dim = [...a, ...b];
-    const aSet = new Set(a.map(canonicalJson));
-    const bSet = new Set(b.map(canonicalJson));
+    const aSet = new Set<string>();
+    const bSet = new Set<string>();
+    for (let i = 0; i < dim.length; i++) (i < a.length ? aSet : bSet).add(sum(i));
     const uni = truthy(group.unidirectional);
     const checked = new Set<string>();
-    const sums = dim.map(canonicalJson);
     // Disjoint.is_excluded_selectors: A→B (and B→A unless unidirectional), each selector pair once.
     keep = (i, j) => {
-      const k = `${sums[i]}->${sums[j]}`;
+      const si = sum(i);
+      const sj = sum(j);
+      if (!((aSet.has(si) && bSet.has(sj)) || (!uni && aSet.has(sj) && bSet.has(si)))) return false;
+      const k = `${si}->${sj}`;
       if (checked.has(k)) return false;
-      if (!((aSet.has(sums[i]) && bSet.has(sums[j])) || (!uni && aSet.has(sums[j]) && bSet.has(sums[i])))) return false;
       checked.add(k);
       return true;
     };
@@ -212,7 +218,6 @@ export function* iterateGroup(ctx: GroupContext, groupName: string, group: JsonO
     return;
   }
   const excludes = excludeMap(group);
-  const sums = dim.map(canonicalJson);
   const cache = new Map<number, NameLabelAddress[] | undefined>();
   const selectCached = (i: number): NameLabelAddress[] | undefined => {
     if (!cache.has(i)) cache.set(i, select(ctx, groupName, dim[i]));
@@ -222,7 +227,7 @@ export function* iterateGroup(ctx: GroupContext, groupName: string, group: JsonO
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (!keep(i, j)) continue;
-      if (excludes.get(sums[i])?.has(sums[j])) continue;
+      if (excludes.size > 0 && excludes.get(sum(i))?.has(sum(j))) continue;
       // The docs say a selector with `disabled: true` is skipped; neither implementation reads it (noted by the engine).
       if (dim[i].disabled === true || dim[j].disabled === true) continue;
       const aList = selectCached(i);

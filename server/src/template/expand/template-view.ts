@@ -33,12 +33,18 @@ export function stripHashKeys(v: unknown, depth = 0, path = ''): Json {
 
 /** Canonical JSON (sorted keys): pSConfig compares selectors and archives by a checksum of exactly this. */
 export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + canonicalJson(v[i]);
+    return out + ']';
+  }
   if (isObject(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
-      .join(',')}}`;
+    const keys = Object.keys(v);
+    if (keys.length > 1) keys.sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++)
+      out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson(v[keys[i]])}`;
+    return out + '}';
   }
   return JSON.stringify(v) ?? 'null';
 }

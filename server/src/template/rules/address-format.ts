@@ -4,17 +4,40 @@
 // matches such an address to itself and pScheduler rejects the tests built from it.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { TemplateModel } from '../model';
-import { members, propertyValue, stringValue, type JsonNode } from '../parse';
-import { sectionNode } from '../symbols';
+import { NODE } from '../tree';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
-/** RFC 1123 host name, as JSON Schema's `hostname` format (labels of 1–63, at most 253 characters, a final dot allowed). */
-const HOSTNAME =
-  /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+/**
+ * RFC 1123 host name, as JSON Schema's `hostname` format: dot-separated labels of 1–63 letters, digits and `-` (not
+ * first or last), at most 253 characters besides a final dot, which is allowed. A loop rather than a regular
+ * expression: it runs on every address and label of a template on each version.
+ */
+function isHostname(value: string): boolean {
+  const n = value.length - (value.endsWith('.') ? 1 : 0);
+  if (n < 1 || n > 253) return false;
+  let label = 0;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46) {
+      // `.`: the label before it is complete
+      if (label === 0 || value.charCodeAt(i - 1) === 45) return false;
+      label = 0;
+      continue;
+    }
+    const alnum = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (!alnum && (c !== 45 || label === 0)) return false;
+    if (++label > 63) return false;
+  }
+  return label > 0 && value.charCodeAt(n - 1) !== 45;
+}
 
 export function isHostOrIp(value: string): boolean {
-  return isIPv4(value) || isIPv6(value) || (HOSTNAME.test(value) && !/^[\d.]+$/.test(value));
+  // Host names first: they are most addresses, and node's IPv6 test is one long regular expression.
+  return (
+    (isHostname(value) && !ALL_DIGITS_AND_DOTS.test(value)) || isIPv4(value) || (value.includes(':') && isIPv6(value))
+  );
 }
+const ALL_DIGITS_AND_DOTS = /^[\d.]+$/;
 
 /** Why `value` is not a host name or IP literal, with the fix; undefined when it is one. */
 export function addressProblem(value: string): string | undefined {
@@ -49,37 +72,47 @@ export function addressProblem(value: string): string | undefined {
 
 export function checkAddressFormats(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
-  const check = (owner: string, obj: JsonNode | undefined): void => {
-    if (obj?.type !== 'object') return;
-    for (const field of ['address', 'lead-bind-address']) {
-      const node = propertyValue(obj, field);
-      const value = stringValue(node);
+  const t = model.parsed.tree;
+  if (!model.parsed.root) return out;
+  // On tree indexes, and the owner's words made only for a problem: a large template has thousands of addresses
+  // with labels, nearly all of them fine.
+  const check = (obj: number, owner: () => string): void => {
+    if (t.type(obj) !== OBJECT) return;
+    for (const field of FIELDS) {
+      const node = t.propertyValue(obj, field);
       // Variables are not expanded in addresses (template-variables.ts says so); wrong types: the schema check.
-      if (node === undefined || value === undefined || value.includes('{%')) continue;
+      if (node < 0 || t.type(node) !== STRING) continue;
+      const value = t.str(node);
+      if (value.includes('{%')) continue;
       const problem = addressProblem(value);
       if (!problem) continue;
       out.push(
         diag(
           'psconfig/invalid-address',
           'error',
-          `\`${field}\` of ${owner} ${problem}. Addresses are host names or IP addresses (IPv4, IPv6), without scheme or port: agents match them against their own addresses and tests use them as endpoints.`,
-          node.offset + 1,
-          node.offset + node.length - 1,
+          `\`${field}\` of ${owner()} ${problem}. Addresses are host names or IP addresses (IPv4, IPv6), without scheme or port: agents match them against their own addresses and tests use them as endpoints.`,
+          t.start[node] + 1,
+          t.end[node] - 1,
         ),
       );
     }
   };
-  for (const [name, prop] of members(sectionNode(model.parsed.root, 'addresses'))) {
-    const addr = prop.children?.[1];
-    check(`address \`${name}\``, addr);
-    for (const [label, lp] of members(propertyValue(addr, 'labels')))
-      check(`label \`${label}\` of address \`${name}\``, lp.children?.[1]);
-    for (const [remote, rp] of members(propertyValue(addr, 'remote-addresses'))) {
-      const entry = rp.children?.[1];
-      check(`the remote entry \`${remote}\` of address \`${name}\``, entry);
-      for (const [label, lp] of members(propertyValue(entry, 'labels')))
-        check(`label \`${label}\` of the remote entry \`${remote}\` of address \`${name}\``, lp.children?.[1]);
-    }
-  }
+  t.eachMember(t.propertyValue(0, 'addresses'), (prop, addr) => {
+    const name = (): string => t.str(prop + 1);
+    check(addr, () => `address \`${name()}\``);
+    t.eachMember(t.propertyValue(addr, 'labels'), (lp, label) =>
+      check(label, () => `label \`${t.str(lp + 1)}\` of address \`${name()}\``),
+    );
+    t.eachMember(t.propertyValue(addr, 'remote-addresses'), (rp, entry) => {
+      const remote = (): string => t.str(rp + 1);
+      check(entry, () => `the remote entry \`${remote()}\` of address \`${name()}\``);
+      t.eachMember(t.propertyValue(entry, 'labels'), (lp, label) =>
+        check(label, () => `label \`${t.str(lp + 1)}\` of the remote entry \`${remote()}\` of address \`${name()}\``),
+      );
+    });
+  });
   return out;
 }
+
+const FIELDS = ['address', 'lead-bind-address'] as const;
+const { OBJECT, STRING } = NODE;
