@@ -283,9 +283,8 @@ export class Tree {
     if (a >= 0) return this.strings[a];
     const o = this.overrides.get(i);
     if (o !== undefined) return o;
-    const raw = this.text.slice(this.start[i], this.end[i]);
-    if (this.kind[i] & ESCAPED) return JSON.parse(raw) as string;
-    return raw.slice(1, -1);
+    if (this.kind[i] & ESCAPED) return JSON.parse(this.text.slice(this.start[i], this.end[i])) as string;
+    return this.text.slice(this.start[i] + 1, this.end[i] - 1);
   }
 
   /** Whether string node i decodes to `s`, without decoding it when it is plain. */

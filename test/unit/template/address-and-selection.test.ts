@@ -240,3 +240,51 @@ test('groups with class selectors, unknown addresses or unread includes are not 
   const unread = check(template({ groups: { g: { type: 'list', addresses: [] } }, includes: ['/x.json'] }));
   assert.deepEqual(withCode(unread, 'psconfig/empty-group'), []);
 });
+
+test('verdicts kept between versions follow edits of addresses, hosts, groups and tasks', () => {
+  // Consecutive checks as the editor runs them: each version must be judged on its own text, whatever the one
+  // before it left behind (verdicts are kept while the addresses and hosts text is unchanged).
+  const base = {
+    addresses: { a: { address: 'a.example.net', host: 'h' }, b: { address: 'b.example.net' } },
+    hosts: { h: {} },
+    groups: { g: { type: 'mesh', addresses: sel('a', 'b') } },
+    tasks: { task: { group: 'g', test: 't' } },
+  };
+  const codes = (doc: Record<string, unknown>): string[] =>
+    check(template(doc))
+      .filter((d) => d.code === 'psconfig/empty-group' || d.code === 'psconfig/task-yields-nothing')
+      .map((d) => `${d.code} ${d.text}`);
+  assert.deepEqual(codes(base), []);
+  // an address disabled: the same group text, other addresses text
+  const disabled = { ...base, addresses: { ...base.addresses, b: { address: 'b.example.net', disabled: true } } };
+  assert.deepEqual(codes(disabled), ['psconfig/empty-group g', 'psconfig/task-yields-nothing task']);
+  assert.deepEqual(codes(base), []);
+  // the host disabled: only the hosts text differs
+  assert.deepEqual(codes({ ...base, hosts: { h: { disabled: true } } }), [
+    'psconfig/empty-group g',
+    'psconfig/task-yields-nothing task',
+  ]);
+  // the group edited, then a second task on it, then the group renamed under the same text
+  assert.deepEqual(codes({ ...base, groups: { g: { type: 'mesh', addresses: sel('a') } } }), [
+    'psconfig/empty-group g',
+    'psconfig/task-yields-nothing task',
+  ]);
+  const two = { ...base, tasks: { task: { group: 'g', test: 't' }, other: { group: 'g', test: 't' } } };
+  assert.deepEqual(codes(two), []);
+  const renamed = {
+    ...base,
+    groups: { g: { type: 'mesh', addresses: sel('a', 'b') }, g2: { type: 'mesh', addresses: sel('a') } },
+    tasks: { task: { group: 'g2', test: 't' } },
+  };
+  assert.deepEqual(codes(renamed), ['psconfig/empty-group g2', 'psconfig/task-yields-nothing task']);
+  // every member no-agent: the reason names the group the task uses
+  const noAgent = {
+    ...base,
+    hosts: { h: { 'no-agent': true } },
+    addresses: { a: { address: 'a.example.net', host: 'h' }, b: { address: 'b.example.net', host: 'h' } },
+    groups: { g: { type: 'mesh', addresses: sel('a', 'b'), 'excludes-self': 'disabled' } },
+  };
+  const found = check(template(noAgent)).filter((d) => d.code === 'psconfig/task-yields-nothing');
+  assert.equal(found.length, 1);
+  assert.match(found[0].message, /every member of its group `g` is `no-agent`/);
+});

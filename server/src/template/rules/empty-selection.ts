@@ -4,9 +4,9 @@
 // group iteration and task planning (expand/groups.ts, expand/scheduling.ts), stopping at the first combination,
 // so the usual case costs one combination per task.
 import type { TemplateModel } from '../model';
-import { keyOf, members, type JsonNode, type Tree } from '../parse';
+import type { JsonNode, Tree } from '../parse';
 import { NODE } from '../tree';
-import { sectionNode, type Section } from '../symbols';
+import type { Section } from '../symbols';
 import type { IncludeSet } from '../includes/include-set';
 import type { ClassContext } from '../expand/address-classes';
 import { iterateGroup, NodeTable, selectAddress, type GroupContext } from '../expand/groups';
@@ -31,71 +31,159 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
   const out: TemplateDiagnostic[] = [];
   // Without every include, or with a syntax error, what the groups select is not known.
   if (!model.parsed.root || model.parsed.syntaxErrors.length > 0 || !includes.complete) return out;
-  const view = mergedView(model, includes);
-  const classes: ClassContext = { view, requestingAgent: new Map(), jqResults: new Map(), note: () => undefined };
-  const nodes = new NodeTable();
-  const ctx: GroupContext = { classes, nodes, note: () => undefined };
-  const emptyGroups = new Map<string, string>();
-  const planned = new Map<string, 'some' | 'none' | 'error'>();
-  const checkedGroups = new Map<string, boolean>();
-  const isCheckable = (name: string, group: JsonObject): boolean => {
-    let ok = checkedGroups.get(name);
-    if (ok === undefined) checkedGroups.set(name, (ok = checkable(view, group)));
-    return ok;
-  };
+  const { text, tree: t } = model.parsed;
+  // Names from includes are planned on the merged view, and then nothing is kept for the next version.
+  const merged = includes.merged.some((e) => e.parsed);
+  const verdicts = merged ? freshVerdicts('', '') : keptVerdicts(model);
+  let planning: Planning | undefined;
+  const plan = (): Planning => (planning ??= planningOf(model, includes));
 
-  for (const [name, prop] of members(sectionNode(model.parsed.root, 'groups'))) {
-    const group = view.groups.get(name);
-    if (!group || !isCheckable(name, group)) continue;
-    const verdict = usableCombination(view, ctx, name, group);
-    if (verdict !== false) continue;
-    const reason = whyEmpty(view, ctx, group);
-    emptyGroups.set(name, reason);
-    const key = keyOf(prop);
+  // A group's verdict depends on its name and text and on the addresses and hosts: judged once per such key.
+  const groupKeys = new Map<string, string>();
+  const groupVerdict = (name: string): GroupVerdict => {
+    let key = groupKeys.get(name);
+    if (key === undefined) groupKeys.set(name, (key = `${name}\u0000`)); // not in this template: from an include
+    let v = verdicts.groups.get(key);
+    if (!v) verdicts.groups.set(key, (v = judgeGroup(plan(), name)));
+    return v;
+  };
+  t.eachMember(t.propertyValue(0, 'groups'), (prop, value) => {
+    const name = t.str(prop + 1);
+    groupKeys.set(name, `${name}\u0000${text.slice(t.start[value], t.end[value])}`);
+    const v = groupVerdict(name);
+    if (v.empty === undefined) return;
     out.push(
       diag(
         'psconfig/empty-group',
         'warning',
-        `Group \`${name}\` selects nothing: ${reason}. Tasks using it create no pScheduler tasks.`,
-        key.offset + 1,
-        key.offset + key.length - 1,
+        `Group \`${name}\` selects nothing: ${v.empty}. Tasks using it create no pScheduler tasks.`,
+        t.start[prop + 1] + 1,
+        t.end[prop + 1] - 1,
       ),
     );
-  }
+  });
 
-  for (const [name, prop] of members(sectionNode(model.parsed.root, 'tasks'))) {
-    const task = view.tasks.get(name);
-    if (!task || task.disabled === true) continue;
+  const testsSection = t.propertyValue(0, 'tests');
+  const testKnown = (name: string): boolean =>
+    merged ? plan().view.tests.has(name) : t.propertyValue(testsSection, name) >= 0;
+  t.eachMember(t.propertyValue(0, 'tasks'), (prop, value) => {
+    const name = t.str(prop + 1);
+    const task = merged ? plan().view.tasks.get(name) : taskFields(t, value);
+    if (!task || task.disabled === true) return;
     const groupName = str(task.group);
-    const group = groupName ? view.groups.get(groupName) : undefined;
-    if (!group || !isCheckable(groupName as string, group) || !str(task.test) || !view.tests.has(task.test as string))
-      continue;
+    const testName = str(task.test);
+    if (!groupName || !testName || !testKnown(testName)) return;
+    const group = groupVerdict(groupName);
+    if (!group.checkable) return;
     // Tasks of one group differ only in scheduled-by here: plan each (group, scheduled-by) once.
-    const planKey = `${groupName}\u0000${String(task['scheduled-by'] ?? 0)}`;
-    let yields = planned.get(planKey);
+    const groupKey = groupKeys.get(groupName)!;
+    const planKey = `${groupKey}\u0000${String(task['scheduled-by'] ?? 0)}`;
+    let yields = verdicts.plans.get(planKey);
     if (yields === undefined) {
-      const plan = planTask(view, classes, nodes, name, { ...task, disabled: false }, () => true, 1);
-      yields = plan.error ? 'error' : plan.combos.length > 0 ? 'some' : 'none';
-      planned.set(planKey, yields);
+      const { view, classes, nodes } = plan();
+      const p = planTask(view, classes, nodes, name, { ...task, disabled: false }, () => true, 1);
+      verdicts.plans.set(planKey, (yields = p.error ? 'error' : p.combos.length > 0 ? 'some' : 'none'));
     }
-    if (yields !== 'none') continue;
-    const reason = emptyGroups.has(groupName as string)
-      ? `its group \`${groupName}\` selects nothing (${emptyGroups.get(groupName as string)})`
-      : whyNoScheduler(view, ctx, groupName as string, group);
-    if (!reason) continue;
-    const key = keyOf(prop);
+    if (yields !== 'none') return;
+    let reason: string | undefined;
+    if (group.empty !== undefined) reason = `its group \`${groupName}\` selects nothing (${group.empty})`;
+    else if (verdicts.noScheduler.has(groupKey)) reason = verdicts.noScheduler.get(groupKey);
+    else {
+      const { view, ctx } = plan();
+      reason = whyNoScheduler(view, ctx, groupName, view.groups.get(groupName)!);
+      verdicts.noScheduler.set(groupKey, reason);
+    }
+    if (!reason) return;
     out.push(
       diag(
         'psconfig/task-yields-nothing',
         'warning',
         `Task \`${name}\` creates no pScheduler task: ${reason}.`,
-        key.offset + 1,
-        key.offset + key.length - 1,
+        t.start[prop + 1] + 1,
+        t.end[prop + 1] - 1,
       ),
     );
-  }
+  });
   return out;
 }
+
+/** What planning works on: the merged view of the template and its includes, made only when a verdict is missing. */
+interface Planning {
+  view: TemplateView;
+  classes: ClassContext;
+  nodes: NodeTable;
+  ctx: GroupContext;
+}
+
+function planningOf(model: TemplateModel, includes: IncludeSet): Planning {
+  const view = mergedView(model, includes);
+  const classes: ClassContext = { view, requestingAgent: new Map(), jqResults: new Map(), note: () => undefined };
+  const nodes = new NodeTable();
+  return { view, classes, nodes, ctx: { classes, nodes, note: () => undefined } };
+}
+
+interface GroupVerdict {
+  /** Its members are known without jq or agents (else nothing is said about it or its tasks). */
+  checkable: boolean;
+  /** Why it selects nothing, when it does. */
+  empty?: string;
+}
+
+function judgeGroup({ view, ctx }: Planning, name: string): GroupVerdict {
+  const group = view.groups.get(name);
+  if (!group || !checkable(view, group)) return { checkable: false };
+  if (usableCombination(view, ctx, name, group) !== false) return { checkable: true };
+  return { checkable: true, empty: whyEmpty(view, ctx, group) };
+}
+
+/**
+ * Verdicts kept across versions while the addresses and hosts text stays the same (keystrokes in tasks, tests or
+ * a group re-judge only what they touched), as the pScheduler checks keep theirs (pscheduler/template-expansion.ts).
+ */
+interface Verdicts {
+  addressesText: string;
+  hostsText: string;
+  /** group name and text -> verdict */
+  groups: Map<string, GroupVerdict>;
+  /** group key and scheduled-by -> whether planning yields a task */
+  plans: Map<string, 'some' | 'none' | 'error'>;
+  /** group key -> why nobody schedules its combinations (undefined: someone does) */
+  noScheduler: Map<string, string | undefined>;
+}
+let kept: Verdicts | undefined;
+/** Verdicts kept at most (edits that rename groups leave old keys behind): beyond it the store starts over. */
+const MAX_KEPT = 20_000;
+
+function freshVerdicts(addressesText: string, hostsText: string): Verdicts {
+  return { addressesText, hostsText, groups: new Map(), plans: new Map(), noScheduler: new Map() };
+}
+
+function keptVerdicts(model: TemplateModel): Verdicts {
+  const { text, tree: t } = model.parsed;
+  const slice = (section: number): string => (section < 0 ? '' : text.slice(t.start[section], t.end[section]));
+  // Slices share the document's storage and compare natively: no megabyte copy per version.
+  const addressesText = slice(t.propertyValue(0, 'addresses'));
+  const hostsText = slice(t.propertyValue(0, 'hosts'));
+  if (
+    !kept ||
+    kept.addressesText !== addressesText ||
+    kept.hostsText !== hostsText ||
+    kept.groups.size + kept.plans.size > MAX_KEPT
+  )
+    kept = freshVerdicts(addressesText, hostsText);
+  return kept;
+}
+
+/** Forget the verdicts of earlier versions (the benchmark measures a first check with it). */
+export function clearSelectionVerdicts(): void {
+  kept = undefined;
+}
+
+/** The task fields the check reads, as planning sees them (plannedSections), straight from the tree. */
+function taskFields(t: Tree, task: number): JsonObject | undefined {
+  return t.type(task) === NODE.OBJECT ? pick(t, task, TASK_FIELDS) : undefined;
+}
+const TASK_FIELDS = ['group', 'test', 'scheduled-by', 'disabled'];
 
 /** The fields of object `obj` (a tree index) that planning reads (values as pSConfig sees them: comments out, the
  *  last duplicate wins), read on tree indexes: no node objects for the thousands of addresses of a large mesh. */
@@ -152,7 +240,7 @@ function plannedSections(root: JsonNode | undefined): JsonObject {
     addresses: section('addresses', (t, n) => pick(t, n, ADDRESS_FIELDS, ADDRESS_NESTED)),
     groups: section('groups', (t, n) => (t.toValue(n) ?? {}) as JsonObject),
     hosts: section('hosts', (t, n) => pick(t, n, ['disabled', 'no-agent'])),
-    tasks: section('tasks', (t, n) => pick(t, n, ['group', 'test', 'scheduled-by', 'disabled'])),
+    tasks: section('tasks', (t, n) => pick(t, n, TASK_FIELDS)),
     tests: section('tests', () => ({})),
   };
 }
