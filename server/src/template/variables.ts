@@ -84,23 +84,22 @@ export function scanString(text: string, start: number, end: number): TemplateVa
   return end - start < 2 ? [] : scanRange(text, start + 1, end - 1, 0);
 }
 
-/** scanVariables on src[from, to); offsets in the result are src offsets plus `shift`. */
+/** src.indexOf(what, at) when the match ends by `to`, else -1. */
+function findIn(src: string, what: string, at: number, to: number): number {
+  const k = src.indexOf(what, at);
+  return k >= 0 && k + what.length <= to ? k : -1;
+}
+
+/** scanVariables on src[from, to); offsets in the result are src offsets plus `shift`. No closures: a function
+ *  that makes one allocates its context on every call, and this runs on every string holding `{%`. */
 function scanRange(src: string, from: number, to: number, shift: number): TemplateVariable[] {
-  const find = (what: string, at: number): number => {
-    const k = src.indexOf(what, at);
-    return k >= 0 && k + what.length <= to ? k : -1;
-  };
-  let i = find('{%', from);
+  let i = findIn(src, '{%', from, to);
   if (i < 0) return [];
   closers.length = 0; // positions of `%}` preceded by whitespace
-  for (let k = find('%}', from); k >= 0; k = find('%}', k + 1))
+  for (let k = findIn(src, '%}', from, to); k >= 0; k = findIn(src, '%}', k + 1, to))
     if (k > from && isSpace(src.charCodeAt(k - 1))) closers.push(k);
   covered.length = 0; // start/end pairs of well-formed matches, ascending
   let out: TemplateVariable[] | undefined; // made on the first variable: most strings hold one (no spare room)
-  const emit = (v: TemplateVariable): void => {
-    if (out) out.push(v);
-    else out = [v];
-  };
   let ci = 0;
   while (i >= 0 && ci < closers.length) {
     if (i + 2 < to && isSpace(src.charCodeAt(i + 2))) {
@@ -115,31 +114,35 @@ function scanRange(src: string, from: number, to: number, shift: number): Templa
       while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
       if (a < b && !lineBreak) {
         const end = k + 2;
-        emit(classify(src.slice(a, b), a + shift, i + shift, end + shift, false, i === from && end === to));
+        const v = classify(src.slice(a, b), a + shift, i + shift, end + shift, false, i === from && end === to);
+        if (out) out.push(v);
+        else out = [v];
         covered.push(i, end);
-        i = find('{%', end);
+        i = findIn(src, '{%', end, to);
         continue;
       }
     }
-    i = find('{%', i + 1);
+    i = findIn(src, '{%', i + 1, to);
   }
   // `{%…%}` that is not a variable for pSConfig (no whitespace inside): report it as malformed
   let c = 0;
-  for (let st = find('{%', from); st >= 0;) {
-    const k = find('%}', st + 2);
+  for (let st = findIn(src, '{%', from, to); st >= 0;) {
+    const k = findIn(src, '%}', st + 2, to);
     if (k < 0) break;
     const e = k + 2;
     while (c < covered.length && covered[c + 1] <= st) c += 2;
     if (c < covered.length && covered[c] < e) {
-      st = find('{%', covered[c + 1]);
+      st = findIn(src, '{%', covered[c + 1], to);
       continue;
     }
     let a = st + 2;
     let b = k;
     while (a < b && isSpace(src.charCodeAt(a))) a++;
     while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
-    emit(classify(src.slice(a, b), a + shift, st + shift, e + shift, true, false));
-    st = find('{%', e);
+    const v = classify(src.slice(a, b), a + shift, st + shift, e + shift, true, false);
+    if (out) out.push(v);
+    else out = [v];
+    st = findIn(src, '{%', e, to);
   }
   if (!out) return [];
   if (out.length > 1) out.sort((x, y) => x.start - y.start);

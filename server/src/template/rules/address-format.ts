@@ -4,7 +4,7 @@
 // matches such an address to itself and pScheduler rejects the tests built from it.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { TemplateModel } from '../model';
-import { NODE } from '../tree';
+import { NODE, type Tree } from '../tree';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 
 /**
@@ -74,44 +74,49 @@ export function checkAddressFormats(model: TemplateModel): TemplateDiagnostic[] 
   const out: TemplateDiagnostic[] = [];
   const t = model.parsed.tree;
   if (!model.parsed.root) return out;
-  // On tree indexes, and the owner's words made only for a problem: a large template has thousands of addresses
-  // with labels, nearly all of them fine.
-  const check = (obj: number, owner: () => string): void => {
-    if (t.type(obj) !== OBJECT) return;
-    for (const field of FIELDS) {
-      const node = t.propertyValue(obj, field);
-      // Variables are not expanded in addresses (template-variables.ts says so); wrong types: the schema check.
-      if (node < 0 || t.type(node) !== STRING) continue;
-      const value = t.str(node);
-      if (value.includes('{%')) continue;
-      const problem = addressProblem(value);
-      if (!problem) continue;
-      out.push(
-        diag(
-          'psconfig/invalid-address',
-          'error',
-          `\`${field}\` of ${owner()} ${problem}. Addresses are host names or IP addresses (IPv4, IPv6), without scheme or port: agents match them against their own addresses and tests use them as endpoints.`,
-          t.start[node] + 1,
-          t.end[node] - 1,
-        ),
-      );
-    }
-  };
+  // On tree indexes, and the owner's words made only for a problem (from the indexes of its keys): a large template
+  // has thousands of addresses with labels, nearly all of them fine.
   t.eachMember(t.propertyValue(0, 'addresses'), (prop, addr) => {
-    const name = (): string => t.str(prop + 1);
-    check(addr, () => `address \`${name()}\``);
-    t.eachMember(t.propertyValue(addr, 'labels'), (lp, label) =>
-      check(label, () => `label \`${t.str(lp + 1)}\` of address \`${name()}\``),
-    );
+    checkAddress(t, addr, out, prop, -1, -1);
+    t.eachMember(t.propertyValue(addr, 'labels'), (lp, label) => checkAddress(t, label, out, prop, -1, lp));
     t.eachMember(t.propertyValue(addr, 'remote-addresses'), (rp, entry) => {
-      const remote = (): string => t.str(rp + 1);
-      check(entry, () => `the remote entry \`${remote()}\` of address \`${name()}\``);
-      t.eachMember(t.propertyValue(entry, 'labels'), (lp, label) =>
-        check(label, () => `label \`${t.str(lp + 1)}\` of the remote entry \`${remote()}\` of address \`${name()}\``),
-      );
+      checkAddress(t, entry, out, prop, rp, -1);
+      t.eachMember(t.propertyValue(entry, 'labels'), (lp, label) => checkAddress(t, label, out, prop, rp, lp));
     });
   });
   return out;
+}
+
+/** The address fields of object `obj`; `address`, `remote` and `label` are the property indexes naming it (-1: none). */
+function checkAddress(
+  t: Tree,
+  obj: number,
+  out: TemplateDiagnostic[],
+  address: number,
+  remote: number,
+  label: number,
+): void {
+  if (t.type(obj) !== OBJECT) return;
+  for (const field of FIELDS) {
+    const node = t.propertyValue(obj, field);
+    // Variables are not expanded in addresses (template-variables.ts says so); wrong types: the schema check.
+    if (node < 0 || t.type(node) !== STRING) continue;
+    const value = t.str(node);
+    if (value.includes('{%')) continue;
+    const problem = addressProblem(value);
+    if (!problem) continue;
+    const entry = remote >= 0 ? `the remote entry \`${t.str(remote + 1)}\` of ` : '';
+    const owner = `${label >= 0 ? `label \`${t.str(label + 1)}\` of ` : ''}${entry}address \`${t.str(address + 1)}\``;
+    out.push(
+      diag(
+        'psconfig/invalid-address',
+        'error',
+        `\`${field}\` of ${owner} ${problem}. Addresses are host names or IP addresses (IPv4, IPv6), without scheme or port: agents match them against their own addresses and tests use them as endpoints.`,
+        t.start[node] + 1,
+        t.end[node] - 1,
+      ),
+    );
+  }
 }
 
 const FIELDS = ['address', 'lead-bind-address'] as const;

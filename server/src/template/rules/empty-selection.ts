@@ -38,18 +38,25 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
   let planning: Planning | undefined;
   const plan = (): Planning => (planning ??= planningOf(model, includes));
 
-  // A group's verdict depends on its name and text and on the addresses and hosts: judged once per such key.
-  const groupKeys = new Map<string, string>();
+  // A group's verdict depends on its name and text and on the addresses and hosts: judged once per such key, which
+  // gets a short id (tasks' keys would otherwise hash kilobytes of group text each).
+  const groupIds = new Map<string, number>();
+  const groupId = (name: string, text: string): number => {
+    const key = `${name}\u0000${text}`;
+    let id = verdicts.ids.get(key);
+    if (id === undefined) verdicts.ids.set(key, (id = verdicts.ids.size));
+    groupIds.set(name, id);
+    return id;
+  };
   const groupVerdict = (name: string): GroupVerdict => {
-    let key = groupKeys.get(name);
-    if (key === undefined) groupKeys.set(name, (key = `${name}\u0000`)); // not in this template: from an include
-    let v = verdicts.groups.get(key);
-    if (!v) verdicts.groups.set(key, (v = judgeGroup(plan(), name)));
+    const id = groupIds.get(name) ?? groupId(name, ''); // not in this template: from an include
+    let v = verdicts.groups.get(id);
+    if (!v) verdicts.groups.set(id, (v = judgeGroup(plan(), name)));
     return v;
   };
   t.eachMember(t.propertyValue(0, 'groups'), (prop, value) => {
     const name = t.str(prop + 1);
-    groupKeys.set(name, `${name}\u0000${text.slice(t.start[value], t.end[value])}`);
+    groupId(name, text.slice(t.start[value], t.end[value]));
     const v = groupVerdict(name);
     if (v.empty === undefined) return;
     out.push(
@@ -63,9 +70,8 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
     );
   });
 
-  const testsSection = t.propertyValue(0, 'tests');
   const testKnown = (name: string): boolean =>
-    merged ? plan().view.tests.has(name) : t.propertyValue(testsSection, name) >= 0;
+    merged ? plan().view.tests.has(name) : model.index.isDefined('tests', name);
   t.eachMember(t.propertyValue(0, 'tasks'), (prop, value) => {
     const name = t.str(prop + 1);
     const task = merged ? plan().view.tasks.get(name) : taskFields(t, value);
@@ -76,7 +82,7 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
     const group = groupVerdict(groupName);
     if (!group.checkable) return;
     // Tasks of one group differ only in scheduled-by here: plan each (group, scheduled-by) once.
-    const groupKey = groupKeys.get(groupName)!;
+    const groupKey = groupIds.get(groupName)!;
     const planKey = `${groupKey}\u0000${String(task['scheduled-by'] ?? 0)}`;
     let yields = verdicts.plans.get(planKey);
     if (yields === undefined) {
@@ -143,19 +149,21 @@ function judgeGroup({ view, ctx }: Planning, name: string): GroupVerdict {
 interface Verdicts {
   addressesText: string;
   hostsText: string;
-  /** group name and text -> verdict */
-  groups: Map<string, GroupVerdict>;
-  /** group key and scheduled-by -> whether planning yields a task */
+  /** group name and text -> id */
+  ids: Map<string, number>;
+  /** group id -> verdict */
+  groups: Map<number, GroupVerdict>;
+  /** group id and scheduled-by -> whether planning yields a task */
   plans: Map<string, 'some' | 'none' | 'error'>;
-  /** group key -> why nobody schedules its combinations (undefined: someone does) */
-  noScheduler: Map<string, string | undefined>;
+  /** group id -> why nobody schedules its combinations (undefined: someone does) */
+  noScheduler: Map<number, string | undefined>;
 }
 let kept: Verdicts | undefined;
 /** Verdicts kept at most (edits that rename groups leave old keys behind): beyond it the store starts over. */
 const MAX_KEPT = 20_000;
 
 function freshVerdicts(addressesText: string, hostsText: string): Verdicts {
-  return { addressesText, hostsText, groups: new Map(), plans: new Map(), noScheduler: new Map() };
+  return { addressesText, hostsText, ids: new Map(), groups: new Map(), plans: new Map(), noScheduler: new Map() };
 }
 
 function keptVerdicts(model: TemplateModel): Verdicts {
@@ -168,7 +176,7 @@ function keptVerdicts(model: TemplateModel): Verdicts {
     !kept ||
     kept.addressesText !== addressesText ||
     kept.hostsText !== hostsText ||
-    kept.groups.size + kept.plans.size > MAX_KEPT
+    kept.ids.size + kept.plans.size > MAX_KEPT
   )
     kept = freshVerdicts(addressesText, hostsText);
   return kept;

@@ -157,11 +157,15 @@ export class SchemaChecker implements SchemaCheck {
 
   /** The schema object's keywords read once into a fixed-shape record (schema JSON objects have many shapes). */
   compile(s: JsonSchema): Compiled {
-    let c = COMPILED.get(s);
-    if (c) return c;
+    // The lookup apart from the compilation: a closure in the same function makes V8 allocate a context on every
+    // call, hits included (4 MB per check of the 1.6 MB bench template).
+    return COMPILED.get(s) ?? this.compileNew(s);
+  }
+
+  private compileNew(s: JsonSchema): Compiled {
     const refName = s.$ref !== undefined ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined;
     const pats = s.patternProperties ?? {};
-    c = {
+    const c: Compiled = {
       refName,
       refSchema: refName !== undefined ? (this.defs[refName] ?? {}) : undefined,
       anyJson: refName === 'AnyJSON',
