@@ -3,27 +3,34 @@
 import type { TemplateModel } from '../model';
 import { firstMember, itemsOf, keyOf, memberProps, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
+import { NODE } from '../tree';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 import { jqResultType } from './jq-result-type';
 import { placeOf } from '../variable-table';
 import { stringsWithVariables } from './template-variables';
 
+const SELECTOR_LISTS = ['addresses', 'a-addresses', 'b-addresses'];
+
 export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
   const root = model.parsed.root;
+  // Tasks and group selectors on tree indexes: a large template has thousands, nearly all without these fields.
+  const tree = model.parsed.tree;
   for (const t of model.tasks) {
-    const priority = propertyValue(t.node, 'priority');
-    if (priority?.type === 'number' && priority.value === 0) {
+    const priority = tree.propertyValue(t.node.index, 'priority');
+    if (priority >= 0 && tree.type(priority) === NODE.NUMBER && tree.scalar(priority) === 0) {
       out.push(
         diag(
           'psconfig/priority-zero',
           'information',
           'pSConfig 5.x drops a priority of 0 (it skips falsy values), so pScheduler applies its default priority. Remove it, or use another value.',
-          ...range(priority),
+          tree.start[priority],
+          tree.end[priority],
         ),
       );
     }
-    const reserved = firstMember(propertyValue(t.node, 'reference'), 'psconfig');
+    const reference = tree.propertyValue(t.node.index, 'reference');
+    const reserved = reference >= 0 ? firstMember(tree.node(reference), 'psconfig') : undefined;
     if (reserved) {
       out.push(
         diag(
@@ -48,28 +55,31 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
       );
     }
   }
-  for (const g of memberProps(sectionNode(root, 'groups'))) {
-    for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
-      for (const sel of itemsOf(propertyValue(g.children![1], field))) {
-        const cls = propertyValue(sel, 'class');
-        if (cls?.type === 'string') {
+  for (const g of model.groups.values()) {
+    for (const field of SELECTOR_LISTS) {
+      const list = tree.propertyValue(g.node.index, field);
+      if (list < 0 || tree.type(list) !== NODE.ARRAY) continue;
+      for (let sel = tree.firstChild(list); sel >= 0; sel = tree.nextSibling(sel, list)) {
+        const cls = tree.propertyValue(sel, 'class');
+        if (cls >= 0 && tree.type(cls) === NODE.STRING) {
           out.push(
             diag(
               'psconfig/class-selector-python',
               'warning',
               'pSConfig 5.x (Python) cannot use class selectors in groups: AddressClass.select() returns addresses without a `label`, and select_addresses reads `label` (KeyError), which aborts the agent run. The 4.x (Perl) agent and the docs select every address of the class. For 5.x agents, list the addresses with `name` selectors.',
-              ...range(cls),
+              tree.start[cls],
+              tree.end[cls],
             ),
           );
         }
-        const disabled = propertyValue(sel, 'disabled');
-        if (disabled?.value !== true) continue;
+        const disabled = tree.propertyValue(sel, 'disabled');
+        if (disabled < 0 || tree.scalar(disabled) !== true) continue;
         out.push(
           diag(
             'psconfig/selector-disabled-ignored',
             'information',
             'The docs say a disabled selector is skipped, but neither the Python nor the Perl agent reads `disabled` on selectors: the address is still used. Set `disabled` on the address or its host instead.',
-            ...range(keyOfValue(disabled)),
+            ...range(keyOfValue(tree.node(disabled))),
           ),
         );
       }
