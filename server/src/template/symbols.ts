@@ -165,6 +165,16 @@ export class SymbolIndex {
     return Array.isArray(v) ? v.some(test) : test(v);
   }
 
+  /** Whether a reference to `name` in `kind` other than a key, and outside the definition `kind`/`name` itself,
+   *  exists (what "used" means for the unused-definition check): no closure per definition asked about. */
+  usedElsewhere(kind: SymbolKind, name: string): boolean {
+    const v = this.refMap.get(kind)?.get(name);
+    if (v === undefined) return false;
+    if (!Array.isArray(v)) return !v.isKey && !(v.ownerKind === kind && v.ownerName === name);
+    for (const r of v) if (!r.isKey && !(r.ownerKind === kind && r.ownerName === name)) return true;
+    return false;
+  }
+
   /** Names defined in a section (in document order, without duplicates). */
   namesIn(kind: SymbolKind, address?: string): string[] {
     const byName = this.defMap.get(kind);

@@ -84,10 +84,13 @@ export function scanString(text: string, start: number, end: number): TemplateVa
   return end - start < 2 ? [] : scanRange(text, start + 1, end - 1, 0);
 }
 
-/** src.indexOf(what, at) when the match ends by `to`, else -1. */
+/** The first `{%` or `%}` (`what`) at or after `at` ending by `to`, else -1. A loop bounded by `to`: indexOf would
+ *  search on past the string, up to the document's next match (the whole rest of a large template). */
 function findIn(src: string, what: string, at: number, to: number): number {
-  const k = src.indexOf(what, at);
-  return k >= 0 && k + what.length <= to ? k : -1;
+  const a = what.charCodeAt(0);
+  const b = what.charCodeAt(1);
+  for (let k = at; k + 1 < to; k++) if (src.charCodeAt(k) === a && src.charCodeAt(k + 1) === b) return k;
+  return -1;
 }
 
 /** scanVariables on src[from, to); offsets in the result are src offsets plus `shift`. No closures: a function
@@ -95,16 +98,17 @@ function findIn(src: string, what: string, at: number, to: number): number {
 function scanRange(src: string, from: number, to: number, shift: number): TemplateVariable[] {
   let i = findIn(src, '{%', from, to);
   if (i < 0) return [];
-  closers.length = 0; // positions of `%}` preceded by whitespace
+  // The scratch lists are filled from 0 with counts of their own (setting `length = 0` costs more than a scan).
+  let nClosers = 0; // positions of `%}` preceded by whitespace
   for (let k = findIn(src, '%}', from, to); k >= 0; k = findIn(src, '%}', k + 1, to))
-    if (k > from && isSpace(src.charCodeAt(k - 1))) closers.push(k);
-  covered.length = 0; // start/end pairs of well-formed matches, ascending
+    if (k > from && isSpace(src.charCodeAt(k - 1))) closers[nClosers++] = k;
+  let nCovered = 0; // start/end pairs of well-formed matches, ascending
   let out: TemplateVariable[] | undefined; // made on the first variable: most strings hold one (no spare room)
   let ci = 0;
-  while (i >= 0 && ci < closers.length) {
+  while (i >= 0 && ci < nClosers) {
     if (i + 2 < to && isSpace(src.charCodeAt(i + 2))) {
-      while (ci < closers.length && closers[ci] < i + 5) ci++;
-      if (ci >= closers.length) break;
+      while (ci < nClosers && closers[ci] < i + 5) ci++;
+      if (ci >= nClosers) break;
       const k = closers[ci];
       let a = i + 2;
       let b = k;
@@ -117,7 +121,8 @@ function scanRange(src: string, from: number, to: number, shift: number): Templa
         const v = classify(src.slice(a, b), a + shift, i + shift, end + shift, false, i === from && end === to);
         if (out) out.push(v);
         else out = [v];
-        covered.push(i, end);
+        covered[nCovered++] = i;
+        covered[nCovered++] = end;
         i = findIn(src, '{%', end, to);
         continue;
       }
@@ -130,8 +135,8 @@ function scanRange(src: string, from: number, to: number, shift: number): Templa
     const k = findIn(src, '%}', st + 2, to);
     if (k < 0) break;
     const e = k + 2;
-    while (c < covered.length && covered[c + 1] <= st) c += 2;
-    if (c < covered.length && covered[c] < e) {
+    while (c < nCovered && covered[c + 1] <= st) c += 2;
+    if (c < nCovered && covered[c] < e) {
       st = findIn(src, '{%', covered[c + 1], to);
       continue;
     }
@@ -149,19 +154,22 @@ function scanRange(src: string, from: number, to: number, shift: number): Templa
   return out;
 }
 
-/** `name[digits]` for an indexed variable name: the name's length, or -1. */
-function indexedName(text: string): number {
-  if (text.charCodeAt(text.length - 1) !== 93) return -1; // ]
-  for (const name of INDEXED_VARIABLES) {
+/** The indexed names, read once (a transpiled module reads an imported binding through a getter on each use). */
+const INDEXED: readonly VariableKind[] = INDEXED_VARIABLES;
+
+/** `name[digits]` for an indexed variable name: that name, or undefined. */
+function indexedName(text: string): VariableKind | undefined {
+  if (text.charCodeAt(text.length - 1) !== 93) return undefined; // ]
+  for (const name of INDEXED) {
     const n = name.length;
-    if (text.length < n + 3 || !text.startsWith(name) || text.charCodeAt(n) !== 91) continue; // [
+    if (text.length < n + 3 || text.charCodeAt(n) !== 91 || !text.startsWith(name)) continue; // [
     for (let q = n + 1; q < text.length - 1; q++) {
       const d = text.charCodeAt(q);
-      if (d < 48 || d > 57) return -1;
+      if (d < 48 || d > 57) return undefined;
     }
-    return n;
+    return name;
   }
-  return -1;
+  return undefined;
 }
 
 function classify(
@@ -189,11 +197,14 @@ function classify(
     exprEnd: undefined,
     standalone,
   };
-  const n = indexedName(text);
-  if (n >= 0) {
-    v.kind = text.slice(0, n) as VariableKind;
+  const name = indexedName(text);
+  if (name !== undefined) {
+    const n = name.length;
+    v.kind = name;
     v.nameEnd = at + n;
-    v.index = Number(text.slice(n + 1, -1));
+    let index = 0;
+    for (let q = n + 1; q < text.length - 1; q++) index = index * 10 + text.charCodeAt(q) - 48;
+    v.index = index;
     v.indexStart = at + n + 1;
     v.indexEnd = at + text.length - 1;
   } else if (PLAIN_NAMES.has(text)) {
@@ -205,7 +216,7 @@ function classify(
     const rawExpr = text.slice(3);
     v.exprStart = at + 3;
     v.exprEnd = at + text.length;
-    v.expression = rawExpr.includes('\\"') ? rawExpr.replace(/\\"/g, '"') : rawExpr;
+    v.expression = rawExpr.includes('\\"') ? rawExpr.replaceAll('\\"', '"') : rawExpr;
   } else if (text.startsWith('jq') && text.length > 2 && isSpace(text.charCodeAt(2))) {
     // `jq\t.x`: pSConfig wants exactly one space after jq
     v.kind = 'unknown';

@@ -42,8 +42,7 @@ export function checkUnused(model: TemplateModel, includes?: IncludeSet): Templa
     if (d.kind === 'addresses' && classSelectors) continue;
     // A fragment without tasks (an include) defines things for other templates.
     if (!anyTasks && d.kind !== 'hosts' && d.kind !== 'contexts' && d.kind !== 'addresses') continue;
-    if (index.someReference(d.kind, d.name, (r) => !r.isKey && !(r.ownerKind === d.kind && r.ownerName === d.name)))
-      continue;
+    if (index.usedElsewhere(d.kind, d.name)) continue;
     if (includes?.uses(d.kind as Section, d.name)) continue;
     out.push(
       diag(
