@@ -24,9 +24,11 @@ export class StrictParser {
   private depth = 0;
   readonly tree: Tree;
   readonly findings: StrictFindings = { duplicates: [], comments: [] };
-  /** Keys of the open objects (with their property indexes), for duplicate detection. */
+  /** Keys of the open objects (with their property indexes), for duplicate detection: a stack of `nKeys` entries
+   *  (written by index; resetting an array's length on every closing brace cost more than the check). */
   private readonly keys: string[] = [];
   private readonly keyProps: number[] = [];
+  private nKeys = 0;
   /** Hash slot → index in tree.strings. */
   private readonly interned = new Int32Array(INTERN_SLOTS).fill(-1);
 
@@ -137,7 +139,7 @@ export class StrictParser {
     const t = this.text;
     const tree = this.tree;
     const keys = this.keys;
-    const mark = keys.length;
+    const mark = this.nKeys;
     const node = tree.add(OBJECT, this.pos, parent);
     let seen: Set<string> | undefined;
     this.pos++;
@@ -158,16 +160,17 @@ export class StrictParser {
           tree.kind[prop] |= COMMENT;
           this.findings.comments.push(prop);
         }
-        if (keys.length - mark >= 8 && !seen) {
+        const n = this.nKeys;
+        if (n - mark >= 8 && !seen) {
           seen = new Set();
-          for (let i = mark; i < keys.length; i++) seen.add(keys[i]);
+          for (let i = mark; i < n; i++) seen.add(keys[i]);
         }
-        if (seen ? seen.has(name) : keys.indexOf(name, mark) >= 0) {
-          this.findings.duplicates.push([prop, this.keyProps[keys.indexOf(name, mark)]]);
-        }
+        if (seen ? seen.has(name) : keyAt(keys, name, mark, n) >= 0)
+          this.findings.duplicates.push([prop, this.keyProps[keyAt(keys, name, mark, n)]]);
         seen?.add(name);
-        keys.push(name);
-        this.keyProps.push(prop);
+        keys[n] = name;
+        this.keyProps[n] = prop;
+        this.nKeys = n + 1;
         this.ws();
         const c = t.charCodeAt(this.pos);
         if (c === 44) {
@@ -179,8 +182,7 @@ export class StrictParser {
         this.fail();
       }
     }
-    keys.length = mark;
-    this.keyProps.length = mark;
+    this.nKeys = mark;
     this.pos++;
     tree.close(node, this.pos);
     this.depth--;
@@ -212,6 +214,12 @@ export class StrictParser {
     this.depth--;
     return node;
   }
+}
+
+/** The first index of `name` in keys[from, to), or -1. */
+function keyAt(keys: string[], name: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (keys[i] === name) return i;
+  return -1;
 }
 
 const INTERN_MAX = 24;
