@@ -14,7 +14,7 @@ import { checkSyntax } from '../server/src/template/rules/syntax';
 import { validateSchema } from '../server/src/template/schema/validator';
 import { buildSymbolIndex } from '../server/src/template/symbols';
 import { checkAddressFormats } from '../server/src/template/rules/address-format';
-import { checkEmptySelections } from '../server/src/template/rules/empty-selection';
+import { checkEmptySelections, clearSelectionVerdicts } from '../server/src/template/rules/empty-selection';
 import { IncludeSet } from '../server/src/template/includes/include-set';
 import { checkPscheduler } from '../server/src/template/rules/pscheduler';
 import { clearPschedulerCaches } from '../server/src/template/pscheduler/template-expansion';
@@ -171,6 +171,14 @@ export async function run(): Promise<void> {
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
   console.log(row('validateTemplate', full, jsonParse));
+  // The same on a first version: the verdicts that pScheduler's checks and the empty-selection check keep while
+  // the addresses and hosts text is unchanged (between keystrokes) emptied before each run, as on opening a file.
+  const cold = median(() => {
+    clearPschedulerCaches();
+    clearSelectionVerdicts();
+    validateTemplate(text).parsed.tree.release();
+  }, runs);
+  console.log(row('  cold', cold, jsonParse));
   // pScheduler's own checks (rules/pscheduler.ts): the same validation with and without them, runs alternating in
   // this process so that both see the same load.
   const [withPs, withoutPs] = interleaved(
@@ -199,7 +207,15 @@ export async function run(): Promise<void> {
     ['unused', () => checkUnused(buildModel(parsed, index))],
     ['address formats', () => checkAddressFormats(buildModel(parsed, index))],
     // Every group and task planned up to its first combination (no includes: an empty, complete set).
+    // (verdicts kept while the addresses and hosts text is unchanged; cold: emptied first)
     ['empty selections', () => checkEmptySelections(buildModel(parsed, index), new IncludeSet([]))],
+    [
+      'empty selections, cold',
+      () => {
+        clearSelectionVerdicts();
+        checkEmptySelections(buildModel(parsed, index), new IncludeSet([]));
+      },
+    ],
     // pScheduler's checks keep candidate addresses and verdicts across versions while the addresses and hosts
     // text is unchanged (as between keystrokes); cold: that cache emptied first, as on opening the file.
     ['pscheduler', () => checkPscheduler(buildModel(parsed, index))],
