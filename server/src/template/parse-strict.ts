@@ -119,7 +119,14 @@ export class StrictParser {
     const strings = this.tree.strings;
     const hit = this.interned[slot];
     if (hit >= 0 && strings[hit].length === to - from && t.startsWith(strings[hit], from)) return hit;
-    const id = strings.push(t.slice(from, to)) - 1;
+    // The same text in an earlier parse (the previous version, as a rule): its string is reused, already in the old
+    // generation, so the collector neither copies it nor a new one per version.
+    const earlier = KEPT[slot];
+    const str =
+      earlier !== undefined && earlier.length === to - from && t.startsWith(earlier, from)
+        ? earlier
+        : (KEPT[slot] = t.slice(from, to));
+    const id = strings.push(str) - 1;
     this.interned[slot] = id;
     return id;
   }
@@ -223,7 +230,9 @@ function keyAt(keys: string[], name: string, from: number, to: number): number {
 }
 
 const INTERN_MAX = 24;
-const INTERN_SLOTS = 4096;
+const INTERN_SLOTS = 16384;
+/** Interned strings of earlier parses by hash slot (bounded: one short string per slot). */
+const KEPT: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** A run of string characters that need no attention (not a quote, backslash or control character). */
 const PLAIN = /[^"\\\u0000-\u001f]*/y;

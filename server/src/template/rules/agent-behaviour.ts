@@ -30,7 +30,11 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
       );
     }
     const reference = tree.propertyValue(t.node.index, 'reference');
-    const reserved = reference >= 0 ? firstMember(tree.node(reference), 'psconfig') : undefined;
+    // a view only for the rare reference that has the key
+    const reserved =
+      reference >= 0 && tree.propertyValue(reference, 'psconfig') >= 0
+        ? firstMember(tree.node(reference), 'psconfig')
+        : undefined;
     if (reserved) {
       out.push(
         diag(
