@@ -50,6 +50,8 @@ export class SchemaChecker implements SchemaCheck {
   readonly out: TemplateDiagnostic[] = [];
   readonly defs: Record<string, JsonSchema>;
   private readonly regexps = new Map<string, RegExp>();
+  /** Property frames of finished objects, for the next ones. */
+  private readonly spareFrames: Frame[] = [];
 
   readonly text: string;
 
@@ -291,7 +293,8 @@ export class SchemaChecker implements SchemaCheck {
 
   checkObject(node: number, s: JsonSchema, c: Compiled, frame: Frame): void {
     const t = this.tree;
-    let child: Frame | undefined; // one frame for all properties, reset for each (checks never keep a frame)
+    let child: Frame | undefined; // one frame for all properties, reset for each (checks never keep a frame, so it
+    // goes back to the spare frames at the end: a large template has some 10,000 objects)
     for (let prop = t.firstChild(node); prop >= 0; prop = t.nextSibling(prop, node)) {
       const val = t.propValue(prop);
       if (val < 0 || t.kind[prop] & COMMENT) continue;
@@ -302,10 +305,10 @@ export class SchemaChecker implements SchemaCheck {
       if (sub) {
         // Most values are valid scalars: decide that without allocating a frame (a large template has ~50,000).
         if (!this.quietlyValid(val, this.compile(sub)))
-          this.check(val, sub, (child = childFrame(child, frame, k, key)));
+          this.check(val, sub, (child = childFrame(child ?? this.spareFrames.pop(), frame, k, key)));
         continue;
       }
-      child = childFrame(child, frame, k, key);
+      child = childFrame(child ?? this.spareFrames.pop(), frame, k, key);
       let matched = false;
       let nameSchema: JsonSchema | undefined;
       for (const pp of c.patternProps) {
@@ -354,6 +357,7 @@ export class SchemaChecker implements SchemaCheck {
         { kind: 'missing-property', property: r },
       );
     }
+    if (child) this.spareFrames.push(child);
   }
 
   unknownProperty(key: number, k: string, s: JsonSchema, frame: Frame): void {
