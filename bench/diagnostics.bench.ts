@@ -1,7 +1,11 @@
 // Full template diagnostics on a large generated template vs JSON.parse of the same text, in the same run; then a
 // 16 MB template opened in the real language server, timed to its first diagnostics.
 //   npm run bench -- diagnostics
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { LspClient } from '../test/lsp/lsp-client';
+import { WORKER_RESOURCE_LIMITS } from '../server/src/lsp/worker-heap';
+import type { WorkerFigures } from './diagnostics-worker';
 import { validateTemplate } from '../server/src/template/diagnostics';
 import { buildModel } from '../server/src/template/model';
 import { parseTemplate } from '../server/src/template/parse';
@@ -94,7 +98,7 @@ export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 10
   return JSON.stringify(t, null, 2);
 }
 
-interface Timing {
+export interface Timing {
   wall: number;
   cpu: number;
 }
@@ -104,7 +108,7 @@ interface Timing {
  * collection before the series (not before each call: a forced full collection empties the young generation, so
  * the next call pays to map it again, which a server in use never does). CPU time is steadier on a busy machine.
  */
-function median(fn: () => void, runs: number): Timing {
+export function median(fn: () => void, runs: number): Timing {
   const wall: number[] = [];
   const cpu: number[] = [];
   (globalThis as { gc?: () => void }).gc?.();
@@ -171,6 +175,11 @@ export async function run(): Promise<void> {
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
   console.log(row('validateTemplate', full, jsonParse));
+  // Where the server runs its checks: a worker thread with the server's heap settings (a larger young generation).
+  const inWorker = await workerFigures();
+  console.log(
+    `in a worker as the server's (${JSON.stringify(WORKER_RESOURCE_LIMITS)}), medians of 15 runs: JSON.parse ${inWorker.jsonParse.wall.toFixed(1)} ms, validateTemplate ${inWorker.validate.wall.toFixed(1)} ms wall: ${(inWorker.validate.wall / inWorker.jsonParse.wall).toFixed(1)}x (cpu ${(inWorker.validate.cpu / inWorker.jsonParse.cpu).toFixed(1)}x)`,
+  );
   // The same on a first version: the verdicts that pScheduler's checks and the empty-selection check keep while
   // the addresses and hosts text is unchanged (between keystrokes) emptied before each run, as on opening a file.
   const cold = median(() => {
@@ -230,6 +239,18 @@ export async function run(): Promise<void> {
   for (const [label, fn] of passes) console.log(row(`  ${label}`, median(fn, runs), jsonParse));
   parsed.tree.release();
   await firstDiagnosticsOfLargest();
+}
+
+/** The worker figures (diagnostics-worker.ts), measured in a worker started as the server starts its own. */
+function workerFigures(): Promise<WorkerFigures> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(join(__dirname, 'diagnostics-worker.js'), { resourceLimits: WORKER_RESOURCE_LIMITS });
+    w.once('message', (m: WorkerFigures) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
 }
 
 /**

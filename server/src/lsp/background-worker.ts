@@ -14,6 +14,7 @@ import { computeDiagnostics } from './diagnostics-source';
 import { runEngine, type EngineInput } from './expansion-engine';
 import { SharedExpansions } from './expansion-shared';
 import type { Logger } from './guard';
+import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 import type { JqConfig } from '../template/jq/config';
 import type { IncludeScope } from '../template/includes/scope';
 
@@ -290,7 +291,12 @@ export class BackgroundRunner {
   private ensureWorker(): Worker | undefined {
     if (this.worker || this.broken || !this.entry) return this.worker;
     try {
-      const w = new Worker(this.entry, { workerData: { psconfigWorker: true }, stdout: true, stderr: true });
+      const w = new Worker(this.entry, {
+        workerData: { psconfigWorker: true },
+        stdout: true,
+        stderr: true,
+        resourceLimits: WORKER_RESOURCE_LIMITS,
+      });
       w.on('message', (r: Reply) => this.onReply(r));
       w.on('error', (err) => {
         this.log.error(`background worker failed: ${err.stack ?? err.message}`);
