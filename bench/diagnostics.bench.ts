@@ -2,7 +2,7 @@
 // 16 MB template opened in the real language server, timed to its first diagnostics.
 //   npm run bench -- diagnostics
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { LspClient } from '../test/lsp/lsp-client';
 import { WORKER_RESOURCE_LIMITS } from '../server/src/lsp/worker-heap';
 import type { WorkerFigures } from './diagnostics-worker';
@@ -146,8 +146,10 @@ function interleaved(a: () => void, b: () => void, runs: number): [Timing, Timin
   return [pick(ta), pick(tb)];
 }
 
+/** The change from base to x, signed: `+5.3 %`, `-1.1 %`. */
 function pct(x: number, base: number): string {
-  return `${(((x - base) / base) * 100).toFixed(1)} %`;
+  const p = ((x - base) / base) * 100;
+  return `${p >= 0 ? '+' : ''}${p.toFixed(1)} %`;
 }
 
 function row(label: string, t: Timing, base?: Timing): string {
@@ -175,11 +177,14 @@ export async function run(): Promise<void> {
   console.log(row('JSON.parse', jsonParse));
   console.log(row('parseTemplate', parse, jsonParse));
   console.log(row('validateTemplate', full, jsonParse));
-  // Where the server runs its checks: a worker thread with the server's heap settings (a larger young generation).
-  const inWorker = await workerFigures();
-  console.log(
-    `in a worker as the server's (${JSON.stringify(WORKER_RESOURCE_LIMITS)}), medians of 15 runs: JSON.parse ${inWorker.jsonParse.wall.toFixed(1)} ms, validateTemplate ${inWorker.validate.wall.toFixed(1)} ms wall: ${(inWorker.validate.wall / inWorker.jsonParse.wall).toFixed(1)}x (cpu ${(inWorker.validate.cpu / inWorker.jsonParse.cpu).toFixed(1)}x)`,
-  );
+  // Where the server runs its checks: a worker thread with the server's heap settings (a larger young generation),
+  // and beside it one with V8's defaults, both measured the same way (diagnostics-worker.ts).
+  for (const limits of [WORKER_RESOURCE_LIMITS, undefined]) {
+    const w = await workerFigures(limits);
+    console.log(
+      `in a worker, ${limits ? `as the server's (${JSON.stringify(limits)})` : "V8's default heap"}, medians of ${w.runs} runs: JSON.parse ${w.jsonParse.wall.toFixed(1)} ms, validateTemplate ${w.validate.wall.toFixed(1)} ms wall: ${(w.validate.wall / w.jsonParse.wall).toFixed(1)}x (cpu ${(w.validate.cpu / w.jsonParse.cpu).toFixed(1)}x)`,
+    );
+  }
   // The same on a first version: the verdicts that pScheduler's checks and the empty-selection check keep while
   // the addresses and hosts text is unchanged (between keystrokes) emptied before each run, as on opening a file.
   const cold = median(() => {
@@ -198,7 +203,7 @@ export async function run(): Promise<void> {
   console.log(row('  with pScheduler', withPs, jsonParse));
   console.log(row('  without', withoutPs, jsonParse));
   console.log(
-    `  pScheduler checks cost: +${pct(withPs.cpu, withoutPs.cpu)} cpu, +${pct(withPs.wall, withoutPs.wall)} wall (medians of 15 alternating runs)`,
+    `  pScheduler checks cost: ${pct(withPs.cpu, withoutPs.cpu)} cpu, ${pct(withPs.wall, withoutPs.wall)} wall (medians of 15 alternating runs)`,
   );
   // Where the time goes, each pass alone on an already parsed template (no fresh tree to promote: less GC).
   const parsed = parseTemplate(text);
@@ -242,9 +247,9 @@ export async function run(): Promise<void> {
 }
 
 /** The worker figures (diagnostics-worker.ts), measured in a worker started as the server starts its own. */
-function workerFigures(): Promise<WorkerFigures> {
+function workerFigures(resourceLimits: ResourceLimits | undefined): Promise<WorkerFigures> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(join(__dirname, 'diagnostics-worker.js'), { resourceLimits: WORKER_RESOURCE_LIMITS });
+    const w = new Worker(join(__dirname, 'diagnostics-worker.js'), { resourceLimits });
     w.once('message', (m: WorkerFigures) => {
       resolve(m);
       void w.terminate();
