@@ -7,8 +7,11 @@
 // A stall is more than 1 s of CPU time spent on one input: by validate or by expand in this process, or by the
 // server (all its threads) from opening the document to answering a probe on a small one after closing it. CPU
 // time, because the 2-core machine this runs on is shared: wall times grow with the load and are reported beside.
-// Documented waits, not stalls: jq runs (separate processes, up to their time limit: 1 s here) and a server
-// expansion that jq holds longer than 3 s, cancelled by closing the document (its jq processes are killed).
+// Documented waits, not stalls: jq runs (separate processes, up to their time limit: 1 s here), a server
+// expansion that jq holds longer than 3 s, cancelled by closing the document (its jq processes are killed), and
+// work proportional to what the template expands to: CPU over 1 s but within 1 s plus 20 ms per MB of the task JSON
+// of its combinations (long strings repeated in every combination: a 340 KB template expanding to 185 MB, which
+// pSConfig would produce too). The preview's answer is bounded (16 MB, capAnswer); the expansion itself is not.
 import { mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,8 @@ const STALL_MS = 1000;
 const JQ_TIMEOUT_MS = 1000;
 const SERVER_EXPAND_WAIT_MS = 3000;
 const MEMORY_MARK = 100;
+/** CPU allowed per MB of expanded task JSON beyond STALL_MS before work proportional to the output is a stall. */
+const OUTPUT_MS_PER_MB = 20;
 
 interface Options {
   n: number;
@@ -140,6 +145,7 @@ export async function runFuzz(o: Options): Promise<number> {
   const hangs: Finding[] = [];
   const stalls: Finding[] = [];
   let documentedWaits = 0;
+  const outputWaits: { input: number; stage: string; cpuMs: number; outputMb: number }[] = [];
   const slowest: Record<string, { ms: number; input: number }> = {};
   const note = (stage: string, ms: number, input: number): void => {
     if (!slowest[stage] || slowest[stage].ms < ms) slowest[stage] = { ms, input };
@@ -194,7 +200,17 @@ export async function runFuzz(o: Options): Promise<number> {
     note('expand', e.ms, i);
     const expandCpu = selfCpuMs() - cpu0;
     note('expand CPU', expandCpu, i);
-    if (expandCpu > STALL_MS) finding(stalls, 'expand', `${Math.round(expandCpu)} ms of CPU`);
+    // The task JSON this input expands to (measured only for an input that took over 1 s somewhere).
+    let outputMb: number | undefined;
+    const output = (): number =>
+      (outputMb ??= (e.value?.combinations ?? []).reduce((n, c) => n + JSON.stringify(c).length, 0) / 1e6);
+    const slow = (stage: string, cpuMs: number, what: string): void => {
+      if (cpuMs <= STALL_MS) return;
+      if (cpuMs <= STALL_MS + OUTPUT_MS_PER_MB * output())
+        outputWaits.push({ input: i, stage, cpuMs: Math.round(cpuMs), outputMb: Math.round(output()) });
+      else finding(stalls, stage, what);
+    };
+    slow('expand', expandCpu, `${Math.round(expandCpu)} ms of CPU`);
     loop.disable();
     note('event loop blocked (wall)', loop.max / 1e6, i);
 
@@ -267,7 +283,7 @@ export async function runFuzz(o: Options): Promise<number> {
         if (probe.timedOut) finding(hangs, 'server main thread', `a probe had no answer within ${HANG_MS} ms`);
         const serverCpu = cpuMsOf(client.child.pid as number) - serverCpu0;
         note('server CPU', serverCpu, i);
-        if (serverCpu > STALL_MS) finding(stalls, 'server', `${Math.round(serverCpu)} ms of CPU on one document`);
+        slow('server', serverCpu, `${Math.round(serverCpu)} ms of CPU on one document`);
         diagnostics = [];
       }
       const failed = client.loggedErrors().filter((l) => /failed|uncaught|unhandled/i.test(l));
@@ -303,6 +319,7 @@ export async function runFuzz(o: Options): Promise<number> {
     hangs,
     stalls,
     documentedWaits,
+    outputWaits,
     slowestMs: Object.fromEntries(
       Object.entries(slowest).map(([k, s]) => [k, { ms: Math.round(s.ms), input: s.input }]),
     ),
@@ -321,7 +338,14 @@ export async function runFuzz(o: Options): Promise<number> {
     [
       `fuzz: ${o.n} inputs, seed ${o.seed}, ${report.seconds} s`,
       `  crashes: ${crashes.length}   hangs: ${hangs.length}   stalls over 1 s: ${stalls.length}`,
-      `  documented waits: ${documentedWaits} server expansions held by jq past ${SERVER_EXPAND_WAIT_MS} ms (cancelled by closing)`,
+      `  documented waits: ${documentedWaits} server expansions held by jq past ${SERVER_EXPAND_WAIT_MS} ms (cancelled by closing); ${outputWaits.length} over 1 s in proportion to their output (within ${OUTPUT_MS_PER_MB} ms per MB of task JSON)${
+        outputWaits.length
+          ? `: ${outputWaits
+              .slice(0, 8)
+              .map((w) => `#${w.input} ${w.stage} ${w.cpuMs} ms for ${w.outputMb} MB`)
+              .join(', ')}`
+          : ''
+      }`,
       `  slowest: ${Object.entries(report.slowestMs)
         .map(([k, s]) => `${k} ${s.ms} ms (#${s.input})`)
         .join(', ')}`,

@@ -4,7 +4,7 @@
 import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
 import { dashboardPairsOf } from '../template/expand/dashboard-pairs';
 import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
-import { sliceableText, sliceExpansion } from './expansion-slice';
+import { capAnswer, sliceableText, sliceExpansion } from './expansion-slice';
 
 interface FullRun {
   version: number | null;
@@ -29,12 +29,14 @@ export class SharedExpansions {
     const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
     // A cancelled full run was superseded by a newer version: the caller retries on it.
     if (!filtered || full.error === 'cancelled') return full;
+    // A limited request is a preview: its answer is also bounded in size (capAnswer).
+    const bounded = (r: ExpandTasksResult): ExpandTasksResult => (input.limit !== undefined ? capAnswer(r) : r);
     if (sliceableText(input.text, input.agentAddresses)) {
       const sliced = sliceExpansion(full, { agentAddresses: input.agentAddresses, limit: input.limit });
-      if (sliced) return sliced;
+      if (sliced) return bounded(sliced);
     }
     this.engineRuns++;
-    return runEngine(input, isCancelled);
+    return bounded(await runEngine(input, isCancelled));
   }
 
   /**

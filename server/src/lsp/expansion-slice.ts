@@ -96,3 +96,36 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
     agents: matches ? full.agents.filter(matches) : full.agents,
   };
 }
+
+/**
+ * What one limited answer may carry of combinations (characters of their JSON, task JSON and refusals): a preview
+ * shows a few screens of it, and a template of long strings repeated in every combination (a 300 KB string in a
+ * test of a 20-address mesh) would otherwise send hundreds of megabytes to the editor. Unlimited requests (export,
+ * `psconfig.server.previewTasks`) are not cut.
+ */
+export const MAX_ANSWER_TASK_CHARS = 16 * 1024 * 1024;
+
+/** `result` cut after the combinations whose task JSON fits in `maxChars`, marked truncated, with a note. */
+export function capAnswer(result: ExpandTasksResult, maxChars = MAX_ANSWER_TASK_CHARS): ExpandTasksResult {
+  let total = 0;
+  let n = 0;
+  for (const c of result.combinations) {
+    total += JSON.stringify(c).length; // the task JSON, and refusals that may quote its long values
+    if (total > maxChars) break;
+    n++;
+  }
+  if (n === result.combinations.length) return result;
+  const mb = Math.round(maxChars / (1024 * 1024));
+  return {
+    ...result,
+    combinations: result.combinations.slice(0, n),
+    truncated: true,
+    notes: [
+      ...result.notes,
+      {
+        scope: 'template',
+        message: `The preview shows the first ${n} of ${result.combinations.length} combinations: their task JSON is over the ${mb} MB one preview answer carries. Export the tasks or run \`psconfig-tools expand\` for all of them.`,
+      },
+    ],
+  };
+}

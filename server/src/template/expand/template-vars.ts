@@ -40,6 +40,10 @@ export function setTreeFill(enabled: boolean): void {
   treeFill = enabled;
 }
 
+function endsWithScheme(s: string): boolean {
+  return s.endsWith('http://') || s.endsWith('https://');
+}
+
 /** Serialise and split once; `undefined` input (no reference, ...) stays undefined. */
 export function compileTemplate(value: Json): CompiledTemplate {
   const text = JSON.stringify(value);
@@ -69,8 +73,9 @@ export function compileTemplate(value: Json): CompiledTemplate {
   parts.push(text.slice(last));
   const literal = parts.filter((p): p is string => typeof p === 'string');
   const staticBracket = literal.some((p) => bracketIpv6Urls(p) !== p);
+  // endsWith, not /https?:\/\/$/: the regex tries every position of a long literal, once per variable.
   const slotAfterScheme = parts.some(
-    (p, i) => typeof p !== 'string' && i > 0 && /https?:\/\/$/.test(parts[i - 1] as string),
+    (p, i) => typeof p !== 'string' && i > 0 && endsWithScheme(parts[i - 1] as string),
   );
   const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme };
   if (!vars.length) compiled.constant = JSON.parse(bracketIpv6Urls(text)) as Json;

@@ -45,6 +45,8 @@ export function pythonRegex(pattern: string): RegExp {
 
 /** Python's `ipaddress.IPv4Address(s)` (3.9.5+: no leading zeros), or jsonschema 3.0.1's regex check. */
 export function isIPv4(s: string, profile: HostProfile = 'debian12'): boolean {
+  // At most 15 characters (16 with the newline the el8 regex allows): a long string is refused before it is split.
+  if (s.length > 16) return false;
   if (profile === 'el8') {
     const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\n?$/.exec(s);
     return !!m && m.slice(1, 5).every((p) => Number(p) <= 255);
@@ -61,7 +63,8 @@ export function isIPv4(s: string, profile: HostProfile = 'debian12'): boolean {
 
 /** Python's `ipaddress.IPv6Address(s)` without a scope id (jsonschema 4.10), which inet_pton agrees with. */
 export function isIPv6(s: string): boolean {
-  if (!s || s.includes('%')) return false;
+  // At most 45 characters (eight groups, or six and an IPv4 address): a long string is refused before it is split.
+  if (!s || s.length > 45 || s.includes('%')) return false;
   const parts = s.split(':');
   if (parts.length < 3) return false;
   if (parts[parts.length - 1].includes('.')) {
