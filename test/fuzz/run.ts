@@ -11,7 +11,7 @@
 // expansion that jq holds longer than 3 s, cancelled by closing the document (its jq processes are killed), and
 // work proportional to what the template expands to: CPU over 1 s but within 1 s plus 20 ms per MB of the task JSON
 // of its combinations (long strings repeated in every combination: a 340 KB template expanding to 185 MB, which
-// pSConfig would produce too). The preview's answer is bounded (16 MB, capAnswer); the expansion itself is not.
+// pSConfig would produce too). The preview's answer is bounded (4 MB, capAnswer); the expansion itself is not.
 import { mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';

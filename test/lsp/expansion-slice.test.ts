@@ -101,7 +101,7 @@ test('a limited request first, then the full one: both come from one run', async
   }
 });
 
-test('a limited answer stops before 16 MB of combinations, says so, and keeps the counts; an unlimited one is whole', async () => {
+test('a limited answer stops before 4 MB of combinations, says so, and keeps the counts; an unlimited one is whole', async () => {
   // A 2 MB string in the archive of a 4-address mesh: 12 combinations, 24 MB of task JSON, as long strings repeated
   // in every combination make it; before the bound the preview answer carried all of it.
   const long = 'x'.repeat(2_000_000);
@@ -123,12 +123,12 @@ test('a limited answer stops before 16 MB of combinations, says so, and keeps th
   try {
     const limited = await expand({ uri, limit: 200 });
     const size = JSON.stringify(limited.combinations).length;
-    assert.ok(size <= 16 * 1024 * 1024, `answer ${size} characters`);
+    assert.ok(size <= 4 * 1024 * 1024, `answer ${size} characters`);
     assert.ok(limited.combinations.length > 0 && limited.combinations.length < 12, `${limited.combinations.length}`);
     assert.equal(limited.truncated, true);
     assert.match(
       limited.notes.map((n) => n.message).join('\n'),
-      /The preview shows the first \d+ of 12 combinations: their task JSON is over the 16 MB/,
+      /The preview shows the first \d+ of 12 combinations: their task JSON is over the 4 MB/,
     );
     assert.equal(limited.tasks[0].count, 12, 'counts are those of every combination');
     const whole = await expand({ uri });

@@ -103,7 +103,7 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
  * test of a 20-address mesh) would otherwise send hundreds of megabytes to the editor. Unlimited requests (export,
  * `psconfig.server.previewTasks`) are not cut.
  */
-export const MAX_ANSWER_TASK_CHARS = 16 * 1024 * 1024;
+export const MAX_ANSWER_TASK_CHARS = 4 * 1024 * 1024;
 
 /** `result` cut after the combinations whose task JSON fits in `maxChars`, marked truncated, with a note. */
 export function capAnswer(result: ExpandTasksResult, maxChars = MAX_ANSWER_TASK_CHARS): ExpandTasksResult {
