@@ -3,7 +3,7 @@
 // prints what it posts back.
 import { parentPort } from 'node:worker_threads';
 import { validateTemplate } from '../server/src/template/diagnostics';
-import { generateLargeTemplate, type Timing } from './diagnostics.bench';
+import { generateLargeTemplate, median, type Timing } from './diagnostics.bench';
 
 export interface WorkerFigures {
   jsonParse: Timing;
@@ -16,18 +16,7 @@ export interface WorkerFigures {
  *  checks, which would measure the shrinking rather than the settings. */
 function steady(fn: () => void, runs: number): Timing {
   for (let i = 0; i < 5; i++) fn();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    fn();
-    wall.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1e3);
-  }
-  const mid = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1];
-  return { wall: mid(wall), cpu: mid(cpu) };
+  return median(fn, runs, false);
 }
 
 if (parentPort) {

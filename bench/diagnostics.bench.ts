@@ -107,11 +107,12 @@ export interface Timing {
  * Median wall-clock and CPU (user+system of this process) milliseconds over `runs` back-to-back calls, after one
  * collection before the series (not before each call: a forced full collection empties the young generation, so
  * the next call pays to map it again, which a server in use never does). CPU time is steadier on a busy machine.
+ * `collectFirst` false: no collection at all (the worker figures, diagnostics-worker.ts).
  */
-export function median(fn: () => void, runs: number): Timing {
+export function median(fn: () => void, runs: number, collectFirst = true): Timing {
   const wall: number[] = [];
   const cpu: number[] = [];
-  (globalThis as { gc?: () => void }).gc?.();
+  if (collectFirst) (globalThis as { gc?: () => void }).gc?.();
   for (let i = 0; i < runs; i++) {
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
