@@ -57,3 +57,27 @@ test('schema: errors in sibling values after a nested $ref name their own field 
   );
   assert.equal(withCode(ds, 'psconfig/unknown-property').length, 0);
 });
+
+test('eachMember reads an object as pSConfig does (comments out, the last duplicate), small and large objects alike', () => {
+  for (const filler of [0, 40]) {
+    const extra = Array.from({ length: filler }, (_, i) => `"k${i}": ${i}`).join(', ');
+    // `a` twice (the last wins), a comment, a key written with an escape that decodes to `b`
+    const text = `{"a": 1, "#c": 2, "\\u0062": 3, ${extra ? `${extra}, ` : ''}"a": 4, "b": 5}`;
+    const { tree } = parseTemplate(text);
+    const seen: [string, unknown][] = [];
+    tree.eachMember(0, (prop, value) => seen.push([tree.str(prop + 1), tree.toValue(value)]));
+    const expected = Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([k]) => !k.startsWith('#'));
+    assert.deepEqual(
+      seen.sort(([x], [y]) => x.localeCompare(y)),
+      expected.sort(([x], [y]) => x.localeCompare(y)),
+    );
+  }
+});
+
+test('interned strings reused from an earlier parse decode to this text, not the earlier one', () => {
+  // Same hash slots, different texts: each parse must read its own values.
+  const first = parseTemplate(JSON.stringify({ names: ['alpha', 'beta', 'gamma'] }));
+  const second = parseTemplate(JSON.stringify({ names: ['alpha', 'betb', 'gamma'] }));
+  assert.deepEqual(first.tree.toValue(0), { names: ['alpha', 'beta', 'gamma'] });
+  assert.deepEqual(second.tree.toValue(0), { names: ['alpha', 'betb', 'gamma'] });
+});
