@@ -282,6 +282,28 @@ export const DashboardPairsRequest: RequestDef<DashboardPairsParams, DashboardPa
   method: 'psconfig/dashboardPairs',
 };
 
+/** One thread's V8 heap (MB), after a full garbage collection when `collected`. */
+export interface HeapFigures {
+  thread: 'main' | 'worker';
+  collected: boolean;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+}
+
+/**
+ * What the server holds: resident size of the process and each thread's live heap after a full collection (which
+ * this request forces). For leak checks (`npm run fuzz`) and diagnosis; no parameters.
+ */
+export interface ServerMemoryResult {
+  rssMb: number;
+  heaps: HeapFigures[];
+}
+
+export const ServerMemoryRequest: RequestDef<Record<string, never> | null, ServerMemoryResult> = {
+  method: 'psconfig/serverMemory',
+};
+
 /**
  * Argument of the `psconfig.openArchiveExplorer` command (the archive code lens, the dashboard): the archive and
  * what to search for in it. `inputSource`/`inputDestination` are the strings a task spec names (exact match, no DNS

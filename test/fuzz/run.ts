@@ -4,6 +4,9 @@
 // that failed, a server that died), hangs (a stage without an answer within 30 s), stalls over 1 s and peak memory,
 // with the server's memory after the first 100 inputs and at the end. Exit 1 on any crash, hang or stall, or when
 // the server's memory at the end is over twice its memory after 100 inputs.
+// The server's memory is what it holds: the live heaps of its threads (main and worker) after a full collection
+// (`psconfig/serverMemory`). Resident size is reported beside but not judged: V8 keeps heap pages it grew for one
+// large expansion for later ones, so it follows the largest recent input rather than what is still referenced.
 // A stall is more than 1 s of CPU time spent on one input: by validate or by expand in this process, or by the
 // server (all its threads) from opening the document to answering a probe on a small one after closing it. CPU
 // time, because the 2-core machine this runs on is shared: wall times grow with the load and are reported beside.
@@ -22,6 +25,7 @@ import { expandText } from '../../server/src/template/expand/from-text';
 import { DEFAULT_INCLUDE_LIMITS, type IncludePolicy } from '../../server/src/template/includes/loader';
 import { examplesDir, repoRoot } from '../fixtures';
 import { LspClient } from '../lsp/lsp-client';
+import { ServerMemoryRequest, type ServerMemoryResult } from '../../common/protocol';
 import { mutate, MUTATION_NAMES } from './mutations';
 import { Random } from './random';
 
@@ -123,6 +127,13 @@ function rssMb(pid: number): { rss: number; hwm: number } {
   }
 }
 
+/** The live heaps of the server's threads after a full collection, MB (undefined if it does not answer). */
+async function heldMb(client: LspClient): Promise<number | undefined> {
+  const m = await timed(() => client.request<ServerMemoryResult>(ServerMemoryRequest.method, {}));
+  if (!m.value) return undefined;
+  return Math.round(m.value.heaps.reduce((n, h) => n + h.heapUsedMb, 0) * 10) / 10;
+}
+
 const usesJq = (text: string): boolean => /\{%\s*jq|"jq"\s*:/.test(text);
 
 export async function runFuzz(o: Options): Promise<number> {
@@ -162,6 +173,7 @@ export async function runFuzz(o: Options): Promise<number> {
   };
   if (o.lsp) client = await startServer();
   let serverAt100: number | undefined;
+  let heldAt100: number | undefined;
   let serverPeak = 0;
   let errorsSeen = 0;
   let probeMax = 0;
@@ -299,7 +311,10 @@ export async function runFuzz(o: Options): Promise<number> {
       }
       const mem = rssMb(client.child.pid as number);
       serverPeak = Math.max(serverPeak, mem.hwm);
-      if (i + 1 === MEMORY_MARK) serverAt100 = mem.rss;
+      if (i + 1 === MEMORY_MARK) {
+        serverAt100 = mem.rss;
+        heldAt100 = await heldMb(client);
+      }
     }
     if ((i + 1) % 500 === 0 || i + 1 === o.n)
       console.log(
@@ -308,9 +323,11 @@ export async function runFuzz(o: Options): Promise<number> {
   }
 
   const serverEnd = client ? rssMb(client.child.pid as number).rss : 0;
+  const heldEnd = client ? await heldMb(client) : undefined;
   if (client) await client.stop();
   const fuzzerPeak = process.resourceUsage().maxRSS / 1024;
-  const ratio = serverAt100 ? serverEnd / serverAt100 : undefined;
+  const rssRatio = serverAt100 ? serverEnd / serverAt100 : undefined;
+  const ratio = heldAt100 && heldEnd !== undefined ? heldEnd / heldAt100 : undefined;
   const report = {
     inputs: o.n,
     seed: o.seed,
@@ -326,10 +343,13 @@ export async function runFuzz(o: Options): Promise<number> {
     serverProbeMaxMs: Math.round(probeMax),
     memoryMb: {
       fuzzerPeak: Math.round(fuzzerPeak),
+      heldAfter100: heldAt100,
+      heldAtEnd: heldEnd,
+      ratio: ratio && Number(ratio.toFixed(2)),
       serverAfter100: serverAt100 && Math.round(serverAt100),
       serverAtEnd: Math.round(serverEnd),
+      rssRatio: rssRatio && Number(rssRatio.toFixed(2)),
       serverPeak: Math.round(serverPeak),
-      ratio: ratio && Number(ratio.toFixed(2)),
     },
     mutations: mutationCounts,
   };
@@ -349,7 +369,7 @@ export async function runFuzz(o: Options): Promise<number> {
       `  slowest: ${Object.entries(report.slowestMs)
         .map(([k, s]) => `${k} ${s.ms} ms (#${s.input})`)
         .join(', ')}`,
-      `  memory: fuzzer peak ${report.memoryMb.fuzzerPeak} MB; server ${report.memoryMb.serverAfter100 ?? '-'} MB after ${MEMORY_MARK} inputs, ${report.memoryMb.serverAtEnd} MB at the end (×${report.memoryMb.ratio ?? '-'}), peak ${report.memoryMb.serverPeak} MB`,
+      `  memory: fuzzer peak ${report.memoryMb.fuzzerPeak} MB; server held (live heaps after a full collection) ${report.memoryMb.heldAfter100 ?? '-'} MB after ${MEMORY_MARK} inputs, ${report.memoryMb.heldAtEnd ?? '-'} MB at the end (×${report.memoryMb.ratio ?? '-'}); resident ${report.memoryMb.serverAfter100 ?? '-'} MB after ${MEMORY_MARK}, ${report.memoryMb.serverAtEnd} MB at the end (×${report.memoryMb.rssRatio ?? '-'}), peak ${report.memoryMb.serverPeak} MB`,
       `  mutations: ${Object.entries(mutationCounts)
         .map(([k, c]) => `${k} ${c}`)
         .join(', ')}`,

@@ -5,16 +5,17 @@
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
+import type { DashboardPairsResult, ExpandTasksResult, HeapFigures } from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
 import type { TaskFact } from '../template/navigation/hover';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
-import { runEngine, type EngineInput } from './expansion-engine';
-import { SharedExpansions } from './expansion-shared';
+import type { EngineInput } from './expansion-engine';
+import { runAlone, SharedExpansions } from './expansion-shared';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
+import { heapFigures } from './memory-report';
 import type { JqConfig } from '../template/jq/config';
 import type { IncludeScope } from '../template/includes/scope';
 
@@ -29,7 +30,8 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
-  | { kind: 'forget'; uri: string };
+  | { kind: 'forget'; uri: string }
+  | { kind: 'memory' };
 
 /**
  * Cancellation of an expansion that may run in the worker: a shared Int32 the engine polls between its phases
@@ -128,6 +130,8 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
+      } else if (job.kind === 'memory') {
+        post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
         expansions.pairs(job.input, job.tasks).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
@@ -137,7 +141,7 @@ export function serveBackgroundJobs(): void {
         const isCancelled = pollerOf(job.cancel);
         (job.shared
           ? expansions.expand(job.input, isCancelled, job.firstsOnly)
-          : runEngine(job.input, isCancelled)
+          : runAlone(job.input, isCancelled)
         ).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
@@ -237,7 +241,7 @@ export class BackgroundRunner {
       const isCancelled = cancel ? () => cancel.cancelled : undefined;
       if (shared) return this.local.expand(input, isCancelled, firstsOnly);
       this.local.engineRuns++;
-      return runEngine(input, isCancelled);
+      return runAlone(input, isCancelled);
     }
     return (await this.send({
       kind: 'expand',
@@ -258,6 +262,12 @@ export class BackgroundRunner {
   forgetExpansion(uri: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
     this.local.forget(uri);
+  }
+
+  /** The worker's heap after a full collection (none without a worker, or before its first job). */
+  async workerHeap(): Promise<HeapFigures | undefined> {
+    if (!this.worker) return undefined;
+    return (await this.send({ kind: 'memory' })) as HeapFigures;
   }
 
   /** Engine runs started in this thread (only without a worker: tests). */

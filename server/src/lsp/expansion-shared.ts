@@ -24,6 +24,16 @@ export class SharedExpansions {
    * from it exactly; otherwise from an engine run of its own (cancelled by `isCancelled`).
    */
   async expand(input: EngineInput, isCancelled?: () => boolean, firstsOnly = false): Promise<ExpandTasksResult> {
+    // A preview (limited request) of a version nobody has expanded in full yet runs with its limit: a template whose
+    // long strings repeat in every combination expands to hundreds of megabytes, of which the preview shows four.
+    // Lenses, hovers, the dashboard and unlimited requests start the full run; later previews are cut from it.
+    if (!firstsOnly && input.limit !== undefined && !this.hasFullRun(input)) {
+      this.engineRuns++;
+      const r = await runEngine(input, isCancelled);
+      // Within its limit and for every agent it is the full run: kept as such (no second run for the lenses).
+      if (!r.truncated && r.error === undefined && !input.agentAddresses.length) this.keepAsFull(input, r);
+      return capAnswer(r);
+    }
     const full = await this.fullRun(input);
     if (firstsOnly) return firstCombinations(full);
     const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
@@ -36,7 +46,7 @@ export class SharedExpansions {
       if (sliced) return bounded(sliced);
     }
     this.engineRuns++;
-    return bounded(await runEngine(input, isCancelled));
+    return runAlone(input, isCancelled);
   }
 
   /**
@@ -60,11 +70,37 @@ export class SharedExpansions {
     this.full.delete(uri);
   }
 
-  private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
-    const key = JSON.stringify([includeScopeKey(input.includeScope), input.jq]);
+  /** The full run of this version and settings, settled or in flight, if one was started. */
+  private fullRunOf(input: EngineInput): FullRun | undefined {
     const hit = this.full.get(input.uri);
-    // Documents not open in the editor have no version: their text is compared instead.
-    if (hit && hit.version === input.version && hit.key === key && input.version !== null) return hit.result;
+    // Documents not open in the editor have no version: they are never shared.
+    if (!hit || input.version === null || hit.version !== input.version) return undefined;
+    return hit.key === runKey(input) ? hit : undefined;
+  }
+
+  private keepAsFull(input: EngineInput, result: ExpandTasksResult): void {
+    if (input.version === null || this.fullRunOf(input)) return;
+    const hit = this.full.get(input.uri);
+    if (hit && !hit.settled) return; // a run of another version or settings is under way: it decides
+    const run: FullRun = {
+      version: input.version,
+      key: runKey(input),
+      settled: true,
+      cancelled: false,
+      result: Promise.resolve(result),
+    };
+    this.full.set(input.uri, run);
+  }
+
+  private hasFullRun(input: EngineInput): boolean {
+    return this.fullRunOf(input) !== undefined;
+  }
+
+  private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
+    const key = runKey(input);
+    const same = this.fullRunOf(input);
+    if (same) return same.result;
+    const hit = this.full.get(input.uri);
     if (hit && !hit.settled) hit.cancelled = true; // an older version: nobody needs it any more
     const run: FullRun = {
       version: input.version,
@@ -87,6 +123,17 @@ export class SharedExpansions {
     );
     return run.result;
   }
+}
+
+/** One engine run for exactly `input`; with a limit, a preview: its answer bounded in size too (capAnswer). */
+export async function runAlone(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
+  const r = await runEngine(input, isCancelled);
+  return input.limit !== undefined ? capAnswer(r) : r;
+}
+
+/** What a full run depends on besides the text: how includes are read and the jq settings. */
+function runKey(input: EngineInput): string {
+  return JSON.stringify([includeScopeKey(input.includeScope), input.jq]);
 }
 
 /**

@@ -22,12 +22,14 @@ import {
   emptyExpansionResult,
   DashboardPairsRequest,
   ExpandTasksRequest,
+  ServerMemoryRequest,
   TemplateChangedNotification,
   type DashboardPairsParams,
   type DashboardPairsResult,
   type ExpandTasksParams,
   type ExpandTasksResult,
   type PreviewTasksText,
+  type ServerMemoryResult,
   ServerCommands,
   type ServerSettings,
   type TemplateChangedParams,
@@ -35,6 +37,7 @@ import {
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
 import { BackgroundRunner } from './background-worker';
+import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
 import { guarded, runSafe, type Logger } from './guard';
@@ -402,6 +405,15 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
         return expansion.dashboardPairs(TextDocument.create(params.uri, 'psconfig', 0, text), tasks, false);
       },
     ),
+  );
+
+  // Live heaps after a full collection, and the resident size (for leak checks: `npm run fuzz`).
+  connection.onRequest(ServerMemoryRequest.method, (_params, token) =>
+    runSafe<ServerMemoryResult | null>(log, 'serverMemory', null, token, async () => {
+      const worker = await runner.workerHeap();
+      const main = heapFigures('main');
+      return { rssMb: Math.round(process.memoryUsage.rss() / (1024 * 1024)), heaps: worker ? [main, worker] : [main] };
+    }),
   );
 
   connection.onShutdown(() => {

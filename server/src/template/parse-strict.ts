@@ -4,6 +4,7 @@
 // then falls back to the recovering parser.
 import { MAX_NESTING } from './nesting';
 import { KEEP_ALIVE, NODE, Tree } from './tree';
+import { ownString } from './own-string';
 
 const { ARRAY, BOOLEAN, COMMENT, ESCAPED, NULL, NUMBER, OBJECT, PROPERTY, STRING, TRUE } = NODE;
 
@@ -125,7 +126,7 @@ export class StrictParser {
     const str =
       earlier !== undefined && earlier.length === to - from && t.startsWith(earlier, from)
         ? earlier
-        : (KEPT[slot] = t.slice(from, to));
+        : (KEPT[slot] = ownString(t.slice(from, to))); // a copy: a slice would keep this whole text alive
     const id = strings.push(str) - 1;
     this.interned[slot] = id;
     return id;

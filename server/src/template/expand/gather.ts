@@ -5,7 +5,7 @@ import type { CompiledTemplate } from './template-vars';
 import { compileTemplate } from './template-vars';
 import { archivesFor, contextsFor, Sourced, withoutMeta } from './pscheduler-task';
 import type { PlannedCombination, TaskPlan } from './scheduling';
-import { isObject, JsonObject, strList, TemplateView } from './template-view';
+import { isObject, type Json, JsonObject, strList, TemplateView } from './template-view';
 import type { ExpansionNotes } from './notes';
 
 /** A task's compiled templates, shared by all its combinations. */
@@ -70,10 +70,18 @@ export function gatherCombinations(
   for (const [name, a] of view.archives) g.names.set(a, name);
   for (const [name, c] of view.contexts) g.names.set(c, name);
   const contextCache: (Sourced<ContextEntry> | undefined)[] = []; // by node id
+  // One compile per template object: every scheduling host of a mesh gets the same archive objects, and a 900 KB
+  // archive serialised and scanned once per host was most of the expansion of a long-strings template.
+  const compiled = new Map<Json, CompiledTemplate>();
+  const compileOnce = (v: Json): CompiledTemplate => {
+    let c = compiled.get(v);
+    if (!c) compiled.set(v, (c = compileTemplate(v)));
+    return c;
+  };
   let total = 0;
   for (const plan of plans) {
     if (plan.disabled || plan.error || !plan.test) continue;
-    const test = compileTemplate(plan.test);
+    const test = compileOnce(plan.test);
     const ref = plan.task.reference;
     // `if task.reference()`: an empty or missing reference is not expanded (the psconfig block is still added).
     const reference = isObject(ref) && Object.keys(ref).length ? compileTemplate(ref) : undefined;
@@ -104,7 +112,7 @@ export function gatherCombinations(
         archives = a.ok
           ? {
               ok: true,
-              value: { raw: a.value, compiled: a.value.map(compileTemplate), key: g.archiveTables.push(a.value) - 1 },
+              value: { raw: a.value, compiled: a.value.map(compileOnce), key: g.archiveTables.push(a.value) - 1 },
             }
           : a;
         archiveCache.set(hostKey, archives);

@@ -2,6 +2,7 @@
 // archives (task + scheduler host, de-duplicated), per-participant contexts, and the final assembly.
 import { PSchedulerTask } from '../../../../common/protocol';
 import { AddressNode, canonicalJson, hostOf, isObject, Json, JsonObject, strList, TemplateView } from './template-view';
+import { cacheKey } from '../own-string';
 
 export type Sourced<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -68,7 +69,8 @@ function psconfigBlock(schedulerAddress: string): { psconfig: JsonObject; refere
     if (blocks.size > 50_000) blocks.clear();
     const psconfig = { 'created-by': createdBy(schedulerAddress) };
     b = { psconfig, reference: { psconfig } };
-    blocks.set(schedulerAddress, b);
+    const key = cacheKey(schedulerAddress);
+    if (key !== undefined) blocks.set(key, b);
   }
   return b;
 }

@@ -75,10 +75,13 @@ const UNSAFE = Symbol('unsafe');
 
 // Module-level state instead of closures: fill runs for every template of every combination.
 let fillUnsafe = false;
+/** Per variable of the current fill: its embedded text, computed once (a long string may use it 60,000 times). */
+const embedded: (string | typeof UNSAFE | undefined)[] = [];
 
 /** Fill the tree with the raw variable values; undefined when the string path must decide. */
 export function fillTree(root: TreeNode, raws: string[]): Json | undefined {
   fillUnsafe = false;
+  for (let v = 0; v < raws.length; v++) embedded[v] = undefined;
   const result = fillNode(root, raws);
   return fillUnsafe ? undefined : result;
 }
@@ -102,7 +105,7 @@ function fillNode(n: TreeNode, raws: string[]): Json {
           out += p;
           continue;
         }
-        const t = embeddedText(raws[p]);
+        const t = (embedded[p] ??= embeddedText(raws[p]));
         if (t === UNSAFE) {
           fillUnsafe = true;
           return null;

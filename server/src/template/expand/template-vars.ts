@@ -6,6 +6,7 @@ import { isIPv6 } from 'node:net';
 import { AddressNode, Json } from './template-view';
 import { bracketIpv6Urls } from './ipv6-url';
 import { compileTree, fillTree, TreeNode } from './template-tree';
+import { cacheKey } from '../own-string';
 
 export { bracketIpv6Urls };
 
@@ -32,6 +33,8 @@ export interface CompiledTemplate {
   constant?: Json;
   /** The structural fill (template-tree.ts), when it is exact for this template. */
   tree?: TreeNode;
+  /** How many slots each variable fills (for the fill budget without a walk over every slot). */
+  uses: number[];
 }
 
 let treeFill = true;
@@ -77,7 +80,9 @@ export function compileTemplate(value: Json): CompiledTemplate {
   const slotAfterScheme = parts.some(
     (p, i) => typeof p !== 'string' && i > 0 && endsWithScheme(parts[i - 1] as string),
   );
-  const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme };
+  const uses = new Array<number>(vars.length).fill(0);
+  for (const p of parts) if (typeof p !== 'string') uses[p.v]++;
+  const compiled: CompiledTemplate = { parts, vars, jqScripts, staticBracket, slotAfterScheme, uses };
   if (!vars.length) compiled.constant = JSON.parse(bracketIpv6Urls(text)) as Json;
   else compiled.tree = compileTree(value, index, parts.length >> 1);
   return compiled;
@@ -128,7 +133,8 @@ function describe(name: string): VarDesc {
   else if (jq) d = { kind: 'jq', index: 0, indexText: '', script: jq[1].replace(/\\"/g, '"') };
   else d = { kind: 'unknown', index: 0, indexText: '', script: '' };
   if (descs.size > 10_000) descs.clear();
-  descs.set(name, d);
+  const key = cacheKey(name); // a copy: a name cut from a compiled template would keep that template's text
+  if (key !== undefined) descs.set(key, d);
   return d;
 }
 
@@ -226,7 +232,7 @@ export function fillTemplate(t: CompiledTemplate, value: (name: string) => VarVa
   if (budget) {
     // Counted before anything is built: a template repeating a variable thousands of times in one string is
     // refused here instead of filling memory one combination at a time.
-    for (const p of t.parts) if (typeof p !== 'string') budget.left -= raws[p.v].length;
+    for (let v = 0; v < raws.length; v++) budget.left -= t.uses[v] * raws[v].length;
     if (budget.left < 0) return { ok: false, error: budgetError(budget) };
   }
   if (t.tree && treeFill) {

@@ -17,6 +17,7 @@ import { isHostOrIp } from '../rules/address-format';
 import { describeValue } from './describe';
 import type { Candidate, Expansion } from './validate';
 import type { NodeLike } from './nodes';
+import { cacheKey } from '../own-string';
 
 const VAR_RE = /\{%\s+(.+?)\s+%\}/g;
 const INDEXED = /^(address|pscheduler_address|lead_bind_address)\[(\d+)\]$/;
@@ -219,7 +220,8 @@ function kindOf(text: string): Expansion | undefined {
           : UNKNOWN;
   else k = SOME_STRING;
   if (kinds.size > 10_000) kinds.clear();
-  kinds.set(text, k);
+  const key = cacheKey(text); // a copy, and no 60 KB strings: the memo outlives the template
+  if (key !== undefined) kinds.set(key, k);
   return k;
 }
 

@@ -7,7 +7,8 @@
 // a standalone `{% flip %}` is a boolean, an address is one of the candidate strings, a jq result is unknown.
 // Nothing is ever reported only because a value is a variable.
 import type { JsonPath } from '../parse';
-import { closestName } from '../rules/closest-name';
+import { closestName, MAX_SUGGEST_LENGTH } from '../rules/closest-name';
+import { cacheKey, ownString } from '../own-string';
 import { pschedulerType, type PluginData, type Schema } from './catalog';
 import { describeSchema, describeValue } from './describe';
 import { checkFormat, pythonRegex, type HostProfile } from './formats';
@@ -189,7 +190,8 @@ export class SchemaChecker {
     if (known === true || (known === false && !out)) return known;
     const ok = this.checkConcrete(schema, node, out, frame);
     if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map()));
-    memo.set(s, ok);
+    const k = cacheKey(s); // a copy: the memo outlives the template the string was cut from
+    if (k !== undefined) memo.set(k, ok);
     return ok;
   }
 
@@ -250,7 +252,8 @@ export class SchemaChecker {
             value: values[i].value,
           };
           valid = this.check(schema, standIn, undefined, frame);
-          memo.set(key, valid);
+          const k = cacheKey(key);
+          if (k !== undefined) memo.set(k, valid);
         }
         if (!valid) failing = i;
       }
@@ -565,11 +568,13 @@ function capitalise(s: string): string {
 /** A misspelt key's closest declared key: by edit distance, else a declared key that is one of its dash-separated
  *  parts (`omit-interval` -> `omit`). Memoised per properties object. */
 export function closestKey(key: string, declared: Record<string, Schema>): string | undefined {
+  // A key this long is no typo (and splitting 60 KB of filled variables at every `-` took 0.3 s per expansion).
+  if (key.length > MAX_SUGGEST_LENGTH) return undefined;
   let memo = closestMemo.get(declared);
   if (!memo || memo.size > 1000) closestMemo.set(declared, (memo = new Map()));
   if (memo.has(key)) return memo.get(key);
   const found = findClosestKey(key, Object.keys(declared));
-  memo.set(key, found);
+  memo.set(ownString(key), found);
   return found;
 }
 const closestMemo = new WeakMap<Record<string, Schema>, Map<string, string | undefined>>();

@@ -1,0 +1,75 @@
+// What the server holds after documents are closed: `psconfig/serverMemory` reports each thread's live heap after a
+// full collection. Templates opened, checked, previewed and closed one after another must not stay in memory
+// through the strings long-lived caches keep (an address cut from a template is a view into the whole text).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ExpandTasksRequest, ServerMemoryRequest, type ServerMemoryResult } from '../../common/protocol';
+import { LspClient } from './lsp-client';
+
+let client: LspClient;
+
+before(async () => {
+  client = await LspClient.start();
+});
+after(async () => {
+  assert.deepEqual(client.loggedErrors(), []);
+  await client.stop();
+});
+
+const memory = (): Promise<ServerMemoryResult> => client.request<ServerMemoryResult>(ServerMemoryRequest.method, {});
+const workerHeap = (m: ServerMemoryResult): number => m.heaps.find((h) => h.thread === 'worker')!.heapUsedMb;
+
+/**
+ * A mesh of names and addresses unique to template `n` (13-24 characters: cut as views of the text), whose test
+ * names a host of `hostChars` characters (a string pScheduler's schema checks, as the fuzzer's long strings).
+ */
+function template(n: number, hostChars: number): string {
+  const names = [0, 1, 2, 3, 4, 5].map((i) => `h${n}-${i}.example.net`);
+  return JSON.stringify({
+    _meta: { 'display-name': `Template ${n}` },
+    addresses: Object.fromEntries(names.map((a) => [a, { address: a }])),
+    groups: { g: { type: 'mesh', addresses: names.map((name) => ({ name })) } },
+    tests: {
+      t: { type: 'latencybg', spec: { source: '{% address[0] %}', dest: `h${n}.`.padEnd(hostChars, 'x') } },
+    },
+    tasks: { task: { group: 'g', test: 't' } },
+  });
+}
+
+test('serverMemory: the live heap of the main thread and of the worker, after a full collection', async () => {
+  const uri = 'file:///tmp/psconfig-memory/first.json';
+  await client.open(uri, template(0, 100)); // the worker starts with the first check
+  client.close(uri);
+  const m = await memory();
+  assert.deepEqual(
+    m.heaps.map((h) => h.thread),
+    ['main', 'worker'],
+  );
+  for (const h of m.heaps) {
+    assert.equal(h.collected, true, `${h.thread}: a full collection was forced`);
+    assert.ok(h.heapUsedMb > 0 && h.heapUsedMb <= h.heapTotalMb, JSON.stringify(h));
+  }
+  assert.ok(m.rssMb > 0);
+});
+
+test('closed templates are not kept alive by the strings cached from them', async () => {
+  // 30 templates of 2 MB each, checked and previewed: 60 MB of text (120 MB as V8 strings) if each were still held.
+  const count = 30;
+  const pad = 2 * 1024 * 1024;
+  const warm = 'file:///tmp/psconfig-memory/warm.json';
+  await client.open(warm, template(1000, pad));
+  await client.request(ExpandTasksRequest.method, { uri: warm, limit: 200 });
+  client.close(warm);
+  const before = workerHeap(await memory());
+  for (let n = 1; n <= count; n++) {
+    const uri = `file:///tmp/psconfig-memory/t${n}.json`;
+    const diagnostics = await client.open(uri, template(n, pad));
+    assert.ok(Array.isArray(diagnostics));
+    const preview = await client.request<{ combinations: unknown[] }>(ExpandTasksRequest.method, { uri, limit: 200 });
+    assert.ok(preview.combinations.length > 0); // (each carries the 2 MB host: the 4 MB preview bound cuts them)
+    client.close(uri);
+  }
+  const grown = workerHeap(await memory()) - before;
+  // One template's worth (4 MB as a V8 string) may remain in a cache of the latest parse; thirty may not.
+  assert.ok(grown < 20, `the worker's live heap grew by ${grown} MB over ${count} closed 2 MB templates`);
+});
