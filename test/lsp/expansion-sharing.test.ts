@@ -61,38 +61,6 @@ test('lenses, the tree (limited) and per-agent requests of one version cost one 
   assert.deepEqual(logged, []);
 });
 
-test('a preview of a version not expanded in full runs for its limit alone; later previews are cut from the full run', async () => {
-  // A preview shows a bounded part: a template whose long strings repeat in every combination must not be expanded
-  // in full (hundreds of megabytes) to show it. Lenses, hovers and unlimited requests need the full run.
-  const name = 'psconfig--example-2-testbed.json';
-  const doc = TextDocument.create(exampleUri(name), 'psconfig', 1, exampleText(name));
-  const svc = service();
-  const first = await svc.expand(doc, { uri: doc.uri, limit: 3 });
-  assert.equal(first.combinations.length, 3);
-  assert.equal(first.truncated, true);
-  assert.equal(engineRuns(), 1);
-  const full = await svc.expand(doc, { uri: doc.uri });
-  assert.equal(engineRuns(), 2);
-  const again = await svc.expand(doc, { uri: doc.uri, limit: 3 });
-  assert.equal(engineRuns(), 2, 'cut from the full run');
-  assert.deepEqual(again.combinations, full.combinations.slice(0, 3));
-  assert.deepEqual(again.combinations, first.combinations);
-  assert.deepEqual(again.tasks, first.tasks);
-  assert.deepEqual(logged, []);
-});
-
-test('a preview whose limit covers every combination is the full run: lenses and unlimited requests reuse it', async () => {
-  const name = 'psconfig--example-2-testbed.json';
-  const doc = TextDocument.create(exampleUri(name), 'psconfig', 1, exampleText(name));
-  const svc = service();
-  const preview = await svc.expand(doc, { uri: doc.uri, limit: 10_000 });
-  assert.equal(preview.truncated, false);
-  const [lenses, full] = await Promise.all([svc.firstCombinations(doc), svc.expand(doc, { uri: doc.uri })]);
-  assert.equal(engineRuns(), 1);
-  assert.deepEqual(full.combinations, preview.combinations);
-  assert.ok(lenses.combinations.length > 0);
-});
-
 test('identical requests that cannot be cut from the full run share one filtered run', async () => {
   // The requesting-agent class data source depends on the agent addresses themselves.
   const name = 'perl-shared--client-psconfig-addressclasses.json';

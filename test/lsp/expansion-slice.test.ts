@@ -82,16 +82,15 @@ for (const name of examples) {
   });
 }
 
-test('the full run first, then a limited and an agent-filtered request: all come from one run', async () => {
-  // (A limited request before any full run of its version runs for its limit alone: expansion-sharing.test.ts.)
+test('a limited request first, then the full one: both come from one run', async () => {
   const name = 'psconfig--example-2-testbed.json';
   const uri = 'file:///tmp/psconfig-slice/limited-first.json';
   await client.open(uri, exampleText(name));
   try {
-    const [full, limited, agentOnly] = await Promise.all([
-      expand({ uri }),
+    const [limited, agentOnly, full] = await Promise.all([
       expand({ uri, limit: 3 }),
       expand({ uri, agentAddresses: ['nothing.example'] }),
+      expand({ uri }),
     ]);
     assert.equal(limited.combinations.length, 3);
     assert.equal(agentOnly.combinations.length, 0);

@@ -24,16 +24,6 @@ export class SharedExpansions {
    * from it exactly; otherwise from an engine run of its own (cancelled by `isCancelled`).
    */
   async expand(input: EngineInput, isCancelled?: () => boolean, firstsOnly = false): Promise<ExpandTasksResult> {
-    // A preview (limited request) of a version nobody has expanded in full yet runs with its limit: a template whose
-    // long strings repeat in every combination expands to hundreds of megabytes, of which the preview shows four.
-    // Lenses, hovers, the dashboard and unlimited requests start the full run; later previews are cut from it.
-    if (!firstsOnly && input.limit !== undefined && !this.hasFullRun(input)) {
-      this.engineRuns++;
-      const r = await runEngine(input, isCancelled);
-      // Within its limit and for every agent it is the full run: kept as such (no second run for the lenses).
-      if (!r.truncated && r.error === undefined && !input.agentAddresses.length) this.keepAsFull(input, r);
-      return capAnswer(r);
-    }
     const full = await this.fullRun(input);
     if (firstsOnly) return firstCombinations(full);
     const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
@@ -76,24 +66,6 @@ export class SharedExpansions {
     // Documents not open in the editor have no version: they are never shared.
     if (!hit || input.version === null || hit.version !== input.version) return undefined;
     return hit.key === runKey(input) ? hit : undefined;
-  }
-
-  private keepAsFull(input: EngineInput, result: ExpandTasksResult): void {
-    if (input.version === null || this.fullRunOf(input)) return;
-    const hit = this.full.get(input.uri);
-    if (hit && !hit.settled) return; // a run of another version or settings is under way: it decides
-    const run: FullRun = {
-      version: input.version,
-      key: runKey(input),
-      settled: true,
-      cancelled: false,
-      result: Promise.resolve(result),
-    };
-    this.full.set(input.uri, run);
-  }
-
-  private hasFullRun(input: EngineInput): boolean {
-    return this.fullRunOf(input) !== undefined;
   }
 
   private fullRun(input: EngineInput): Promise<ExpandTasksResult> {
