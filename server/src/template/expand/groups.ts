@@ -199,17 +199,28 @@ export function* iterateGroup(ctx: GroupContext, groupName: string, group: JsonO
     const a = selectors(group['a-addresses']);
     const b = selectors(group['b-addresses']);
     dim = [...a, ...b];
-    const aSet = new Set<string>();
-    const bSet = new Set<string>();
-    for (let i = 0; i < dim.length; i++) (i < a.length ? aSet : bSet).add(sum(i));
+    // Each distinct checksum as a number: pairs are then keyed without joining two checksums (a selector holding a
+    // long string made a key of hundreds of kilobytes, built and hashed for every pair).
+    const ids = new Map<string, number>();
+    const idOf: number[] = [];
+    for (let i = 0; i < dim.length; i++) {
+      const s = sum(i);
+      let id = ids.get(s);
+      if (id === undefined) ids.set(s, (id = ids.size));
+      idOf[i] = id;
+    }
+    const aSet = new Set<number>();
+    const bSet = new Set<number>();
+    for (let i = 0; i < dim.length; i++) (i < a.length ? aSet : bSet).add(idOf[i]);
     const uni = truthy(group.unidirectional);
-    const checked = new Set<string>();
+    const checked = new Set<number>();
+    const n = ids.size;
     // Disjoint.is_excluded_selectors: A→B (and B→A unless unidirectional), each selector pair once.
     keep = (i, j) => {
-      const si = sum(i);
-      const sj = sum(j);
+      const si = idOf[i];
+      const sj = idOf[j];
       if (!((aSet.has(si) && bSet.has(sj)) || (!uni && aSet.has(sj) && bSet.has(si)))) return false;
-      const k = `${si}->${sj}`;
+      const k = si * n + sj;
       if (checked.has(k)) return false;
       checked.add(k);
       return true;
