@@ -10,9 +10,6 @@ const { ARRAY, BOOLEAN, COMMENT, ESCAPED, NULL, NUMBER, OBJECT, PROPERTY, STRING
 
 export class StrictSyntaxError extends Error {}
 
-const WS = new Uint8Array(128);
-WS[32] = WS[9] = WS[10] = WS[13] = 1;
-
 /** Property indexes of duplicate keys (later, first) and of `#` comment properties, for parse.ts. */
 export interface StrictFindings {
   duplicates: [later: number, first: number][];
@@ -39,26 +36,15 @@ export class StrictParser {
   }
 
   parseDocument(): Tree {
-    this.ws();
+    this.pos = skipWs(this.text, this.pos);
     this.value(-1);
-    this.ws();
+    this.pos = skipWs(this.text, this.pos);
     if (this.pos !== this.text.length) this.fail();
     return this.tree;
   }
 
   private fail(): never {
     throw new StrictSyntaxError();
-  }
-
-  private ws(): void {
-    const t = this.text;
-    let p = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(p);
-      if (c < 128 && WS[c] === 1) p++;
-      else break;
-    }
-    this.pos = p;
   }
 
   private value(parent: number): number {
@@ -84,6 +70,21 @@ export class StrictParser {
     const t = this.text;
     const start = this.pos;
     let p = start + 1;
+    // Short strings (keys, names, enum values: most of them) are scanned and hashed for interning in one pass.
+    const short = Math.min(start + 2 + INTERN_MAX, t.length);
+    let h = 0;
+    for (; p < short; p++) {
+      const c = t.charCodeAt(p);
+      if (c === 34) {
+        this.pos = p + 1;
+        const i = this.tree.leaf(STRING, start, p + 1, parent);
+        this.tree.aux[i] = this.intern(start + 1, p, (Math.imul(h, 31) + p - start - 1) | 0);
+        return i;
+      }
+      if (c === 92 || c < 32) break;
+      h = (Math.imul(h, 31) + c) | 0;
+    }
+    // Longer or escaped: not interned (aux stays -1, values are decoded from the text when read).
     let escaped = false;
     for (;;) {
       PLAIN.lastIndex = p;
@@ -107,26 +108,23 @@ export class StrictParser {
       } catch {
         return this.fail();
       }
-    } else if (p - start - 1 <= INTERN_MAX) tree.aux[i] = this.intern(start + 1, p);
+    }
     return i;
   }
 
-  /** Short strings (keys, names, enum values) repeat thousands of times in a large template: one copy each. */
-  private intern(from: number, to: number): number {
+  /** Short strings (keys, names, enum values) repeat thousands of times in a large template: one copy each.
+   *  `h` is the string's hash, computed while scanning it. */
+  private intern(from: number, to: number, h: number): number {
     const t = this.text;
-    let h = to - from;
-    for (let i = from; i < to; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
     const slot = h & (INTERN_SLOTS - 1);
     const strings = this.tree.strings;
     const hit = this.interned[slot];
-    if (hit >= 0 && strings[hit].length === to - from && t.startsWith(strings[hit], from)) return hit;
+    if (hit >= 0 && sameText(t, from, to, strings[hit])) return hit;
     // The same text in an earlier parse (the previous version, as a rule): its string is reused, already in the old
     // generation, so the collector neither copies it nor a new one per version.
     const earlier = KEPT[slot];
     const str =
-      earlier !== undefined && earlier.length === to - from && t.startsWith(earlier, from)
-        ? earlier
-        : (KEPT[slot] = ownString(t.slice(from, to))); // a copy: a slice would keep this whole text alive
+      earlier !== undefined && sameText(t, from, to, earlier) ? earlier : (KEPT[slot] = ownString(t.slice(from, to))); // a copy: a slice would keep this whole text alive
     const id = strings.push(str) - 1;
     this.interned[slot] = id;
     return id;
@@ -151,17 +149,17 @@ export class StrictParser {
     const node = tree.add(OBJECT, this.pos, parent);
     let seen: Set<string> | undefined;
     this.pos++;
-    this.ws();
+    this.pos = skipWs(this.text, this.pos);
     if (t.charCodeAt(this.pos) !== 125) {
       for (;;) {
         if (t.charCodeAt(this.pos) !== 34) this.fail();
         const prop = tree.add(PROPERTY, this.pos, node);
         const key = this.string(prop);
         const name = tree.str(key);
-        this.ws();
+        this.pos = skipWs(this.text, this.pos);
         if (t.charCodeAt(this.pos) !== 58) this.fail();
         tree.aux[prop] = this.pos++;
-        this.ws();
+        this.pos = skipWs(this.text, this.pos);
         const value = this.value(prop);
         tree.close(prop, tree.end[value]);
         if (name.charCodeAt(0) === 35) {
@@ -179,11 +177,11 @@ export class StrictParser {
         keys[n] = name;
         this.keyProps[n] = prop;
         this.nKeys = n + 1;
-        this.ws();
+        this.pos = skipWs(this.text, this.pos);
         const c = t.charCodeAt(this.pos);
         if (c === 44) {
           this.pos++;
-          this.ws();
+          this.pos = skipWs(this.text, this.pos);
           continue;
         }
         if (c === 125) break;
@@ -202,15 +200,15 @@ export class StrictParser {
     const t = this.text;
     const node = this.tree.add(ARRAY, this.pos, parent);
     this.pos++;
-    this.ws();
+    this.pos = skipWs(this.text, this.pos);
     if (t.charCodeAt(this.pos) !== 93) {
       for (;;) {
         this.value(node);
-        this.ws();
+        this.pos = skipWs(this.text, this.pos);
         const c = t.charCodeAt(this.pos);
         if (c === 44) {
           this.pos++;
-          this.ws();
+          this.pos = skipWs(this.text, this.pos);
           continue;
         }
         if (c === 93) break;
@@ -224,6 +222,23 @@ export class StrictParser {
   }
 }
 
+/** The offset of the first non-whitespace character at or after p. Comparisons, commonest first, beat a table
+ *  lookup (a third of a pretty-printed template is indentation); a plain function, so V8 inlines it. */
+function skipWs(t: string, p: number): number {
+  for (;;) {
+    const c = t.charCodeAt(p);
+    if (c === 32 || c === 10 || c === 13 || c === 9) p++;
+    else return p;
+  }
+}
+
+/** text[from, to) is `s`: compared here, inlined (a startsWith call costs more than comparing a short string). */
+function sameText(text: string, from: number, to: number, s: string): boolean {
+  if (s.length !== to - from) return false;
+  for (let i = 0; i < s.length; i++) if (text.charCodeAt(from + i) !== s.charCodeAt(i)) return false;
+  return true;
+}
+
 /** The first index of `name` in keys[from, to), or -1. */
 function keyAt(keys: string[], name: string, from: number, to: number): number {
   for (let i = from; i < to; i++) if (keys[i] === name) return i;
@@ -231,7 +246,7 @@ function keyAt(keys: string[], name: string, from: number, to: number): number {
 }
 
 const INTERN_MAX = 24;
-const INTERN_SLOTS = 16384;
+const INTERN_SLOTS = 65536;
 /** Interned strings of earlier parses by hash slot (bounded: one short string per slot). */
 const KEPT: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

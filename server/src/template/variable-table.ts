@@ -7,8 +7,11 @@
 // psconfig/client/psconfig/base_template.py). Which objects are expanded: tests, archives and contexts whole, and
 // a task's `reference` (perfsonar/psconfig psconfig/client/pscheduler/task_generator.py).
 import type { JsonPath } from './json-node';
+import { NODE, type Tree } from './tree';
 import type { TaskInfo, TemplateModel } from './model';
 import type { Section } from './symbols';
+
+const { OBJECT, PROPERTY } = NODE;
 
 export type VariableKind =
   | 'address'
@@ -99,13 +102,20 @@ export interface ExpandedOwner {
   name: string;
 }
 
+export type Place = 'expanded' | 'literal' | 'other';
+
 /** Where a string sits: expanded by pSConfig, literal (never expanded), or neither (comments, _meta, subtasks). */
-export function placeOf(path: JsonPath): 'expanded' | 'literal' | 'other' {
-  const section = path[0] as Section;
+export function placeOf(path: JsonPath): Place {
   if (path.length < 3 || typeof path[1] !== 'string') return 'other';
-  if (EXPANDED.includes(section)) return 'expanded';
-  if (section === 'tasks' && path[2] === 'reference') return 'expanded';
-  if (LITERAL.includes(section) && !path.includes('_meta')) return 'literal';
+  return placeRule(path[0] as string, path[2], path.includes('_meta'));
+}
+
+/** The rule of placeOf on what it reads: the section, the key under the object (`reference`?), and whether
+ *  `_meta` is on the way (the path is at least section / object name / something). */
+function placeRule(section: string, third: string | number, underMeta: boolean): Place {
+  if (EXPANDED.includes(section as Section)) return 'expanded';
+  if (section === 'tasks' && third === 'reference') return 'expanded';
+  if (LITERAL.includes(section as Section) && !underMeta) return 'literal';
   return 'other';
 }
 
@@ -113,6 +123,29 @@ export function placeOf(path: JsonPath): 'expanded' | 'literal' | 'other' {
 export function expandedOwner(path: JsonPath): ExpandedOwner | undefined {
   return placeOf(path) === 'expanded' ? { section: path[0] as ExpandedSection, name: path[1] as string } : undefined;
 }
+
+/**
+ * placeOf for string node `n` of a parsed tree, read from its ancestors without making its path (the variable rules
+ * ask it for every string holding `{%`). `member` is the property of the section object that holds the node
+ * (the owner's name is its key), or -1.
+ */
+export function placeInTree(t: Tree, n: number): { place: Place; member: number } {
+  // chain[0] = n … chain[d] = the root; chain[d-1] the section's property, d-2 its object, d-3 the member
+  // property, d-4 its value, d-5 what the third path element names (a property of that value, or an item)
+  let d = 0;
+  let underMeta = false;
+  for (let x = n; x >= 0; x = t.parent[x]) {
+    chain[d++] = x;
+    if (t.type(x) === PROPERTY && t.strIs(x + 1, '_meta')) underMeta = true;
+  }
+  d--;
+  if (d < 5 || t.type(chain[d]) !== OBJECT || t.type(chain[d - 2]) !== OBJECT) return OTHER;
+  const below = chain[d - 5];
+  const third = t.type(below) === PROPERTY ? t.str(below + 1) : 0;
+  return { place: placeRule(t.str(chain[d - 1] + 1), third, underMeta), member: chain[d - 3] };
+}
+const chain: number[] = [];
+const OTHER = { place: 'other' as Place, member: -1 };
 
 /** Tasks whose combinations expand the object: the task itself for its reference, otherwise model.usersOf. */
 export function tasksExpanding(model: TemplateModel, owner: ExpandedOwner): TaskInfo[] {

@@ -6,7 +6,6 @@ import { sectionNode } from '../symbols';
 import { NODE } from '../tree';
 import { diag, type TemplateDiagnostic } from './diagnostic';
 import { jqResultType } from './jq-result-type';
-import { placeOf } from '../variable-table';
 import { stringsWithVariables } from './template-variables';
 
 const SELECTOR_LISTS = ['addresses', 'a-addresses', 'b-addresses'];
@@ -100,8 +99,8 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
 /** `{% jq %}` scripts that certainly return a non-string: pSConfig 5.x builds `'"' + result + '"'` (TypeError). */
 function jqResults(model: TemplateModel, out: TemplateDiagnostic[]): void {
   const types = new Map<string, ReturnType<typeof jqResultType>>(); // one reading per distinct script
-  for (const { path, variables } of stringsWithVariables(model.parsed)) {
-    if (placeOf(path) !== 'expanded') continue;
+  for (const { place, variables } of stringsWithVariables(model.parsed)) {
+    if (place !== 'expanded') continue;
     for (const v of variables) {
       if (v.kind !== 'jq' || v.malformed || v.expression === undefined) continue;
       let type = types.get(v.expression);

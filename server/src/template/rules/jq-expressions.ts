@@ -5,7 +5,6 @@ import type { TemplateModel } from '../model';
 import { itemsOf, members, propertyValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
 import { diag, type TemplateDiagnostic } from './diagnostic';
-import { placeOf } from '../variable-table';
 import { stringsWithVariables } from './template-variables';
 
 export interface JqSite {
@@ -19,8 +18,8 @@ export interface JqSite {
 export function collectJqSites(model: TemplateModel): JqSite[] {
   const { root } = model.parsed;
   const sites: JqSite[] = [];
-  for (const { path, variables } of stringsWithVariables(model.parsed)) {
-    if (placeOf(path) !== 'expanded') continue;
+  for (const { place, variables } of stringsWithVariables(model.parsed)) {
+    if (place !== 'expanded') continue;
     for (const v of variables) {
       if (v.kind === 'jq' && !v.malformed && v.expression !== undefined)
         sites.push({ expression: v.expression, start: v.exprStart!, end: v.exprEnd!, what: 'jq template variable' });

@@ -1,18 +1,18 @@
 // Template variables `{% … %}`: names, spacing, indexes against the groups of the tasks that use them,
 // standalone `localhost`, and variables in places pSConfig never expands.
 import type { TemplateModel } from '../model';
-import type { JsonPath, ParsedTemplate, Tree } from '../parse';
+import type { ParsedTemplate, Tree } from '../parse';
 import { NODE } from '../tree';
 import type { Section } from '../symbols';
 import { scanString, type TemplateVariable } from '../variables';
 import {
-  expandedOwner,
   indexLimits,
   INDEXED_VARIABLES,
   KNOWN_SPELLINGS,
   MAX_COMBINATION_SIZE,
-  placeOf,
+  placeInTree,
   type ExpandedOwner,
+  type ExpandedSection,
 } from '../variable-table';
 import { closestName } from './closest-name';
 
@@ -22,10 +22,9 @@ import { diag, type TemplateDiagnostic } from './diagnostic';
 export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
   const { text } = model.parsed;
-  for (const { path, variables } of stringsWithVariables(model.parsed)) {
-    const owner = expandedOwner(path);
+  for (const { place, owner, section, variables } of stringsWithVariables(model.parsed)) {
     if (owner) for (const v of variables) checkExpanded(v, owner, model, out);
-    else if (placeOf(path) === 'literal') literal(variables, path[0] as Section, text, out);
+    else if (place === 'literal') literal(variables, section!, text, out);
   }
   return out;
 }
@@ -33,18 +32,25 @@ export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic
 /** A string value holding `{%` (its tree index), where it sits, and the variables in it. */
 export interface StringWithVariables {
   index: number;
-  path: JsonPath;
+  /** Whether pSConfig expands the string (placeOf, variable-table.ts). */
+  place: 'expanded' | 'literal' | 'other';
+  /** The expanded object it belongs to (one object per owner, shared by its strings). */
+  owner: ExpandedOwner | undefined;
+  /** The top-level section it sits in. */
+  section: Section | undefined;
   variables: TemplateVariable[];
 }
 
 /** String values (not keys, not under `#` comments) containing `{%`, found from the text rather than by walking
  *  the whole tree: the cost follows the number of variables, not the size of the template. Scanned once per parse
- *  for every rule that reads them. */
+ *  for every rule that reads them. Holds no paths: these records live as long as the analysis, and on a large
+ *  template thousands of path arrays were a tenth of what the collector had to copy. */
 export function stringsWithVariables(parsed: ParsedTemplate): StringWithVariables[] {
   const cached = CACHE.get(parsed);
   if (cached) return cached;
   const out: StringWithVariables[] = [];
   const { text, tree: t } = parsed;
+  const owners = new Map<number, ExpandedOwner>(); // one per member property
   let last = -1;
   for (let i = text.indexOf('{%'); i >= 0; i = text.indexOf('{%', i + 2)) {
     const n = t.at(i);
@@ -53,7 +59,17 @@ export function stringsWithVariables(parsed: ParsedTemplate): StringWithVariable
     const parent = t.parent[n];
     if (parent >= 0 && t.type(parent) === PROPERTY && parent + 1 === n) continue; // a key
     if (underComment(t, n)) continue;
-    out.push({ index: n, path: t.path(n), variables: scanString(text, t.start[n], t.end[n]) });
+    const { place, member } = placeInTree(t, n);
+    let owner: ExpandedOwner | undefined;
+    if (place === 'expanded') {
+      owner = owners.get(member);
+      if (!owner) {
+        const section = t.str(t.parent[t.parent[member]] + 1) as ExpandedSection;
+        owners.set(member, (owner = { section, name: t.str(member + 1) }));
+      }
+    }
+    const section = member >= 0 ? (t.str(t.parent[t.parent[member]] + 1) as Section) : undefined;
+    out.push({ index: n, place, owner, section, variables: scanString(text, t.start[n], t.end[n]) });
   }
   CACHE.set(parsed, out);
   return out;
