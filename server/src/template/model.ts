@@ -3,7 +3,7 @@
 // test/archive/context (only string-valued fields count; the schema check reports the rest).
 //
 //   const model = analyseTemplate(text);   // diagnostics (validateModel), completion, hover, lenses, quick fixes
-import { parseTemplate, type JsonNode, type ParsedTemplate } from './parse';
+import { parseTemplate, type JsonNode, type ParsedTemplate, type Tree } from './parse';
 import { buildSymbolIndex, type SymbolIndex } from './symbols';
 import { NODE } from './tree';
 
@@ -14,7 +14,9 @@ export type GroupType = 'mesh' | 'disjoint' | 'list';
 
 export interface GroupInfo {
   name: string;
-  node: JsonNode;
+  /** The group's value in the parse tree; `node` is its view, made when first read. */
+  index: number;
+  readonly node: JsonNode;
   type: GroupType | undefined;
   /** Addresses per generated task: 1 for list, 2 for mesh/disjoint. */
   size: number | undefined;
@@ -26,7 +28,9 @@ export interface GroupInfo {
 
 export interface TaskInfo {
   name: string;
-  node: JsonNode;
+  /** The task's value in the parse tree; `node` is its view, made when first read. */
+  index: number;
+  readonly node: JsonNode;
   group: string | undefined;
   test: string | undefined;
   archives: string[];
@@ -45,6 +49,44 @@ export interface TemplateModel {
   usersOf(kind: 'tests' | 'archives' | 'contexts', name: string): TaskInfo[];
   /** The task of that name (the last one when the key is duplicated, as pSConfig reads it). */
   task(name: string): TaskInfo | undefined;
+}
+
+// Groups and tasks hold their tree index; the node view is made when a feature reads it (the checks mostly read
+// the tree by index, and a view each, with the view chunks they fill, was a tenth of what a large mesh's check kept
+// alive for the collector to copy).
+class Group implements GroupInfo {
+  readonly size: number | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly tree: Tree,
+    readonly index: number,
+    readonly type: GroupType | undefined,
+    readonly addressNames: Set<string>,
+    readonly hasClassSelectors: boolean,
+  ) {
+    this.size = groupSize(type);
+  }
+
+  get node(): JsonNode {
+    return this.tree.node(this.index);
+  }
+}
+
+class Task implements TaskInfo {
+  constructor(
+    readonly name: string,
+    private readonly tree: Tree,
+    readonly index: number,
+    readonly group: string | undefined,
+    readonly test: string | undefined,
+    readonly archives: string[],
+    readonly disabled: boolean,
+  ) {}
+
+  get node(): JsonNode {
+    return this.tree.node(this.index);
+  }
 }
 
 export function groupSize(type: GroupType | undefined): number | undefined {
@@ -94,7 +136,7 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
           if (t.propertyValue(sel, 'class') >= 0) hasClassSelectors = true;
         });
       }
-      groups.set(name, { name, node: t.node(g), type, size: groupSize(type), addressNames, hasClassSelectors });
+      groups.set(name, new Group(name, t, g, type, addressNames, hasClassSelectors));
     });
     return groups;
   };
@@ -109,14 +151,15 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
         if (s !== undefined) archives.push(s);
       });
       const disabled = t.propertyValue(task, 'disabled');
-      const info: TaskInfo = {
+      const info = new Task(
         name,
-        node: t.node(task),
-        group: str(t.propertyValue(task, 'group')),
-        test: str(t.propertyValue(task, 'test')),
+        t,
+        task,
+        str(t.propertyValue(task, 'group')),
+        str(t.propertyValue(task, 'test')),
         archives,
-        disabled: disabled >= 0 && t.scalar(disabled) === true,
-      };
+        disabled >= 0 && t.scalar(disabled) === true,
+      );
       const at = taskAt.get(name);
       if (at === undefined) taskAt.set(name, tasks.push(info) - 1);
       else tasks[at] = info;
@@ -129,25 +172,18 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
   let users: Record<UserKind, Map<string, TaskInfo[]>> | undefined;
   const buildUsers = (): Record<UserKind, Map<string, TaskInfo[]>> => {
     const m: Record<UserKind, Map<string, TaskInfo[]>> = { tests: new Map(), archives: new Map(), contexts: new Map() };
-    // address → host name, and address → contexts (own, labels', remote entries')
+    // address → host name, address → contexts (own, labels', remote entries'), host → archives, in one pass; lists
+    // rather than a Set each (thousands of hosts with one archive): groupExtras removes repeats
     const addressHost = new Map<string, string>();
-    const addressContexts = new Map<string, Set<string>>();
-    for (const r of index.references) {
-      if (r.ownerKind !== 'addresses') continue;
-      if (r.kind === 'hosts') addressHost.set(r.ownerName, r.name);
-      if (r.kind === 'contexts') {
-        let s = addressContexts.get(r.ownerName);
-        if (!s) addressContexts.set(r.ownerName, (s = new Set()));
-        s.add(r.name);
-      }
-    }
-    const hostArchives = new Map<string, Set<string>>();
-    for (const r of index.references) {
-      if (r.ownerKind === 'hosts' && r.kind === 'archives') {
-        let s = hostArchives.get(r.ownerName);
-        if (!s) hostArchives.set(r.ownerName, (s = new Set()));
-        s.add(r.name);
-      }
+    const addressContexts = new Map<string, string[]>();
+    const hostArchives = new Map<string, string[]>();
+    const refs = index.references;
+    for (let i = 0; i < refs.length; i++) {
+      const r = refs[i];
+      if (r.ownerKind === 'addresses') {
+        if (r.kind === 'hosts') addressHost.set(r.ownerName, r.name);
+        else if (r.kind === 'contexts') append(addressContexts, r.ownerName, r.name);
+      } else if (r.ownerKind === 'hosts' && r.kind === 'archives') append(hostArchives, r.ownerName, r.name);
     }
     const add = (kind: UserKind, name: string, t: TaskInfo): void => {
       const a = m[kind].get(name);
@@ -203,4 +239,10 @@ export function buildModel(parsed: ParsedTemplate, index: SymbolIndex = buildSym
     },
   };
   return model;
+}
+
+function append(m: Map<string, string[]>, key: string, value: string): void {
+  const l = m.get(key);
+  if (l) l.push(value);
+  else m.set(key, [value]);
 }

@@ -107,7 +107,7 @@ export class SymbolIndex {
   private readonly defMap = new Map<SymbolKind, Map<string, Definition | Definition[]>>();
   private readonly refMap = new Map<SymbolKind, Map<string, Reference | Reference[]>>();
   /** Labels per address (a template can give thousands of addresses the same label names). */
-  private readonly labelMap = new Map<string, Map<string, Definition | Definition[]>>();
+  private readonly labelMap = new Map<string, AddressLabels>();
   private sortedRefs: Reference[] | undefined;
   private sortedDefs: Definition[] | undefined;
 
@@ -127,9 +127,9 @@ export class SymbolIndex {
     this.defs.push(d);
     add(byKind(this.defMap, d.kind), d.name, d);
     if (d.kind === 'labels' && d.address !== undefined) {
-      let m = this.labelMap.get(d.address);
-      if (!m) this.labelMap.set(d.address, (m = new Map()));
-      add(m, d.name, d);
+      const l = this.labelMap.get(d.address);
+      if (l) l.add(d);
+      else this.labelMap.set(d.address, new AddressLabels(d));
     }
   }
 
@@ -140,7 +140,7 @@ export class SymbolIndex {
 
   /** Definitions of `name` in `kind` (several if a key is duplicated; for labels, across all addresses unless `address` is given). */
   definitionsOf(kind: SymbolKind, name: string, address?: string): Definition[] {
-    if (address !== undefined && kind === 'labels') return list(this.labelMap.get(address), name);
+    if (address !== undefined && kind === 'labels') return this.labelMap.get(address)?.named(name) ?? [];
     const all = list(this.defMap.get(kind), name);
     return address === undefined ? all : all.filter((d) => d.address === address);
   }
@@ -180,7 +180,7 @@ export class SymbolIndex {
     const byName = this.defMap.get(kind);
     if (!byName) return [];
     if (address === undefined) return [...byName.keys()];
-    if (kind === 'labels') return [...(this.labelMap.get(address)?.keys() ?? [])];
+    if (kind === 'labels') return this.labelMap.get(address)?.names() ?? [];
     const out: string[] = [];
     for (const [name, defs] of byName)
       if ((Array.isArray(defs) ? defs : [defs]).some((d) => d.address === address)) out.push(name);
@@ -205,6 +205,56 @@ export class SymbolIndex {
     return node ? { node, path: nodePath(node) } : undefined;
   }
 }
+
+/**
+ * The label definitions of one address: a list while it is short (most addresses have a label or two, and a Map
+ * each cost a large mesh's index hundreds of kilobytes that the collector copies on every check), indexed by name
+ * once it grows, so a hostile address with thousands of labels is not searched linearly.
+ */
+class AddressLabels {
+  // the first definition, then the others (no spare room for the common one or two labels)
+  private readonly first: Definition;
+  private rest: Definition[] | undefined;
+  private byName: Map<string, Definition | Definition[]> | undefined;
+
+  constructor(first: Definition) {
+    this.first = first;
+  }
+
+  add(d: Definition): void {
+    if (this.byName) return add(this.byName, d.name, d);
+    if (!this.rest) this.rest = [d];
+    else this.rest.push(d);
+    if (this.rest.length >= SHORT_LIST) {
+      this.byName = new Map();
+      for (const e of this.all()) add(this.byName, e.name, e);
+    }
+  }
+
+  has(name: string): boolean {
+    if (this.byName) return this.byName.has(name);
+    if (this.first.name === name) return true;
+    const rest = this.rest;
+    if (rest) for (let i = 0; i < rest.length; i++) if (rest[i].name === name) return true;
+    return false;
+  }
+
+  named(name: string): Definition[] {
+    if (this.byName) return list(this.byName, name);
+    return this.all().filter((d) => d.name === name);
+  }
+
+  /** Names in document order, without duplicates. */
+  names(): string[] {
+    if (this.byName) return [...this.byName.keys()];
+    return [...new Set(this.all().map((d) => d.name))];
+  }
+
+  private all(): Definition[] {
+    return this.rest ? [this.first, ...this.rest] : [this.first];
+  }
+}
+const SHORT_LIST = 8;
 
 function byKind<T>(m: Map<SymbolKind, Map<string, T | T[]>>, kind: SymbolKind): Map<string, T | T[]> {
   let byName = m.get(kind);

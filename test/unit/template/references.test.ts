@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, errors, template, withCode } from './helpers';
+import { analyseTemplate } from '../../../server/src/template/model';
 
 test('every kind of reference is checked, at the name, with pSConfig wording', () => {
   const ds = check(
@@ -117,4 +118,35 @@ test('with an include that is not read, missing references are listed once on th
   assert.equal(d.severity, 'warning');
   assert.equal(d.text, 'https://example.net/more.json');
   assert.match(d.message, /one name used here cannot be checked \(they may come from it\): archive `remote-archive`/);
+});
+
+test('labels per address: a short list and a long one (indexed by name) answer alike', () => {
+  // a: two labels; b: twelve, one of them written twice (beyond the short list, looked up by name)
+  const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`l${i}`, { address: `10.0.1.${i}` }]));
+  const text = JSON.stringify({
+    addresses: {
+      a: { address: 'a', labels: { v4: { address: '10.0.0.1' }, v6: { address: '2001:db8::1' } } },
+      b: { address: 'b', labels: { ...many, v4: { address: '10.0.2.1' } } },
+    },
+    groups: {},
+    tests: {},
+    tasks: {},
+  }).replace('"l3":{"address":"10.0.1.3"}', '"l3":{"address":"10.0.1.3"},"l3":{"address":"10.0.1.33"}');
+  const { index } = analyseTemplate(text);
+  assert.deepEqual(index.namesIn('labels', 'a'), ['v4', 'v6']);
+  assert.deepEqual(index.namesIn('labels', 'b'), [...Object.keys(many), 'v4']);
+  for (const [address, name, count] of [
+    ['a', 'v4', 1],
+    ['a', 'l3', 0],
+    ['b', 'l3', 2],
+    ['b', 'v4', 1],
+    ['b', 'v6', 0],
+    ['nowhere', 'v4', 0],
+  ] as const) {
+    assert.equal(index.isDefined('labels', name, address), count > 0, `${address}/${name}`);
+    const defs = index.definitionsOf('labels', name, address);
+    assert.equal(defs.length, count, `${address}/${name}`);
+    for (const d of defs) assert.equal(d.address, address);
+  }
+  assert.equal(index.definitionsOf('labels', 'v4').length, 2);
 });

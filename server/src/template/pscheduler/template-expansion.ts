@@ -120,7 +120,8 @@ function groupKey(model: TemplateModel, g: GroupInfo): number {
   const c = cacheOf(model);
   let k = c.groupKey.get(g.name);
   if (k === undefined) {
-    const text = model.parsed.text.slice(g.node.offset, g.node.offset + g.node.length);
+    const { tree } = model.parsed;
+    const text = model.parsed.text.slice(tree.start[g.index], tree.end[g.index]);
     k = c.shared.groupIds.get(text);
     if (k === undefined) c.shared.groupIds.set(text, (k = c.shared.groupIds.size));
     c.groupKey.set(g.name, k);
@@ -230,7 +231,7 @@ function singleCache(model: TemplateModel, t: TaskInfo, w: 0 | 1): Map<string, E
   const shared = cacheOf(model).shared;
   const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
   const gid = g ? groupKey(model, g) : -1;
-  const sched = scheduledBy(t);
+  const sched = scheduledBy(model, t);
   let bySched = shared.single.get(gid);
   if (!bySched) shared.single.set(gid, (bySched = new Map()));
   let pair = bySched.get(sched);
@@ -247,7 +248,7 @@ function usersKey(model: TemplateModel, users: TaskInfo[]): string {
   let key = '';
   for (const t of users) {
     const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
-    key += `${t.name}\u0001${scheduledBy(t)}\u0001${g ? groupKey(model, g) : -1}\u0002`;
+    key += `${t.name}\u0001${scheduledBy(model, t)}\u0001${g ? groupKey(model, g) : -1}\u0002`;
   }
   return key;
 }
@@ -276,7 +277,7 @@ function expand(model: TemplateModel, text: string, users: TaskInfo[], wantValue
     if (standalone) {
       // the common case, without building strings: the variable's values are the candidates
       const name = vars[0][1];
-      for (const v of varValues(slots, name, scheduledBy(task))) {
+      for (const v of varValues(slots, name, scheduledBy(model, task))) {
         if (!values.has(v)) values.set(v, { task: task.name, bindings: [[name, v]] });
         if (values.size > MAX_VALUES) return { kind: 'string' };
       }
@@ -286,7 +287,7 @@ function expand(model: TemplateModel, text: string, users: TaskInfo[], wantValue
     for (const [written, name] of vars) {
       const next: { text: string; bindings: [string, string][] }[] = [];
       for (const c of combos)
-        for (const v of varValues(slots, name, scheduledBy(task))) {
+        for (const v of varValues(slots, name, scheduledBy(model, task))) {
           next.push({ text: c.text.replaceAll(written, () => v), bindings: [...c.bindings, [name, v]] });
           if (next.length > MAX_PER_TASK) return { kind: 'string' };
         }
@@ -312,8 +313,11 @@ function expand(model: TemplateModel, text: string, users: TaskInfo[], wantValue
   return { kind: 'string', values: list };
 }
 
-function scheduledBy(task: TaskInfo): number {
-  const v = propertyValue(task.node, 'scheduled-by')?.value;
+function scheduledBy(model: TemplateModel, task: TaskInfo): number {
+  // on the tree index: no node view per task (a mesh asks this for every task on every check)
+  const { tree } = model.parsed;
+  const i = tree.propertyValue(task.index, 'scheduled-by');
+  const v = i >= 0 ? tree.scalar(i) : undefined;
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0;
 }
 
@@ -323,7 +327,7 @@ function flipValues(model: TemplateModel, users: TaskInfo[]): boolean[] {
     const g = task.group !== undefined ? model.groups.get(task.group) : undefined;
     if (!g) continue;
     const slots = groupSlots(model, g);
-    const at = slots.byIndex[scheduledBy(task)] ?? [];
+    const at = slots.byIndex[scheduledBy(model, task)] ?? [];
     if (at.some((e) => e.noAgent) && slots.byIndex.some((es) => es.some((e) => !e.noAgent))) return [false, true];
   }
   return [false];

@@ -16,7 +16,7 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
   // Tasks and group selectors on tree indexes: a large template has thousands, nearly all without these fields.
   const tree = model.parsed.tree;
   for (const t of model.tasks) {
-    const priority = tree.propertyValue(t.node.index, 'priority');
+    const priority = tree.propertyValue(t.index, 'priority');
     if (priority >= 0 && tree.type(priority) === NODE.NUMBER && tree.scalar(priority) === 0) {
       out.push(
         diag(
@@ -28,7 +28,7 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
         ),
       );
     }
-    const reference = tree.propertyValue(t.node.index, 'reference');
+    const reference = tree.propertyValue(t.index, 'reference');
     // a view only for the rare reference that has the key
     const reserved =
       reference >= 0 && tree.propertyValue(reference, 'psconfig') >= 0
@@ -60,7 +60,7 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
   }
   for (const g of model.groups.values()) {
     for (const field of SELECTOR_LISTS) {
-      const list = tree.propertyValue(g.node.index, field);
+      const list = tree.propertyValue(g.index, field);
       if (list < 0 || tree.type(list) !== NODE.ARRAY) continue;
       for (let sel = tree.firstChild(list); sel >= 0; sel = tree.nextSibling(sel, list)) {
         const cls = tree.propertyValue(sel, 'class');

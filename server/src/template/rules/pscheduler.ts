@@ -65,7 +65,7 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   const specOk = new Map<string, { plugin: PluginData; spec: JsonNode; clean: boolean }>();
   // kept only for tasks that list tools
   // (read on tree indexes: a node view's children would make a view per property of every task)
-  const hasTools = (t: TaskInfo): boolean => tree.propertyValue(t.node.index, 'tools') >= 0;
+  const hasTools = (t: TaskInfo): boolean => tree.propertyValue(t.index, 'tools') >= 0;
   let withTools = false;
   for (const t of model.tasks) if (hasTools(t)) withTools = true;
 

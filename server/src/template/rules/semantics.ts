@@ -15,8 +15,10 @@ export function checkSemantics(model: TemplateModel): TemplateDiagnostic[] {
 }
 
 function scheduledBy(model: TemplateModel, out: TemplateDiagnostic[]): void {
+  const { tree } = model.parsed;
   for (const t of model.tasks) {
-    const sb = propertyValue(t.node, 'scheduled-by');
+    const i = tree.propertyValue(t.index, 'scheduled-by'); // by index: a view only for a task that has one
+    const sb = i >= 0 ? tree.node(i) : undefined;
     if (sb?.type !== 'number' || typeof sb.value !== 'number' || sb.value < 0) continue;
     const g = t.group !== undefined ? model.groups.get(t.group) : undefined;
     if (!g?.size || sb.value < g.size) continue;
@@ -53,8 +55,10 @@ function archivers(model: TemplateModel, out: TemplateDiagnostic[]): void {
 /** default-address-label: members without that label (and no remote entry providing it) produce no tasks. */
 function defaultLabels(model: TemplateModel, out: TemplateDiagnostic[]): void {
   const { index } = model;
+  const { tree } = model.parsed;
   for (const g of model.groups.values()) {
-    const node = propertyValue(g.node, 'default-address-label');
+    const i = tree.propertyValue(g.index, 'default-address-label');
+    const node = i >= 0 ? tree.node(i) : undefined;
     const label = stringValue(node);
     if (label === undefined || g.hasClassSelectors || g.addressNames.size === 0) continue;
     const has = [...g.addressNames].some((a) => index.isDefined('labels', label, a));
