@@ -28,38 +28,75 @@ const MAX_COMBINATIONS = 100_000;
 const LISTED = 5;
 
 export function checkEmptySelections(model: TemplateModel, includes: IncludeSet): TemplateDiagnostic[] {
-  const out: TemplateDiagnostic[] = [];
   // Without every include, or with a syntax error, what the groups select is not known.
-  if (!model.parsed.root || model.parsed.syntaxErrors.length > 0 || !includes.complete) return out;
-  const { text, tree: t } = model.parsed;
-  // Names from includes are planned on the merged view, and then nothing is kept for the next version.
-  const merged = includes.merged.some((e) => e.parsed);
-  const verdicts = merged ? freshVerdicts('', '') : keptVerdicts(model);
-  let planning: Planning | undefined;
-  const plan = (): Planning => (planning ??= planningOf(model, includes));
+  if (!model.parsed.root || model.parsed.syntaxErrors.length > 0 || !includes.complete) return [];
+  return new EmptySelectionCheck(model, includes).run();
+}
 
-  // A group's verdict depends on its name and text and on the addresses and hosts: judged once per such key, which
-  // gets a short id (tasks' keys would otherwise hash kilobytes of group text each).
-  const groupIds = new Map<string, number>();
-  const groupId = (name: string, text: string): number => {
+/** One run of the check. A class rather than closures made per run: V8 keeps a function's optimized code only
+ *  while a closure of it lives, so per-run closures were compiled again on every version checked. */
+class EmptySelectionCheck {
+  private readonly out: TemplateDiagnostic[] = [];
+  private readonly tree: Tree;
+  /** Names from includes are planned on the merged view, and then nothing is kept for the next version. */
+  private readonly merged: boolean;
+  private readonly verdicts: Verdicts;
+  private planning: Planning | undefined;
+  /** group name -> its verdict id in this version */
+  private readonly groupIds = new Map<string, number>();
+
+  constructor(
+    private readonly model: TemplateModel,
+    private readonly includes: IncludeSet,
+  ) {
+    this.tree = model.parsed.tree;
+    this.merged = includes.merged.some((e) => e.parsed);
+    this.verdicts = this.merged ? freshVerdicts('', '') : keptVerdicts(model);
+  }
+
+  run(): TemplateDiagnostic[] {
+    const t = this.tree;
+    const groups = t.memberList(t.propertyValue(0, 'groups'));
+    for (let k = 0; k < groups.length; k++) this.group(groups[k]);
+    const tasks = t.memberList(t.propertyValue(0, 'tasks'));
+    for (let k = 0; k < tasks.length; k++) this.task(tasks[k]);
+    return this.out;
+  }
+
+  private plan(): Planning {
+    return (this.planning ??= planningOf(this.model, this.includes));
+  }
+
+  /** A group's verdict depends on its name and text and on the addresses and hosts: judged once per such key, which
+   *  gets a short id (tasks' keys would otherwise hash kilobytes of group text each). */
+  private groupId(name: string, text: string): number {
     const key = `${name}\u0000${text}`;
-    let id = verdicts.ids.get(key);
-    if (id === undefined) verdicts.ids.set(key, (id = verdicts.ids.size));
-    groupIds.set(name, id);
+    const { ids } = this.verdicts;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    this.groupIds.set(name, id);
     return id;
-  };
-  const groupVerdict = (name: string): GroupVerdict => {
-    const id = groupIds.get(name) ?? groupId(name, ''); // not in this template: from an include
-    let v = verdicts.groups.get(id);
-    if (!v) verdicts.groups.set(id, (v = judgeGroup(plan(), name)));
+  }
+
+  private groupVerdict(name: string): GroupVerdict {
+    const id = this.groupIds.get(name) ?? this.groupId(name, ''); // not in this template: from an include
+    let v = this.verdicts.groups.get(id);
+    if (!v) this.verdicts.groups.set(id, (v = judgeGroup(this.plan(), name)));
     return v;
-  };
-  t.eachMember(t.propertyValue(0, 'groups'), (prop, value) => {
+  }
+
+  private testKnown(name: string): boolean {
+    return this.merged ? this.plan().view.tests.has(name) : this.model.index.isDefined('tests', name);
+  }
+
+  private group(prop: number): void {
+    const t = this.tree;
+    const value = t.propValue(prop);
     const name = t.str(prop + 1);
-    groupId(name, text.slice(t.start[value], t.end[value]));
-    const v = groupVerdict(name);
+    this.groupId(name, this.model.parsed.text.slice(t.start[value], t.end[value]));
+    const v = this.groupVerdict(name);
     if (v.empty === undefined) return;
-    out.push(
+    this.out.push(
       diag(
         'psconfig/empty-group',
         'warning',
@@ -68,26 +105,26 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
         t.end[prop + 1] - 1,
       ),
     );
-  });
+  }
 
-  const testKnown = (name: string): boolean =>
-    merged ? plan().view.tests.has(name) : model.index.isDefined('tests', name);
-  t.eachMember(t.propertyValue(0, 'tasks'), (prop, value) => {
+  private task(prop: number): void {
+    const t = this.tree;
+    const { verdicts } = this;
     const name = t.str(prop + 1);
-    const task = merged ? plan().view.tasks.get(name) : taskFields(t, value);
+    const task = this.merged ? this.plan().view.tasks.get(name) : taskFields(t, t.propValue(prop));
     if (!task || task.disabled === true) return;
     const groupName = str(task.group);
     const testName = str(task.test);
-    if (!groupName || !testName || !testKnown(testName)) return;
-    const group = groupVerdict(groupName);
+    if (!groupName || !testName || !this.testKnown(testName)) return;
+    const group = this.groupVerdict(groupName);
     if (!group.checkable) return;
     // Tasks of one group differ only in scheduled-by here: plan each (group, scheduled-by) once.
-    const groupKey = groupIds.get(groupName)!;
+    const groupKey = this.groupIds.get(groupName)!;
     const planKey = `${groupKey}\u0000${String(task['scheduled-by'] ?? 0)}`;
     let yields = verdicts.plans.get(planKey);
     if (yields === undefined) {
-      const { view, classes, nodes } = plan();
-      const p = planTask(view, classes, nodes, name, { ...task, disabled: false }, () => true, 1);
+      const { view, classes, nodes } = this.plan();
+      const p = planTask(view, classes, nodes, name, { ...task, disabled: false }, anyAgent, 1);
       verdicts.plans.set(planKey, (yields = p.error ? 'error' : p.combos.length > 0 ? 'some' : 'none'));
     }
     if (yields !== 'none') return;
@@ -95,12 +132,12 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
     if (group.empty !== undefined) reason = `its group \`${groupName}\` selects nothing (${group.empty})`;
     else if (verdicts.noScheduler.has(groupKey)) reason = verdicts.noScheduler.get(groupKey);
     else {
-      const { view, ctx } = plan();
+      const { view, ctx } = this.plan();
       reason = whyNoScheduler(view, ctx, groupName, view.groups.get(groupName)!);
       verdicts.noScheduler.set(groupKey, reason);
     }
     if (!reason) return;
-    out.push(
+    this.out.push(
       diag(
         'psconfig/task-yields-nothing',
         'warning',
@@ -109,8 +146,11 @@ export function checkEmptySelections(model: TemplateModel, includes: IncludeSet)
         t.end[prop + 1] - 1,
       ),
     );
-  });
-  return out;
+  }
+}
+
+function anyAgent(): boolean {
+  return true;
 }
 
 /** What planning works on: the merged view of the template and its includes, made only when a verdict is missing. */

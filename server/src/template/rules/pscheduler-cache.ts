@@ -1,7 +1,7 @@
 // pScheduler's checks of a test, archive or context depend only on that object's text, on the addresses and hosts
 // text, and (for strings holding variables) on the tasks using it: the same object is not checked again while
 // those are unchanged. A keystroke in one test re-checks that test only; the rest of a large mesh is read back.
-import type { TaskInfo, TemplateModel } from '../model';
+import type { TemplateModel } from '../model';
 import { expansionGeneration, usersSignature } from '../pscheduler/template-expansion';
 import type { TemplateDiagnostic } from './diagnostic';
 
@@ -14,14 +14,17 @@ export interface CheckedObject {
 }
 
 export interface ResultCache {
-  check(
-    /** The object's index in the parse tree. */
+  /**
+   * The stored result for the object at tree index `obj` (a test, archive or context named `name`), or undefined:
+   * then the caller checks it and hands the findings to store(), which files them under this lookup's key.
+   */
+  lookup(
     obj: number,
-    section: string,
+    section: 'tests' | 'archives' | 'contexts',
     context: string,
-    users: () => readonly TaskInfo[],
-    run: (found: TemplateDiagnostic[]) => { plugin: string; clean: boolean } | undefined,
-  ): CheckedObject;
+    name: string,
+  ): CheckedObject | undefined;
+  store(obj: number, found: TemplateDiagnostic[], r: { plugin: string; clean: boolean } | undefined): CheckedObject;
   emit(entry: CheckedObject, obj: number, out: TemplateDiagnostic[]): void;
 }
 
@@ -42,34 +45,53 @@ export function resultCache(model: TemplateModel): ResultCache {
     clearResultCache();
     generation = gen;
   }
-  const { text, tree } = model.parsed;
-  return {
-    check(obj, section, context, users, run) {
-      const body = text.slice(tree.start[obj], tree.end[obj]);
-      const key = body.includes('{%')
-        ? `${section}\u0000${context}\u0000${usersSignature(model, users())}`
-        : `${section}\u0000${context}`;
-      let byBody = store.get(key);
-      if (!byBody) store.set(key, (byBody = new Map()));
-      let entry = byBody.get(body);
-      if (!entry) {
-        const found: TemplateDiagnostic[] = [];
-        const r = run(found);
-        const base = tree.start[obj];
-        entry = {
-          diags: found.map((d) => ({ ...d, start: d.start - base, end: d.end - base })),
-          plugin: r?.plugin,
-          clean: r?.clean ?? false,
-        };
-        byBody.set(body, entry);
-        stored++;
-      }
-      return entry;
-    },
-    emit(entry, obj, out) {
-      if (!entry.diags.length) return;
-      const base = tree.start[obj];
-      for (const d of entry.diags) out.push({ ...d, start: d.start + base, end: d.end + base });
-    },
-  };
+  return new ModelResults(model);
+}
+
+/** A class rather than an object of closures made per check: V8 keeps a function's optimized code only while a
+ *  closure of it lives, so per-check closures were compiled again on every version checked. */
+class ModelResults implements ResultCache {
+  private pending: { byBody: Map<string, CheckedObject>; body: string } | undefined;
+
+  constructor(private readonly model: TemplateModel) {}
+
+  lookup(
+    obj: number,
+    section: 'tests' | 'archives' | 'contexts',
+    context: string,
+    name: string,
+  ): CheckedObject | undefined {
+    const { text, tree } = this.model.parsed;
+    const body = text.slice(tree.start[obj], tree.end[obj]);
+    // strings holding variables expand per using task: those tasks are part of the key
+    const key = body.includes('{%')
+      ? `${section}\u0000${context}\u0000${usersSignature(this.model, this.model.usersOf(section, name))}`
+      : `${section}\u0000${context}`;
+    let byBody = store.get(key);
+    if (!byBody) store.set(key, (byBody = new Map()));
+    const entry = byBody.get(body);
+    this.pending = entry ? undefined : { byBody, body };
+    return entry;
+  }
+
+  store(obj: number, found: TemplateDiagnostic[], r: { plugin: string; clean: boolean } | undefined): CheckedObject {
+    const base = this.model.parsed.tree.start[obj];
+    const entry: CheckedObject = {
+      diags: found.map((d) => ({ ...d, start: d.start - base, end: d.end - base })),
+      plugin: r?.plugin,
+      clean: r?.clean ?? false,
+    };
+    if (this.pending) {
+      this.pending.byBody.set(this.pending.body, entry);
+      this.pending = undefined;
+      stored++;
+    }
+    return entry;
+  }
+
+  emit(entry: CheckedObject, obj: number, out: TemplateDiagnostic[]): void {
+    if (!entry.diags.length) return;
+    const base = this.model.parsed.tree.start[obj];
+    for (const d of entry.diags) out.push({ ...d, start: d.start + base, end: d.end + base });
+  }
 }

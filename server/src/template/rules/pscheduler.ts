@@ -3,7 +3,7 @@
 // and whether any tool can run each test. The facts live in server/src/template/pscheduler/ (data in
 // schemas/pscheduler/); this file only walks the template and turns problems into diagnostics.
 import type { TaskInfo, TemplateModel } from '../model';
-import { itemsOf, keyOf, propertyValue, type JsonNode } from '../parse';
+import { itemsOf, keyOf, propertyValue, type JsonNode, type Tree } from '../parse';
 import {
   allTools,
   plugin as pluginData,
@@ -11,7 +11,7 @@ import {
   tool as toolData,
   type PluginData,
 } from '../pscheduler/catalog';
-import { checkPluginValue, unknownPluginMessage } from '../pscheduler/check';
+import { checkPluginValue, unknownPluginMessage, type ValueCheckOptions } from '../pscheduler/check';
 import { memberProp, memberValue, type NodeLike } from '../pscheduler/nodes';
 import { templateExpansion } from '../pscheduler/template-expansion';
 import { resultCache } from './pscheduler-cache';
@@ -64,81 +64,53 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
 
   const specOk = new Map<string, { plugin: PluginData; spec: JsonNode; clean: boolean }>();
   // kept only for tasks that list tools
-  // (read on tree indexes: a node view's children would make a view per property of every task)
-  const hasTools = (t: TaskInfo): boolean => tree.propertyValue(t.index, 'tools') >= 0;
   let withTools = false;
-  for (const t of model.tasks) if (hasTools(t)) withTools = true;
+  for (const t of model.tasks) if (hasTools(tree, t)) withTools = true;
 
   // Sections are walked on tree indexes: a test read back from the cache costs a slice and a lookup, no node views.
-  eachObject(model, 'tests', (name, i) => {
-    const users = (): readonly TaskInfo[] => model.usersOf('tests', name);
+  // Loops and module-level functions, no callbacks: V8 keeps a function's optimized code only while a closure of
+  // it lives, so closures made per check were compiled again on every version.
+  for (const i of objectsOf(model, 'tests')) {
+    const name = tree.str(tree.parent[i] + 1);
     // whether every task using the test lists tools changes what is said about tools
-    const u = users();
-    const context = u.length && u.every(hasTools) ? '1' : '0';
-    const entry = cache.check(i, 'tests', context, users, (found) => {
-      const test = tree.node(i);
-      metaKept(test, 'test', found);
-      const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', found);
-      const specProp = memberProp(test, 'spec');
-      if (!p || !specProp) return undefined;
-      const spec = specProp.children![1];
-      const r = checkPluginValue(p, spec, opts);
-      emit(r.problems, p, keyOf(specProp), found);
-      const clean = !r.problems.some((q) => q.severity === 'error');
-      if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), opts, found);
-      return { plugin: p.name, clean };
-    });
+    const u = model.usersOf('tests', name);
+    const context = u.length && allHaveTools(tree, u) ? '1' : '0';
+    let entry = cache.lookup(i, 'tests', context, name);
+    if (!entry) {
+      const found: TemplateDiagnostic[] = [];
+      const r = checkTest(model, name, i, opts, found);
+      entry = cache.store(i, found, r);
+    }
     cache.emit(entry, i, out);
     if (withTools && entry.plugin) {
       const spec = memberValue(tree.node(i), 'spec');
       const p = pluginData('test', entry.plugin);
       if (spec && p) specOk.set(name, { plugin: p, spec, clean: entry.clean });
     }
-  });
+  }
 
-  eachObject(model, 'archives', (name, i) => {
-    const entry = cache.check(
-      i,
-      'archives',
-      '',
-      () => model.usersOf('archives', name),
-      (found) => {
-        const archive = tree.node(i);
-        metaKept(archive, 'archive', found);
-        archiveFields(archive, found);
-        const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', found);
-        const dataProp = memberProp(archive, 'data');
-        if (!p || !dataProp) return undefined;
-        const r = checkPluginValue(p, dataProp.children![1], opts);
-        emit(r.problems, p, keyOf(dataProp), found);
-        return undefined;
-      },
-    );
+  for (const i of objectsOf(model, 'archives')) {
+    let entry = cache.lookup(i, 'archives', '', tree.str(tree.parent[i] + 1));
+    if (!entry) {
+      const found: TemplateDiagnostic[] = [];
+      checkArchive(tree.node(i), opts, found);
+      entry = cache.store(i, found, undefined);
+    }
     cache.emit(entry, i, out);
-  });
+  }
 
-  eachObject(model, 'contexts', (name, i) => {
-    const entry = cache.check(
-      i,
-      'contexts',
-      '',
-      () => model.usersOf('contexts', name),
-      (found) => {
-        const context = tree.node(i);
-        metaKept(context, 'context', found);
-        const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', found);
-        const dataProp = memberProp(context, 'data');
-        if (!p || !dataProp) return undefined;
-        const r = checkPluginValue(p, dataProp.children![1], opts);
-        emit(r.problems, p, keyOf(dataProp), found);
-        return undefined;
-      },
-    );
+  for (const i of objectsOf(model, 'contexts')) {
+    let entry = cache.lookup(i, 'contexts', '', tree.str(tree.parent[i] + 1));
+    if (!entry) {
+      const found: TemplateDiagnostic[] = [];
+      checkContext(tree.node(i), opts, found);
+      entry = cache.store(i, found, undefined);
+    }
     cache.emit(entry, i, out);
-  });
+  }
 
   for (const task of model.tasks) {
-    if (!withTools || !hasTools(task)) continue;
+    if (!withTools || !hasTools(tree, task)) continue;
     const toolsProp = memberProp(task.node, 'tools');
     const t = task.test !== undefined ? specOk.get(task.test) : undefined;
     if (!toolsProp || !t) continue;
@@ -147,28 +119,77 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
   return out;
 }
 
-/**
- * Calls fn(name, value index) for each object of a section, as pSConfig reads them (no `#` comments, the last of
- * duplicate names), on tree indexes.
- */
-function eachObject(
+type PluginOptions = ValueCheckOptions & { expansion: ReturnType<typeof templateExpansion> };
+
+/** Read on tree indexes: a node view's children would make a view per property of every task. */
+function hasTools(tree: Tree, t: TaskInfo): boolean {
+  return tree.propertyValue(t.index, 'tools') >= 0;
+}
+
+function allHaveTools(tree: Tree, tasks: readonly TaskInfo[]): boolean {
+  for (let k = 0; k < tasks.length; k++) if (!hasTools(tree, tasks[k])) return false;
+  return true;
+}
+
+/** pScheduler's checks of test `name` (tree index i): its spec, `_meta`, and whether any tool can run it. */
+function checkTest(
   model: TemplateModel,
-  section: 'tests' | 'archives' | 'contexts',
-  fn: (name: string, i: number) => void,
-): void {
+  name: string,
+  i: number,
+  opts: PluginOptions,
+  found: TemplateDiagnostic[],
+): { plugin: string; clean: boolean } | undefined {
+  const test = model.parsed.tree.node(i);
+  metaKept(test, 'test', found);
+  const p = pluginOf('test', propertyValue(test, 'type'), 'psconfig/unknown-test-type', found);
+  const specProp = memberProp(test, 'spec');
+  if (!p || !specProp) return undefined;
+  const spec = specProp.children![1];
+  const r = checkPluginValue(p, spec, opts);
+  emit(r.problems, p, keyOf(specProp), found);
+  const clean = !r.problems.some((q) => q.severity === 'error');
+  if (clean) noToolAtAll(model, name, p, spec, keyOf(specProp), opts, found);
+  return { plugin: p.name, clean };
+}
+
+function checkArchive(archive: JsonNode, opts: PluginOptions, found: TemplateDiagnostic[]): void {
+  metaKept(archive, 'archive', found);
+  archiveFields(archive, found);
+  const p = pluginOf('archiver', propertyValue(archive, 'archiver'), 'psconfig/unknown-archiver', found);
+  const dataProp = memberProp(archive, 'data');
+  if (!p || !dataProp) return;
+  const r = checkPluginValue(p, dataProp.children![1], opts);
+  emit(r.problems, p, keyOf(dataProp), found);
+}
+
+function checkContext(context: JsonNode, opts: PluginOptions, found: TemplateDiagnostic[]): void {
+  metaKept(context, 'context', found);
+  const p = pluginOf('context', propertyValue(context, 'context'), 'psconfig/unknown-context-type', found);
+  const dataProp = memberProp(context, 'data');
+  if (!p || !dataProp) return;
+  const r = checkPluginValue(p, dataProp.children![1], opts);
+  emit(r.problems, p, keyOf(dataProp), found);
+}
+
+/**
+ * The value indexes of a section's objects, as pSConfig reads them (no `#` comments, the last of duplicate names),
+ * on tree indexes. An object's name is the key of its property (`tree.parent[i] + 1`).
+ */
+function objectsOf(model: TemplateModel, section: 'tests' | 'archives' | 'contexts'): number[] {
+  const out: number[] = [];
   const { tree, root, duplicateKeys } = model.parsed;
-  if (!root) return;
+  if (!root) return out;
   const s = tree.propertyValue(root.index, section);
-  if (s < 0 || tree.type(s) !== NODE.OBJECT) return;
+  if (s < 0 || tree.type(s) !== NODE.OBJECT) return out;
   const dup = duplicateKeys.length > 0;
   for (let p = tree.firstChild(s); p >= 0; p = tree.nextSibling(p, s)) {
     if (tree.kind[p] & NODE.COMMENT) continue;
     const v = tree.propValue(p);
     if (v < 0 || tree.type(v) !== NODE.OBJECT) continue;
-    const name = tree.str(p + 1);
-    if (dup && tree.propertyValue(s, name) !== v) continue; // a later duplicate wins
-    fn(name, v);
+    if (dup && tree.propertyValue(s, tree.str(p + 1)) !== v) continue; // a later duplicate wins
+    out.push(v);
   }
+  return out;
 }
 
 /** The plug-in a `type` / `archiver` / `context` string names, or a diagnostic when pScheduler has none. */
