@@ -476,4 +476,11 @@ class Builder {
     new Definition('tests', '', t, 0, -1, undefined, undefined),
     new Reference('tests', '', t, 0, 'test', 'tasks', '', undefined, undefined),
   );
+  // address labels in every state: one, a few, indexed by name
+  const labels = new AddressLabels(new Definition('labels', '', t, 0, -1, '', undefined));
+  for (let i = 0; i < SHORT_LIST; i++) labels.add(new Definition('labels', `${i}`, t, 0, -1, '', undefined));
+  KEEP_ALIVE.push(new AddressLabels(new Definition('labels', '', t, 0, -1, '', undefined)), labels);
+  const two = new AddressLabels(new Definition('labels', '', t, 0, -1, '', undefined));
+  two.add(new Definition('labels', 'x', t, 0, -1, '', undefined));
+  KEEP_ALIVE.push(two);
 }

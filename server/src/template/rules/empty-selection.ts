@@ -3,11 +3,11 @@
 // excluded, every member no-agent. The merged template (with its includes) is planned by the expansion engine's own
 // group iteration and task planning (expand/groups.ts, expand/scheduling.ts), stopping at the first combination,
 // so the usual case costs one combination per task.
-import type { TemplateModel } from '../model';
+import { analyseTemplate, type TemplateModel } from '../model';
 import type { JsonNode, Tree } from '../parse';
-import { NODE } from '../tree';
+import { KEEP_ALIVE, NODE } from '../tree';
 import type { Section } from '../symbols';
-import type { IncludeSet } from '../includes/include-set';
+import { unreadIncludeSet, type IncludeSet } from '../includes/include-set';
 import type { ClassContext } from '../expand/address-classes';
 import { iterateGroup, NodeTable, selectAddress, type GroupContext } from '../expand/groups';
 import { mergeInto } from '../expand/includes';
@@ -409,4 +409,10 @@ function whyNoScheduler(view: TemplateView, ctx: GroupContext, name: string, gro
     if (++seen >= MAX_COMBINATIONS) return undefined;
   }
   return `every member of its group \`${name}\` is \`no-agent\` (${listOf([...names])}), so no agent schedules it`;
+}
+
+{
+  // see tree.ts: one instance of the per-run class stays alive
+  const model = analyseTemplate('{}');
+  KEEP_ALIVE.push(new EmptySelectionCheck(model, unreadIncludeSet(model.parsed, '')));
 }

@@ -1,7 +1,8 @@
 // pScheduler's checks of a test, archive or context depend only on that object's text, on the addresses and hosts
 // text, and (for strings holding variables) on the tasks using it: the same object is not checked again while
 // those are unchanged. A keystroke in one test re-checks that test only; the rest of a large mesh is read back.
-import type { TemplateModel } from '../model';
+import { analyseTemplate, type TemplateModel } from '../model';
+import { KEEP_ALIVE } from '../tree';
 import { expansionGeneration, usersSignature } from '../pscheduler/template-expansion';
 import type { TemplateDiagnostic } from './diagnostic';
 
@@ -95,3 +96,6 @@ class ModelResults implements ResultCache {
     for (const d of entry.diags) out.push({ ...d, start: d.start + base, end: d.end + base });
   }
 }
+
+// see tree.ts: one instance of the per-check class stays alive
+KEEP_ALIVE.push(new ModelResults(analyseTemplate('{}')));
