@@ -89,25 +89,17 @@ export function checkPscheduler(model: TemplateModel): TemplateDiagnostic[] {
     }
   }
 
-  for (const i of objectsOf(model, 'archives')) {
-    let entry = cache.lookup(i, 'archives', '', tree.str(tree.parent[i] + 1));
-    if (!entry) {
-      const found: TemplateDiagnostic[] = [];
-      checkArchive(tree.node(i), opts, found);
-      entry = cache.store(i, found, undefined);
+  // archives and contexts: their data by plug-in, and the fields around it
+  for (const [section, checkObject] of DATA_CHECKS)
+    for (const i of objectsOf(model, section)) {
+      let entry = cache.lookup(i, section, '', tree.str(tree.parent[i] + 1));
+      if (!entry) {
+        const found: TemplateDiagnostic[] = [];
+        checkObject(tree.node(i), opts, found);
+        entry = cache.store(i, found, undefined);
+      }
+      cache.emit(entry, i, out);
     }
-    cache.emit(entry, i, out);
-  }
-
-  for (const i of objectsOf(model, 'contexts')) {
-    let entry = cache.lookup(i, 'contexts', '', tree.str(tree.parent[i] + 1));
-    if (!entry) {
-      const found: TemplateDiagnostic[] = [];
-      checkContext(tree.node(i), opts, found);
-      entry = cache.store(i, found, undefined);
-    }
-    cache.emit(entry, i, out);
-  }
 
   for (const task of model.tasks) {
     if (!withTools || !hasTools(tree, task)) continue;
@@ -130,6 +122,11 @@ function allHaveTools(tree: Tree, tasks: readonly TaskInfo[]): boolean {
   for (let k = 0; k < tasks.length; k++) if (!hasTools(tree, tasks[k])) return false;
   return true;
 }
+
+const DATA_CHECKS = [
+  ['archives', checkArchive],
+  ['contexts', checkContext],
+] as const;
 
 /** pScheduler's checks of test `name` (tree index i): its spec, `_meta`, and whether any tool can run it. */
 function checkTest(
