@@ -167,7 +167,19 @@ export class TaskTreeModel {
       const error = sub?.result?.error;
       if (error !== undefined)
         return [message(`agent-error:${node.agent}`, 'The expansion for this agent failed.', 'error', error)];
-      return sub ? sub.children(node) : [];
+      if (!sub) return [];
+      const kids = sub.children(node);
+      // an agent's own answer is bounded too (AGENT_COMBINATION_LIMIT, and 4 MB of task JSON): say when it was cut
+      if (node.kind === 'agent' && sub.result?.truncated)
+        kids.unshift(
+          message(
+            `agent-truncated:${node.agent}`,
+            `Showing the first ${sub.result.combinations.length} of this agent's combinations.`,
+            'warning',
+            'One answer carries at most 4 MB of task JSON; Export writes every task, and `psconfig-tools expand --agent` lists them all.',
+          ),
+        );
+      return kids;
     }
     switch (node.kind) {
       case 'notes':

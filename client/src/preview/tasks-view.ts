@@ -25,6 +25,12 @@ export const SHOW_MORE_COMMAND = 'psconfig.tasks.showMore';
  * as one result) then costs a small summary request plus one request per agent opened.
  */
 export const TREE_COMBINATION_LIMIT = 10_000;
+/**
+ * One agent's tasks, asked for when the agent is opened in a large template: bounded like every preview answer (the
+ * server also stops at 4 MB of task JSON), so a template with one agent and millions of combinations, or huge
+ * strings in every task, cannot send the editor an unbounded answer.
+ */
+export const AGENT_COMBINATION_LIMIT = 100_000;
 const REFRESH_DEBOUNCE_MS = 400;
 
 export function configuredAgentAddresses(): string[] {
@@ -124,7 +130,7 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       const template = this.templateUri;
       let load = this.agentLoads.get(node.agent);
       if (!load) {
-        load = this.expansion.expand(template, { agentAddresses: [node.agent] }).then(
+        load = this.expansion.expand(template, { agentAddresses: [node.agent], limit: AGENT_COMBINATION_LIMIT }).then(
           (r) => model.setAgentResult(node.agent, r),
           (err: unknown) =>
             model.setAgentResult(

@@ -297,3 +297,38 @@ test('lazy agents: a cut all-agents result lists every agent, and each agent ope
   assert.equal(m.item(err).icon, 'error');
   assert.equal(m.item(err).description, 'Request cancelled');
 });
+
+test('lazy agents: an agent whose own answer was cut says so above its tasks', () => {
+  const fullMesh = mesh(4);
+  const m = model(
+    result(fullMesh.combinations.slice(0, 2), {
+      truncated: true,
+      agents: fullMesh.agents,
+      tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }],
+    }),
+  );
+  const h1 = m.roots().find((n) => n.kind === 'agent' && n.agent === 'h1.example');
+  assert.ok(h1);
+  // the server stopped this agent's answer after two of its three combinations (its limit or 4 MB of task JSON)
+  const own = fullMesh.combinations.filter((c) => c.agent === 'h1.example');
+  m.setAgentResult('h1.example', result(own.slice(0, 2), { truncated: true, agents: ['h1.example'] }));
+  const [first, task] = m.children(h1);
+  assert.equal(m.item(first).icon, 'warning');
+  assert.equal(m.item(first).label, "Showing the first 2 of this agent's combinations.");
+  assert.equal(task.kind, 'task');
+  assert.equal(m.children(task).length, 2);
+  // an answer that was not cut shows its tasks only
+  m.setAgentResult(
+    'h2.example',
+    result(
+      fullMesh.combinations.filter((c) => c.agent === 'h2.example'),
+      {},
+    ),
+  );
+  const h2 = m.roots().find((n) => n.kind === 'agent' && n.agent === 'h2.example');
+  assert.ok(h2);
+  assert.deepEqual(
+    m.children(h2).map((n) => n.kind),
+    ['task'],
+  );
+});
