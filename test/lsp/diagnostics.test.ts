@@ -1,20 +1,14 @@
 // Diagnostics over LSP on the real example templates: the valid ones with references ok publish no errors;
 // the invalid one and the broken-reference ones publish exactly the expected errors at the expected tokens.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {} from 'node:fs';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { LspClient, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
+import { LspClient, serverForSuite, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
 import { exampleFiles } from '../fixtures';
 
 let client: LspClient;
-before(async () => {
-  client = await LspClient.start();
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c));
 
 /** Not valid, or with missing references, according to the examples' INDEX.md (the skeleton's placeholder
  *  addresses are not host names: psconfig/invalid-address). */

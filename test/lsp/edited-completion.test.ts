@@ -1,19 +1,13 @@
 // Completion while typing inside a string answers from the previous parse (big templates only; the threshold is
 // lowered here so an example template takes that path): it must give exactly what a fresh parse gives.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LspClient, exampleText, offsetToPosition } from './lsp-client';
+import { LspClient, serverForSuite, exampleText, offsetToPosition } from './lsp-client';
 
 let client: LspClient;
 const text = exampleText('perl-shared--client-psconfig-mesh.json');
 
-before(async () => {
-  client = await LspClient.start({ itemDefaults: true, env: { PSCONFIG_EDITED_TEXT_MIN_CHARS: '1' } });
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c), { itemDefaults: true, env: { PSCONFIG_EDITED_TEXT_MIN_CHARS: '1' } });
 
 interface List {
   items: { label: string }[];

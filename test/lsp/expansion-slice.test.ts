@@ -1,26 +1,20 @@
 // Agent-filtered and limited expansions are cut from the server's cached full expansion: every answer must equal
 // what the engine itself returns for that filter (checked here by running the engine directly on the same text),
 // on every example template, and a cut answer carries the full run's elapsedMs (proof it was not re-run).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {} from 'node:fs';
 import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
 import { ExpandTasksRequest } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
 import { sliceExpansion } from '../../server/src/lsp/expansion-slice';
-import { LspClient, exampleText, exampleUri } from './lsp-client';
+import { LspClient, serverForSuite, exampleText, exampleUri } from './lsp-client';
 import { exampleFiles } from '../fixtures';
 
 let client: LspClient;
 const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
 
-before(async () => {
-  client = await LspClient.start();
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c));
 
 const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> =>
   client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);

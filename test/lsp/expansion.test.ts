@@ -1,6 +1,6 @@
 // The custom expansion request (psconfig/expandTasks), task and archive code lenses, and variable hovers that
 // show the first combination's value, against the bundled server on real example templates.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
 import type { ExpandTasksParams, ExpandTasksResult, PreviewTasksText } from '../../common/protocol';
 import { ExpandTasksRequest, ServerCommands } from '../../common/protocol';
-import { LspClient, exampleText, exampleUri, positionOf } from './lsp-client';
+import { LspClient, serverForSuite, exampleText, exampleUri, positionOf } from './lsp-client';
 
 let client: LspClient;
 const MESH = 'perl-shared--client-psconfig-mesh.json';
@@ -19,14 +19,7 @@ const a = 'host-a.perfsonar.net';
 const b = 'host-b.perfsonar.net';
 const c = 'host-c.perfsonar.net';
 
-before(async () => {
-  client = await LspClient.start();
-  await client.open(meshUri, meshText);
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c), {}, [[meshUri, meshText]]);
 
 const expand = (params: ExpandTasksParams): Promise<ExpandTasksResult> =>
   client.request<ExpandTasksResult>(ExpandTasksRequest.method, params);

@@ -1,20 +1,14 @@
 // After structural edits (a property added, a block pasted, a member removed) the server re-parses only what the
 // edit touched (template/incremental.ts; big templates only, the threshold is lowered here so an example takes
 // that path): definition, hover, completion and the outline must answer exactly as on a fresh document.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LspClient, exampleText, offsetToPosition } from './lsp-client';
+import { LspClient, serverForSuite, exampleText, offsetToPosition } from './lsp-client';
 
 let client: LspClient;
 const text = exampleText('psconfig--example-2-testbed.json');
 
-before(async () => {
-  client = await LspClient.start({ itemDefaults: true, env: { PSCONFIG_EDITED_TEXT_MIN_CHARS: '1' } });
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c), { itemDefaults: true, env: { PSCONFIG_EDITED_TEXT_MIN_CHARS: '1' } });
 
 /** Everything the navigation requests answer at the given offsets of `t`, on document `uri`. */
 async function answers(uri: string, t: string, offsets: number[]): Promise<unknown[]> {

@@ -2,6 +2,8 @@
 // to it over its stdin/stdout. Diagnostics and server log messages are collected for assertions.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -13,6 +15,44 @@ import {
 import type { TemplateChangedParams } from '../../common/protocol';
 
 export const repoRoot = join(__dirname, '..', '..', '..');
+/** What LspClient.start can declare to the server and set in its environment. */
+export interface StartOptions {
+  itemDefaults?: boolean;
+  /** Declare completionItem.snippetSupport. */
+  snippets?: boolean;
+  settings?: Record<string, unknown>;
+  watchFiles?: boolean;
+  workspaceFolders?: string[];
+  /** Extra environment of the server process (replaces the variables it names). */
+  env?: Record<string, string>;
+  configurationDelayMs?: number;
+}
+
+/**
+ * One server for the tests of a file: started (with `open` documents opened) before them, stopped after them,
+ * having logged no handler errors. `use` receives the client once it runs.
+ *
+ *   let client: LspClient;
+ *   serverForSuite((c) => (client = c));
+ */
+export function serverForSuite(
+  use: (client: LspClient) => void,
+  options: StartOptions = {},
+  open: [uri: string, text: string][] = [],
+): void {
+  let client: LspClient | undefined;
+  before(async () => {
+    client = await LspClient.start(options);
+    for (const [uri, text] of open) await client.open(uri, text);
+    use(client);
+  });
+  after(async () => {
+    if (!client) return;
+    assert.deepEqual(client.loggedErrors(), [], 'the server logged no handler errors');
+    await client.stop();
+  });
+}
+
 /** The bundled server under test (PSCONFIG_SERVER_JS overrides it, e.g. to test a packaged build). */
 export const serverJs = process.env.PSCONFIG_SERVER_JS ?? join(repoRoot, 'dist', 'server.js');
 export { examplesDir, exampleText, exampleUri } from '../fixtures';
@@ -95,19 +135,7 @@ export class LspClient {
    * `psconfig` section answered from the start (default: jq.path from JQ_PATH). `watchFiles`: declare dynamic
    * registration of file watchers (relative patterns). `workspaceFolders`: folder URIs.
    */
-  static async start(
-    options: {
-      itemDefaults?: boolean;
-      /** Declare completionItem.snippetSupport. */
-      snippets?: boolean;
-      settings?: Record<string, unknown>;
-      watchFiles?: boolean;
-      workspaceFolders?: string[];
-      /** Extra environment of the server process (replaces the variables it names). */
-      env?: Record<string, string>;
-      configurationDelayMs?: number;
-    } = {},
-  ): Promise<LspClient> {
+  static async start(options: StartOptions = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [serverJs, '--stdio'], {
       cwd: repoRoot,
       env: {

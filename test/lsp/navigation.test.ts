@@ -1,6 +1,6 @@
 // Completion, definition, references, rename, hover, document symbols and code actions over LSP, against the
 // bundled server, on real example templates.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type {
   CompletionItem,
@@ -12,21 +12,22 @@ import type {
   CodeAction,
   Diagnostic,
 } from 'vscode-languageserver-protocol';
-import { LspClient, applyEdits, exampleText, exampleUri, positionOf, positionToOffset } from './lsp-client';
+import {
+  LspClient,
+  serverForSuite,
+  applyEdits,
+  exampleText,
+  exampleUri,
+  positionOf,
+  positionToOffset,
+} from './lsp-client';
 
 let client: LspClient;
 const SIMPLE = 'psconfig--example-1-simple.json';
 const simpleText = exampleText(SIMPLE);
 const simpleUri = exampleUri(SIMPLE);
 
-before(async () => {
-  client = await LspClient.start();
-  await client.open(simpleUri, simpleText);
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), [], 'the server logged no handler errors');
-  await client.stop();
-});
+serverForSuite((c) => (client = c), {}, [[simpleUri, simpleText]]);
 
 const doc = (uri: string) => ({ uri });
 const labels = (l: CompletionList | null): string[] => (l?.items ?? []).map((i) => i.label);

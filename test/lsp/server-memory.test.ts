@@ -1,20 +1,14 @@
 // What the server holds after documents are closed: `psconfig/serverMemory` reports each thread's live heap after a
 // full collection. Templates opened, checked, previewed and closed one after another must not stay in memory
 // through the strings long-lived caches keep (an address cut from a template is a view into the whole text).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpandTasksRequest, ServerMemoryRequest, type ServerMemoryResult } from '../../common/protocol';
-import { LspClient } from './lsp-client';
+import { LspClient, serverForSuite } from './lsp-client';
 
 let client: LspClient;
 
-before(async () => {
-  client = await LspClient.start();
-});
-after(async () => {
-  assert.deepEqual(client.loggedErrors(), []);
-  await client.stop();
-});
+serverForSuite((c) => (client = c));
 
 const memory = (): Promise<ServerMemoryResult> => client.request<ServerMemoryResult>(ServerMemoryRequest.method, {});
 const workerHeap = (m: ServerMemoryResult): number => m.heaps.find((h) => h.thread === 'worker')!.heapUsedMb;
