@@ -313,11 +313,19 @@ export class Tree {
   }
 
   /**
-   * Calls fn(property, value) for each member of object `obj` as pSConfig reads it (see memberList).
+   * Calls fn(property, value) for each member of object `obj` as pSConfig reads it (see memberList). Objects of up
+   * to 16 members, nearly all of them (an address's labels, a test's spec), are walked without allocating.
    */
   eachMember(obj: number, fn: (prop: number, value: number) => void): void {
-    const props = this.memberList(obj);
-    for (let k = 0; k < props.length; k++) fn(props[k], this.propValue(props[k]));
+    const n = this.memberCount(obj);
+    if (n === 0) return;
+    if (n > 16) {
+      const props = this.memberList(obj);
+      for (let k = 0; k < props.length; k++) fn(props[k], this.propValue(props[k]));
+      return;
+    }
+    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj))
+      if (this.readMember(p, obj)) fn(p, this.propValue(p));
   }
 
   /**
@@ -328,9 +336,8 @@ export class Tree {
    */
   memberList(obj: number): number[] {
     const out: number[] = [];
-    if (obj < 0 || (this.kind[obj] & TYPE_MASK) !== OBJECT) return out;
-    let n = 0;
-    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) n++;
+    const n = this.memberCount(obj);
+    if (n === 0) return out;
     if (n > 16) {
       // many members: keys seen from the end, so each property knows whether a later one replaces it
       const keep: number[] = [];
@@ -348,16 +355,25 @@ export class Tree {
         if (!drop[k] && !(this.kind[keep[k]] & COMMENT) && this.propValue(keep[k]) >= 0) out.push(keep[k]);
       return out;
     }
-    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) {
-      if (this.kind[p] & COMMENT) continue;
-      const v = this.propValue(p);
-      if (v < 0) continue;
-      let replaced = false;
-      for (let q = this.nextSibling(p, obj); q >= 0 && !replaced; q = this.nextSibling(q, obj))
-        replaced = !(this.kind[q] & COMMENT) && this.propValue(q) >= 0 && this.sameString(p + 1, q + 1);
-      if (!replaced) out.push(p);
-    }
+    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) if (this.readMember(p, obj)) out.push(p);
     return out;
+  }
+
+  /** How many properties object `obj` has (0 for anything else). */
+  private memberCount(obj: number): number {
+    if (obj < 0 || (this.kind[obj] & TYPE_MASK) !== OBJECT) return 0;
+    let n = 0;
+    for (let p = this.firstChild(obj); p >= 0; p = this.nextSibling(p, obj)) n++;
+    return n;
+  }
+
+  /** Whether property p of a small object is read by pSConfig: not a comment, has a value, not replaced by a later
+   *  property of the same key (a scan of the later siblings: objects of many members take memberList's set). */
+  private readMember(p: number, obj: number): boolean {
+    if (this.kind[p] & COMMENT || this.propValue(p) < 0) return false;
+    for (let q = this.nextSibling(p, obj); q >= 0; q = this.nextSibling(q, obj))
+      if (!(this.kind[q] & COMMENT) && this.propValue(q) >= 0 && this.sameString(p + 1, q + 1)) return false;
+    return true;
   }
 
   /** Whether string nodes a and b decode to the same value (compared in the text when both are plain). */

@@ -169,22 +169,17 @@ function checkContext(context: JsonNode, opts: PluginOptions, found: TemplateDia
 }
 
 /**
- * The value indexes of a section's objects, as pSConfig reads them (no `#` comments, the last of duplicate names),
- * on tree indexes. An object's name is the key of its property (`tree.parent[i] + 1`).
+ * The value indexes of a section's objects, as pSConfig reads them (tree.memberList: no `#` comments, the last of
+ * duplicate names), on tree indexes. An object's name is the key of its property (`tree.parent[i] + 1`).
  */
 function objectsOf(model: TemplateModel, section: 'tests' | 'archives' | 'contexts'): number[] {
   const out: number[] = [];
-  const { tree, root, duplicateKeys } = model.parsed;
-  if (!root) return out;
-  const s = tree.propertyValue(root.index, section);
-  if (s < 0 || tree.type(s) !== NODE.OBJECT) return out;
-  const dup = duplicateKeys.length > 0;
-  for (let p = tree.firstChild(s); p >= 0; p = tree.nextSibling(p, s)) {
-    if (tree.kind[p] & NODE.COMMENT) continue;
-    const v = tree.propValue(p);
-    if (v < 0 || tree.type(v) !== NODE.OBJECT) continue;
-    if (dup && tree.propertyValue(s, tree.str(p + 1)) !== v) continue; // a later duplicate wins
-    out.push(v);
+  const { tree } = model.parsed;
+  if (!model.parsed.root) return out;
+  const props = tree.memberList(tree.propertyValue(0, section));
+  for (let k = 0; k < props.length; k++) {
+    const v = tree.propValue(props[k]);
+    if (tree.type(v) === NODE.OBJECT) out.push(v);
   }
   return out;
 }

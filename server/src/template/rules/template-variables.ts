@@ -13,6 +13,7 @@ import {
   placeInTree,
   type ExpandedOwner,
   type ExpandedSection,
+  type Place,
 } from '../variable-table';
 import { closestName } from './closest-name';
 
@@ -33,7 +34,7 @@ export function checkTemplateVariables(model: TemplateModel): TemplateDiagnostic
 export interface StringWithVariables {
   index: number;
   /** Whether pSConfig expands the string (placeOf, variable-table.ts). */
-  place: 'expanded' | 'literal' | 'other';
+  place: Place;
   /** The expanded object it belongs to (one object per owner, shared by its strings). */
   owner: ExpandedOwner | undefined;
   /** The top-level section it sits in. */
@@ -60,15 +61,13 @@ export function stringsWithVariables(parsed: ParsedTemplate): StringWithVariable
     if (parent >= 0 && t.type(parent) === PROPERTY && parent + 1 === n) continue; // a key
     if (underComment(t, n)) continue;
     const { place, member } = placeInTree(t, n);
+    // the section's key: the member property's parent is the section object, whose parent is its property
+    const section = member >= 0 ? (t.str(t.parent[t.parent[member]] + 1) as Section) : undefined;
     let owner: ExpandedOwner | undefined;
     if (place === 'expanded') {
       owner = owners.get(member);
-      if (!owner) {
-        const section = t.str(t.parent[t.parent[member]] + 1) as ExpandedSection;
-        owners.set(member, (owner = { section, name: t.str(member + 1) }));
-      }
+      if (!owner) owners.set(member, (owner = { section: section as ExpandedSection, name: t.str(member + 1) }));
     }
-    const section = member >= 0 ? (t.str(t.parent[t.parent[member]] + 1) as Section) : undefined;
     out.push({ index: n, place, owner, section, variables: scanString(text, t.start[n], t.end[n]) });
   }
   CACHE.set(parsed, out);

@@ -146,7 +146,7 @@ export class SchemaChecker implements SchemaCheck {
       const first = t.firstChild(node);
       if (first < 0) return;
       // a spare frame, given back after the items (thousands of arrays: tags, archives, selector lists)
-      const itemFrame = itemFrameOf(this.spareFrames.pop(), frame);
+      const itemFrame = childFrame(this.spareFrames.pop(), frame, frame.field, undefined, true);
       for (let item = first; item >= 0; item = t.nextSibling(item, node)) this.check(item, c.items, itemFrame);
       this.spareFrames.push(itemFrame);
     }
@@ -414,34 +414,23 @@ const REQUIRED_HINTS: Record<string, string> = {
 };
 
 /** The frame for one property of an object checked under `frame`, reusing `reuse` when given. */
-function childFrame(reuse: Frame | undefined, frame: Frame, field: string, key: number): Frame {
-  if (!reuse) return { def: frame.def, field, key, item: false, lenient: frame.lenient, ignore: undefined };
+/** A frame for a property's value (`field`, its key node `key`), or with `item` for the items of the array `field`
+ *  holds; `reuse` is a spare frame to overwrite (checks never keep a frame). */
+function childFrame(
+  reuse: Frame | undefined,
+  frame: Frame,
+  field: string | undefined,
+  key: number | undefined,
+  item = false,
+): Frame {
+  if (!reuse) return { def: frame.def, field, key, item, lenient: frame.lenient, ignore: undefined };
   reuse.def = frame.def;
   reuse.field = field;
   reuse.key = key;
-  reuse.item = false;
+  reuse.item = item;
   reuse.lenient = frame.lenient;
   reuse.ignore = undefined;
   return reuse;
-}
-
-/** The frame of an array's items (same shape as childFrame's, so spare frames serve both). */
-function itemFrameOf(reuse: Frame | undefined, frame: Frame): Frame {
-  const f = reuse ?? {
-    def: frame.def,
-    field: frame.field,
-    key: undefined,
-    item: true,
-    lenient: frame.lenient,
-    ignore: undefined,
-  };
-  f.def = frame.def;
-  f.field = frame.field;
-  f.key = undefined;
-  f.item = true;
-  f.lenient = frame.lenient;
-  f.ignore = undefined;
-  return f;
 }
 
 function capitalize(s: string): string {
