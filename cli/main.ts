@@ -3,6 +3,7 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runTranslateCommand } from './translate-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
@@ -17,6 +18,8 @@ commands:
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
   archive register URL METADATA.json | post BASE_URI (--ts T --val V | POINTS.json) | bulk METADATA_URI DATA.json
                                                write (token: --token-file or PSCONFIG_ARCHIVE_TOKEN)
+  translate MESHCONFIG [-o OUT] [--as-4x]     a MeshConfig file (perfSONAR 4.0) as a pSConfig template, as
+                                               pSConfig 4.x's translator made it; lists what is not translated
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data
@@ -33,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return runArchiveCommand(rest);
     case 'dashboard':
       return runDashboardCommand(rest);
+    case 'translate':
+      return runTranslateCommand(rest);
     case '-h':
     case '--help':
     case 'help':

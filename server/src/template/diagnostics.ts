@@ -22,6 +22,7 @@ import { checkSyntax } from './rules/syntax';
 import { checkTemplateVariables } from './rules/template-variables';
 import { checkUnused } from './rules/unused';
 import { validateSchema } from './schema/validator';
+import { isMeshConfig, meshConfigDiagnostics } from './meshconfig/detect';
 import type { Reference, SymbolIndex } from './symbols';
 import type { TemplateDiagnostic } from './rules/diagnostic';
 
@@ -129,7 +130,10 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
       end: last.end,
     });
   }
-  if (parsed.root) {
+  if (parsed.root && isMeshConfig(parsed)) {
+    // Not a template: one diagnostic saying what it is, and what a translation would not carry over.
+    append(meshConfigDiagnostics(parsed));
+  } else if (parsed.root) {
     if (opts.schema !== false) append(validateSchema(parsed.root));
     // Names resolve against the template merged with its includes; those that may come from an unread include
     // are listed once, on that include's entry.

@@ -82,6 +82,9 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/meta-not-removed',
   'psconfig/tool-cannot-run',
   'psconfig/unknown-tool',
+  // MeshConfig files (meshconfig/)
+  'psconfig/meshconfig',
+  'psconfig/meshconfig-not-translated',
   // limits
   'psconfig/too-many-problems',
   'psconfig/too-deep',

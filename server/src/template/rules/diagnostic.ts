@@ -15,7 +15,9 @@ export type DiagnosticData =
   /** Replace the string at the diagnostic's range (an unknown test type, archiver, tool or enum value). */
   | { kind: 'replace-value'; value: string }
   /** Set `schema` of the object the diagnostic's key belongs to (a field of a later schema version). */
-  | { kind: 'set-schema'; version: number };
+  | { kind: 'set-schema'; version: number }
+  /** A MeshConfig file: translate it to a pSConfig template (meshconfig/). */
+  | { kind: 'translate-meshconfig' };
 
 export interface TemplateDiagnostic {
   /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
