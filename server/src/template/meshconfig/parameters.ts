@@ -35,7 +35,7 @@ interface SpecField {
 const DROPPED_WHY: Record<string, string> = {
   force_bidirectional:
     'each pair is measured once, scheduled by its first address (pSConfig\'s translator adds a second "scheduled by destination" task only with --use-force-bidirectional)',
-  random_start_percentage: 'pSConfig randomises the start with the schedule\'s `slip` and `sliprand` instead',
+  random_start_percentage: "pSConfig randomises the start with the schedule's `slip` and `sliprand` instead",
   latest_time: 'pSConfig has no latest start time',
   time_slots: 'pSConfig schedules have no time slots',
   loss_threshold: 'the pScheduler latencybg test has no loss threshold',
@@ -128,7 +128,9 @@ export const PARAMETER_TYPES: Record<string, ParameterType> = {
       { from: 'packet_size', to: 'length', as: 'int' },
       { from: 'packet_ttl', to: 'ttl', as: 'int' },
       { from: 'tos_bits', to: 'ip-tos', as: 'int' },
-      { from: 'flowlabel', to: 'flowlabel', as: 'int-defined' },
+      // Config.pm:827 writes `flowlabel`, a field pScheduler's rtt spec does not have (it refuses the task): the
+      // rtt spec's field is `flow-label`.
+      { from: 'flowlabel', to: 'flow-label', as: 'int-defined' },
       { from: 'hostnames', to: 'hostnames', as: 'flag' },
       { from: 'suppress_loopback', to: 'suppress-loopback', as: 'flag' },
       { from: 'packet_interval', to: 'interval', as: 'duration' },

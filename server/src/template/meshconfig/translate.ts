@@ -73,7 +73,15 @@ const FIELDS = {
     'measurement_archives',
     'addresses',
   ],
-  address: ['address', 'lead_bind_address', 'pscheduler_address', 'tags', 'bind_maps', 'pscheduler_address_maps', 'maps'],
+  address: [
+    'address',
+    'lead_bind_address',
+    'pscheduler_address',
+    'tags',
+    'bind_maps',
+    'pscheduler_address_maps',
+    'maps',
+  ],
   test: ['description', 'members', 'parameters', 'disabled', 'references', 'measurement_archives', 'administrators'],
   members: ['type', 'members', 'a_members', 'b_members', 'center_address', 'address_map_field'],
   archive: ['type', 'read_url', 'write_url'],
@@ -207,7 +215,7 @@ class Translation {
         this.note(
           [...at, 'write_url'],
           'warning',
-          'The archive is written at `read_url` (as pSConfig\'s translator does): this different `write_url` is not used.',
+          "The archive is written at `read_url` (as pSConfig's translator does): this different `write_url` is not used.",
         );
       const existing = this.archives[host];
       if (existing) {
@@ -343,7 +351,11 @@ class Translation {
       const r = isObject(map) ? remote(map.remote_address, where) : undefined;
       if (!r || !isObject(map)) return;
       if (isDefined(map.bind_address))
-        this.note([...where, 'bind_address'], 'warning', `\`bind_address\` is not translated: ${DROPPED.bind_address}.`);
+        this.note(
+          [...where, 'bind_address'],
+          'warning',
+          `\`bind_address\` is not translated: ${DROPPED.bind_address}.`,
+        );
       if (typeof map.lead_bind_address !== 'string' || map.lead_bind_address === '') return;
       r['lead-bind-address'] = map.lead_bind_address;
       for (const label of Object.values((r.labels ?? {}) as JsonObject))
@@ -432,7 +444,8 @@ class Translation {
       this.note(path, 'warning', 'A filter is an object: not translated.');
       return undefined;
     }
-    if (isDefined(f.exact)) this.note([...path, 'exact'], 'information', `\`exact\` is not translated: ${DROPPED.exact}.`);
+    if (isDefined(f.exact))
+      this.note([...path, 'exact'], 'information', `\`exact\` is not translated: ${DROPPED.exact}.`);
     const children = (): JsonObject[] =>
       arrayOf(f.filters)
         .map((c, i) => this.filter(c, [...path, 'filters', i]))
@@ -553,7 +566,8 @@ class Translation {
       if (isTrue(params.force_bidirectional) && this.options.useForceBidirectional) {
         const copy = JSON.parse(JSON.stringify(task)) as JsonObject;
         copy['scheduled-by'] = 1;
-        if (title) copy._meta = { ...(copy._meta as JsonObject), [META_DISPLAY_NAME]: `${title} (Scheduled by Destination)` };
+        if (title)
+          copy._meta = { ...(copy._meta as JsonObject), [META_DISPLAY_NAME]: `${title} (Scheduled by Destination)` };
         this.tasks[`${name}_scheduled_by_dest`] = copy;
       }
     });
@@ -625,7 +639,12 @@ class Translation {
           : `\`${key}\` is not a ${String(params.type)} parameter: not translated.`,
       );
     }
-    if (params.protocol !== undefined && kind.testType === 'throughput' && params.protocol !== 'udp' && params.protocol !== 'tcp')
+    if (
+      params.protocol !== undefined &&
+      kind.testType === 'throughput' &&
+      params.protocol !== 'udp' &&
+      params.protocol !== 'tcp'
+    )
       this.note([...path, 'protocol'], 'warning', `Protocol ${JSON.stringify(params.protocol)} is taken as TCP.`);
   }
 
@@ -647,7 +666,8 @@ function prefixed(prefix: string, key: string): string {
 }
 
 function describe(prefix: string, obj: JsonObject, meta: JsonObject): void {
-  if (typeof obj.description === 'string' && obj.description) meta[prefixed(prefix, META_DISPLAY_NAME)] = obj.description;
+  if (typeof obj.description === 'string' && obj.description)
+    meta[prefixed(prefix, META_DISPLAY_NAME)] = obj.description;
 }
 
 function administrators(prefix: string, obj: JsonObject, meta: JsonObject): void {
