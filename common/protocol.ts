@@ -178,11 +178,23 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * - openTranslation (argument: the URI of a translated template the code action created) → null, after asking the
+ *   client to show it (`window/showDocument`; VS Code's client opens it beside the MeshConfig file instead);
+ * - translateMeshConfig (argument: the MeshConfig document's URI), for clients that cannot create files through a
+ *   WorkspaceEdit → TranslateMeshConfigResult, the file written beside it and shown.
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  openTranslation: 'psconfig.server.openTranslation',
+  translateMeshConfig: 'psconfig.server.translateMeshConfig',
 } as const;
+
+export interface TranslateMeshConfigResult {
+  /** The pSConfig template written (a file: URI), or undefined with `error`. */
+  uri?: string;
+  error?: string;
+}
 
 export interface PreviewTasksText {
   uri: string;

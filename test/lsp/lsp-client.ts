@@ -26,6 +26,8 @@ export interface StartOptions {
   /** Extra environment of the server process (replaces the variables it names). */
   env?: Record<string, string>;
   configurationDelayMs?: number;
+  /** Declare workspaceEdit.documentChanges with the `create` operation and window.showDocument (as VS Code does). */
+  files?: boolean;
 }
 
 /**
@@ -72,6 +74,8 @@ export class LspClient {
   readonly templateChanged: TemplateChangedParams[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private waiters: Waiter[] = [];
+  /** `window/showDocument` requests the server made (answered with success). */
+  readonly shownDocuments: { uri: string; takeFocus?: boolean }[] = [];
   /** `client/registerCapability` registrations the server asked for (file watchers, …). */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
   private exited = false;
@@ -126,6 +130,10 @@ export class LspClient {
       },
     );
     this.connection.onRequest('client/unregisterCapability', () => null);
+    this.connection.onRequest('window/showDocument', (p: { uri: string; takeFocus?: boolean }) => {
+      this.shownDocuments.push(p);
+      return { success: true };
+    });
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
     this.connection.listen();
   }
@@ -169,6 +177,7 @@ export class LspClient {
     snippets?: boolean;
     watchFiles?: boolean;
     workspaceFolders?: string[];
+    files?: boolean;
   }) {
     const client = this;
     const itemDefaults = options.itemDefaults === true;
@@ -183,10 +192,12 @@ export class LspClient {
       capabilities: {
         workspace: {
           configuration: true,
+          ...(options.files ? { workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } } : {}),
           ...(options.watchFiles
             ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }
             : {}),
         },
+        ...(options.files ? { window: { showDocument: { support: true } } } : {}),
         textDocument: {
           rename: { prepareSupport: true },
           ...(Object.keys(completion).length ? { completion } : {}),

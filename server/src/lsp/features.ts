@@ -47,6 +47,7 @@ import type { ExpansionService } from './expansion-service';
 import { runSafe, type Logger } from './guard';
 import { mergeCompletions, payloadItems } from './completion-merge';
 import type { SchemaService } from './schema-service';
+import { meshConfigActions, type ClientFileCapabilities } from './meshconfig-actions';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
@@ -76,6 +77,8 @@ export interface FeatureDeps {
   supportsEditRangeDefault: () => boolean;
   /** The client takes snippet completions (completionItem.snippetSupport). */
   supportsSnippets: () => boolean;
+  /** What the client can do with files (the MeshConfig translation's quick fix). */
+  fileCapabilities: () => ClientFileCapabilities;
   /**
    * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing
    * in a string uses the previous parse (the example templates stay below it, so their tests exercise the plain
@@ -270,6 +273,11 @@ export function registerFeatures(d: FeatureDeps): void {
       const out: CodeAction[] = [];
       for (const diag of params.context.diagnostics) {
         if (diag.source !== 'psconfig') continue;
+        if ((diag.data as { kind?: unknown } | undefined)?.kind === 'translate-meshconfig') {
+          const isOpen = (uri: string): boolean => documents.get(uri) !== undefined;
+          out.push(...meshConfigActions(m.doc, m.model.parsed, diag, d.fileCapabilities(), isOpen));
+          continue;
+        }
         const start = m.doc.offsetAt(diag.range.start);
         const end = m.doc.offsetAt(diag.range.end);
         for (const fix of quickFixes(m.model, {

@@ -31,6 +31,7 @@ import {
   type PreviewTasksText,
   type ServerMemoryResult,
   ServerCommands,
+  type TranslateMeshConfigResult,
   type ServerSettings,
   type TemplateChangedParams,
 } from '../../../common/protocol';
@@ -46,6 +47,7 @@ import { previewText } from '../template/expand/preview-text';
 import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
+import { openTranslation, translateToFile, type ClientFileCapabilities } from './meshconfig-actions';
 
 /** How long the first checks wait for the client's answer to workspace/configuration. */
 const SETTINGS_WAIT_MS = 5000;
@@ -110,6 +112,8 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   let workspaceFoldersSupported = false;
   let editRangeDefault = false;
   let snippetSupport = false;
+  /** What the client can do with files (the MeshConfig translation's quick fix). */
+  const fileCaps: ClientFileCapabilities = { createFiles: false, showDocument: false };
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(options.workerEntry, log);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
@@ -208,6 +212,10 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     editRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const editCaps = params.capabilities.workspace?.workspaceEdit;
+    fileCaps.createFiles =
+      editCaps?.documentChanges === true && editCaps.resourceOperations?.includes('create') === true;
+    fileCaps.showDocument = params.capabilities.window?.showDocument?.support === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
       settings = toServerSettings(
         (params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions,
@@ -364,15 +372,24 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
 
   // The same for clients without our custom request (Neovim, Emacs, Helix): workspace/executeCommand.
   connection.onExecuteCommand((params, token) =>
-    runSafe<ExpandTasksResult | PreviewTasksText | null>(log, 'executeCommand', null, token, async () => {
-      const arg: unknown = params.arguments?.[0];
-      // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
-      const request: ExpandTasksParams =
-        typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
-      if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
-      if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
-      throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
-    }),
+    runSafe<ExpandTasksResult | PreviewTasksText | TranslateMeshConfigResult | null>(
+      log,
+      'executeCommand',
+      null,
+      token,
+      async () => {
+        const arg: unknown = params.arguments?.[0];
+        // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
+        const request: ExpandTasksParams =
+          typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
+        if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
+        if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
+        if (params.command === ServerCommands.openTranslation) return openTranslation(connection, fileCaps, arg);
+        if (params.command === ServerCommands.translateMeshConfig)
+          return translateToFile(connection, documents, fileCaps, arg);
+        throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
+      },
+    ),
   );
 
   connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>
@@ -432,6 +449,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     log,
     supportsEditRangeDefault: () => editRangeDefault,
     supportsSnippets: () => snippetSupport,
+    fileCapabilities: () => fileCaps,
     editedTextMinChars: options.editedTextMinChars,
   });
   documents.listen(connection);
