@@ -24,6 +24,7 @@ const REQUIRED = [
   'dist/webview/dashboard.js',
   'dist/webview/dashboard.css',
   'schemas/psconfig.schema.json',
+  'schemas/psconfig-grafana-agent.schema.json',
   'syntaxes/psconfig.tmLanguage.json',
   'language-configuration.json',
   'media/perfsonar.svg',
