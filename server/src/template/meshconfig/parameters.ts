@@ -4,6 +4,7 @@
 // (lines 702-771), convert_psb_owamp (773-797), convert_pinger (799-839), convert_simplestream (841-884),
 // convert_trace (886-952); the parameter names each type may carry come from the MeshConfig schema
 // (…/MeshConfig/Schema.pm, TestParameters*Specification). Written as a table here, not as one function per type.
+import { MESHCONFIG_ROLE_VARIABLES as ROLE } from '../legacy-variables';
 import { intOf, isDefined, isSet, isTrue, isoSeconds, numberOf, type JsonObject } from './values';
 
 /** How a MeshConfig value becomes a spec value. */
@@ -59,17 +60,14 @@ export interface ParameterType {
   extra?: (params: JsonObject, spec: JsonObject) => void;
 }
 
+// The variables the translator writes for MeshConfig's fixed roles (shared with the fixes: legacy-variables.ts).
 const PAIR_VARIABLES = {
-  source: '{% address[0] %}',
-  dest: '{% address[1] %}',
-  'source-node': '{% pscheduler_address[0] %}',
-  'dest-node': '{% pscheduler_address[1] %}',
+  source: ROLE.source,
+  dest: ROLE.dest,
+  'source-node': ROLE['source-node'],
+  'dest-node': ROLE['dest-node'],
 };
-const SOURCE_NODE_ONLY = {
-  source: '{% address[0] %}',
-  dest: '{% address[1] %}',
-  'source-node': '{% pscheduler_address[0] %}',
-};
+const SOURCE_NODE_ONLY = { source: ROLE.source, dest: ROLE.dest, 'source-node': ROLE['source-node'] };
 
 export const PARAMETER_TYPES: Record<string, ParameterType> = {
   'perfsonarbuoy/bwctl': {
@@ -108,7 +106,7 @@ export const PARAMETER_TYPES: Record<string, ParameterType> = {
   },
   'perfsonarbuoy/owamp': {
     testType: 'latencybg',
-    variables: { ...PAIR_VARIABLES, flip: '{% flip %}' },
+    variables: { ...PAIR_VARIABLES, flip: ROLE.flip },
     fields: [
       { from: 'sample_count', to: 'packet-count', as: 'int' },
       { from: 'tos_bits', to: 'ip-tos', as: 'int' },

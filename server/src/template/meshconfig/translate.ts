@@ -22,6 +22,7 @@ import {
   readParameters,
   type FieldProblem,
 } from './parameters';
+import { MESHCONFIG_ROLE_VARIABLES } from '../legacy-variables';
 import { arrayOf, canonical, formatName, isDefined, isObject, isTrue, urlHost, type JsonObject } from './values';
 
 export type NotePath = (string | number)[];
@@ -230,7 +231,7 @@ class Translation {
       }
       this.archives[host] = {
         archiver: 'esmond',
-        data: { url, 'measurement-agent': '{% scheduled_by_address %}' },
+        data: { url, 'measurement-agent': MESHCONFIG_ROLE_VARIABLES['measurement-agent'] },
       };
     });
   }
