@@ -25,6 +25,7 @@ import { quickFixes } from '../template/navigation/code-actions';
 import {
   archiveLenses,
   dashboardLenses,
+  grafanaLenses,
   taskLenses,
   taskLensTitle,
   type ArchiveExplorerArgs,
@@ -316,6 +317,9 @@ export function registerFeatures(d: FeatureDeps): void {
           command: { title: l.title, command: 'psconfig.openDashboard', arguments: [args] },
         });
       }
+      // What perfSONAR 5's Grafana agent draws: known from the template alone, complete now (a title, no action).
+      for (const l of grafanaLenses(m.model))
+        lenses.push({ range: toRange(m.doc, l.start, l.end), command: { title: l.title, command: '' } });
       // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
       for (const l of archiveLenses(m.model))
         lenses.push({

@@ -23,6 +23,7 @@ import { checkTemplateVariables } from './rules/template-variables';
 import { checkUnused } from './rules/unused';
 import { validateSchema } from './schema/validator';
 import { isMeshConfig, meshConfigDiagnostics } from './meshconfig/detect';
+import { grafanaDiagnostics } from './grafana/agent-view';
 import type { Reference, SymbolIndex } from './symbols';
 import type { TemplateDiagnostic } from './rules/diagnostic';
 
@@ -146,6 +147,7 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(checkEmptySelections(model, includes));
     append(checkAgentBehaviour(model));
     if (opts.pscheduler !== false) append(checkPscheduler(model));
+    append(grafanaDiagnostics(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
     if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(checkUnused(model, includes));
   }

@@ -359,6 +359,38 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         throw new Error(`the error does not say the connection was refused: "${text}"`);
       return `status "${text}"`;
     });
+    await checks.run(
+      'the quick fix on a MeshConfig file opens its pSConfig translation beside it',
+      '10-meshconfig-translate',
+      async () => {
+        await runCommand(page, 'View: Close All Editor Groups');
+        await openFile(page, 'latentput-meshconfig.json');
+        await page
+          .locator('.statusbar-item', { hasText: /^pSConfig$/ })
+          .first()
+          .waitFor();
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+        // The error is on the first key (line 2, "organizations"): the cursor goes inside it, then Ctrl+. lists
+        // the quick fixes there.
+        await page.keyboard.press('Control+G');
+        await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+        await page.keyboard.type('2:8');
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Control+.');
+        const fix = page.locator('.context-view').getByText('Translate MeshConfig to pSConfig').first();
+        await fix.waitFor();
+        await fix.click();
+        await page.locator('.tab.active', { hasText: 'latentput-meshconfig.psconfig.json' }).waitFor();
+        const groupOf = (name: string) =>
+          page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: name }) }).first();
+        const left = await groupOf('latentput-meshconfig.json').boundingBox();
+        const right = await groupOf('latentput-meshconfig.psconfig.json').boundingBox();
+        if (!left || !right || right.x <= left.x)
+          throw new Error(`the translation is not in a column beside the MeshConfig file (${left?.x} / ${right?.x})`);
+        await page.locator('.monaco-editor .view-lines', { hasText: '"Throughputtestname"' }).first().waitFor();
+        return `the MeshConfig file at x=${left.x}, its translation beside it at x=${right.x}`;
+      },
+    );
   } finally {
     clearTimeout(overall);
     if (checks.failed > 0) consoleErrors.slice(-15).forEach((l) => opts.print(l));

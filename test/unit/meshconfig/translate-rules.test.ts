@@ -509,3 +509,38 @@ test('the result: required sections always there, _meta with the translation tim
   assert.match(text, /^\{\n {4}"_meta"/);
   assert.ok(text.endsWith('}\n'));
 });
+
+test('an archive that took one test type in MeshConfig, and now takes every type, is noted on its `type`', () => {
+  const mc = meshConfig(
+    [H('A', 'a.example.net'), H('B', 'b.example.net')],
+    [
+      T('bw', mesh('a.example.net', 'b.example.net'), { type: 'perfsonarbuoy/bwctl' }),
+      T('owamp', mesh('a.example.net', 'b.example.net'), { type: 'perfsonarbuoy/owamp' }),
+    ],
+    {
+      measurement_archives: [
+        {
+          type: 'perfsonarbuoy/owamp',
+          read_url: 'https://ma.example.net/esmond/',
+          write_url: 'https://ma.example.net/esmond/',
+        },
+        {
+          type: 'perfsonarbuoy/bwctl',
+          read_url: 'https://all.example.net/esmond/',
+          write_url: 'https://all.example.net/esmond/',
+        },
+        {
+          type: 'perfsonarbuoy/owamp',
+          read_url: 'https://all.example.net/esmond/',
+          write_url: 'https://all.example.net/esmond/',
+        },
+      ],
+    },
+  );
+  const { tpl, notes } = translate(mc);
+  assert.deepEqual(tpl.tasks.bw.archives, ['ma.example.net', 'all.example.net']);
+  const note = noteAt(notes, 'measurement_archives', 0, 'type');
+  assert.equal(note?.severity, 'information');
+  assert.match(note!.message, /perfsonarbuoy\/bwctl results go there too/);
+  assert.equal(noteAt(notes, 'measurement_archives', 1, 'type'), undefined);
+});

@@ -129,6 +129,10 @@ class Translation {
   private readonly schedules: JsonObject = {};
   private readonly tasks: JsonObject = {};
   private readonly perfsonar5: boolean;
+  /** Every measurement archive read: where (its list's path), its archive name and its MeshConfig `type`. */
+  private readonly maTypes: { list: string; at: NotePath; host: string; type: unknown }[] = [];
+  /** The MeshConfig parameter types of the tests translated. */
+  private readonly testTypes = new Set<string>();
 
   constructor(
     private readonly mc: unknown,
@@ -163,6 +167,7 @@ class Translation {
     this.hostClasses(mc.host_classes);
     arrayOf(mc.organizations).forEach((org, i) => this.organization(org, ['organizations', i]));
     this.convertTests(mc.tests, global);
+    this.archiveTypes();
 
     const template: JsonObject = { _meta: meta };
     const sections: [string, JsonObject, boolean][] = [
@@ -212,6 +217,7 @@ class Translation {
       if (!host)
         return this.note(at, 'warning', 'This measurement archive has no `read_url` with a host name: not translated.');
       refs.add(host);
+      this.maTypes.push({ list: path.join('/'), at, host, type: ma.type });
       if (typeof ma.write_url === 'string' && ma.write_url !== url)
         this.note(
           [...at, 'write_url'],
@@ -234,6 +240,31 @@ class Translation {
         data: { url, 'measurement-agent': MESHCONFIG_ROLE_VARIABLES['measurement-agent'] },
       };
     });
+  }
+
+  /**
+   * MeshConfig gave each measurement archive a test `type`; pSConfig's translator names archives by host and sends
+   * every test's results to each. Noted where a host's archives at one level did not take every type the file's
+   * tests have (so results now reach an archive MeshConfig did not send them to).
+   */
+  private archiveTypes(): void {
+    const groups = new Map<string, { at: NotePath; types: Set<unknown> }>();
+    for (const m of this.maTypes) {
+      const key = `${m.list}\u0000${m.host}`;
+      const g = groups.get(key) ?? { at: m.at, types: new Set<unknown>() };
+      g.types.add(m.type);
+      groups.set(key, g);
+    }
+    for (const [key, g] of groups) {
+      const missing = [...this.testTypes].filter((t) => !g.types.has(t));
+      if (missing.length === 0) continue;
+      const host = key.slice(key.indexOf('\u0000') + 1);
+      this.note(
+        [...g.at, 'type'],
+        'information',
+        `In MeshConfig the archives on ${host} here took only ${[...g.types].map((t) => JSON.stringify(t)).join(', ')} results; archives are now per host (as pSConfig's translator makes them), so ${missing.join(', ')} results go there too.`,
+      );
+    }
   }
 
   // ---- organizations, sites, hosts, addresses ----
@@ -525,6 +556,7 @@ class Translation {
         );
       }
       this.checkParameters(params, [...at, 'parameters'], kind);
+      this.testTypes.add(params.type as string);
       const problems: FieldProblem[] = [];
       const spec = buildSpec(kind, params, problems);
       for (const p of problems)

@@ -85,6 +85,14 @@ export const DIAGNOSTIC_CODES = [
   // MeshConfig files (meshconfig/)
   'psconfig/meshconfig',
   'psconfig/meshconfig-not-translated',
+  // perfSONAR 5's Grafana agent (grafana/)
+  'psconfig/grafana-no-display',
+  'psconfig/grafana-list-group',
+  'psconfig/grafana-no-logstash',
+  'psconfig/grafana-no-display-name',
+  'psconfig/grafana-display-name-varies',
+  'psconfig/grafana-shared-display-name',
+  'psconfig/grafana-task-group-not-list',
   // limits
   'psconfig/too-many-problems',
   'psconfig/too-deep',
