@@ -4,12 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTemplate } from '../../../server/src/template/model';
-import { grafanaDiagnostics, grafanaView } from '../../../server/src/template/grafana/agent-view';
+import { grafanaDiagnostics, grafanaLensTitle, grafanaView } from '../../../server/src/template/grafana/agent-view';
 import { grafanaLenses } from '../../../server/src/template/navigation/code-lenses';
 import { completeAt } from '../../../server/src/template/navigation/completion';
 import { hoverAt } from '../../../server/src/template/navigation/hover';
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { atCursor, applyOffsetEdits } from '../navigation/nav-fixture';
+import { exampleFiles, exampleText } from '../../fixtures';
 
 type Obj = Record<string, unknown>;
 
@@ -93,25 +94,37 @@ test('no display-task-name: the grid is drawn but stays empty (its query is refe
   assert.equal(grafanaLenses(analyseTemplate(text))[1].title, 'Grafana: empty grid (no reference.display-task-name)');
 });
 
-test('no grid: a list group (lines 283-285), a test type no display covers (256-258), no datasource archive (646-689)', () => {
+test('no grid: a list group (lines 283-285), a test type no display covers (256-258); the certain reason only', () => {
   const text = template({
     listed: { group: 'list', test: 'one', archives: ['logstash'] },
-    snmp: { group: 'mesh', test: 'snmp', archives: ['logstash'] },
-    esmond: { group: 'mesh', test: 'rtt', archives: ['esmond'], reference: { 'display-task-name': 'x' } },
-    none: { group: 'mesh', test: 'rtt' },
+    snmp: { group: 'mesh', test: 'snmp', archives: ['esmond'] },
   });
-  const titles = grafanaLenses(analyseTemplate(text)).map((l) => l.title);
-  assert.deepEqual(titles, [
-    'Grafana: no grid (a list group)',
-    'Grafana: no grid (no display for snmpget tests)',
-    'Grafana: no grid (no logstash archive)',
-    'Grafana: no grid (no logstash archive)',
-  ]);
-  // only the first reason the agent stops at: a list group is not also told it lacks a display name
+  assert.deepEqual(
+    grafanaLenses(analyseTemplate(text)).map((l) => l.title),
+    ['Grafana: no grid (a list group)', 'Grafana: no grid (no display for snmpget tests)'],
+  );
+  // a list group is not also told it lacks a display name, nor an snmp task that esmond is no datasource
   assert.deepEqual(codes(text, 'listed'), ['psconfig/grafana-list-group']);
   assert.deepEqual(codes(text, 'snmp'), ['psconfig/grafana-no-display']);
-  assert.deepEqual(codes(text, 'esmond'), ['psconfig/grafana-no-logstash']);
   assert.ok(view(text).every((v) => v.findings.every((f) => f.severity === 'information')));
+});
+
+test("archives the Grafana agent cannot read: a grid only with the Grafana host's archives.d (lines 640-689)", () => {
+  const text = template({
+    esmond: { group: 'mesh', test: 'rtt', archives: ['esmond'], reference: { 'display-task-name': 'x' } },
+    none: { group: 'mesh', test: 'rtt', reference: { 'display-task-name': 'y' } },
+  });
+  const [esmond, none] = view(text);
+  assert.equal(esmond.verdict, 'grid-if-archives-d');
+  assert.deepEqual(codes(text, 'esmond'), ['psconfig/grafana-no-logstash']);
+  assert.match(esmond.findings[0].message, /archives\.d/);
+  assert.equal(
+    grafanaLenses(analyseTemplate(text))[0].title,
+    `Grafana: grid "x" only with a logstash archive from the Grafana host's archives.d`,
+  );
+  // naming no archive at all leaves the datasource to archives.d, as 5.x hosts usually do: nothing to say
+  assert.equal(none.verdict, 'grid');
+  assert.deepEqual(none.findings, []);
 });
 
 test('the datasource may come from the host of an address, from _meta, or any archive whose _url ends in /logstash', () => {
@@ -141,7 +154,7 @@ test('the datasource may come from the host of an address, from _meta, or any ar
   );
   assert.deepEqual(
     view(text).map((v) => v.verdict),
-    ['grid', 'grid', 'no-grid'],
+    ['grid', 'grid', 'grid-if-archives-d'],
   );
 });
 
@@ -155,7 +168,13 @@ test('two tasks with one display name share their results; a name that varies pe
       archives: ['logstash'],
       reference: { 'display-task-name': 'rtt from {% address[0] %}', 'display-task-group': 'My mesh' },
     },
-    off: { group: 'mesh', test: 'rtt', archives: ['logstash'], disabled: true, reference: { 'display-task-name': 'Same' } },
+    off: {
+      group: 'mesh',
+      test: 'rtt',
+      archives: ['logstash'],
+      disabled: true,
+      reference: { 'display-task-name': 'Same' },
+    },
   });
   const vs = view(text);
   const one = vs.find((v) => v.task === 'one')!;
@@ -180,6 +199,7 @@ test('the checks report the findings as diagnostics; a task with a missing group
     ok: { group: 'mesh', test: 'rtt', archives: ['logstash'] },
     broken: { group: 'nope', test: 'rtt' },
   });
+  // (`ok` has no display-task-name: its grid stays empty)
   const d = validateTemplate(text).diagnostics.filter((x) => x.code.startsWith('psconfig/grafana-'));
   assert.deepEqual(
     d.map((x) => x.code),
@@ -238,7 +258,29 @@ test('hover on display-task-name says what reads it and what the agent draws for
   assert.ok(hover);
   assert.match(hover.markdown, /`display-task-name`/);
   assert.match(hover.markdown, /reference\.display-task-name\.keyword/);
-  assert.match(hover.markdown, /This task: no grid \(no logstash archive\)/);
+  assert.match(hover.markdown, /This task: grid "Pings" on All perfSONAR Measurements\./);
   const set = atCursor(REF('"reference": { "display-set-|source": "x" }'));
   assert.match(hoverAt(set.model, set.offset)!.markdown, /Endpoint Pair Explorer/);
+});
+
+test("the real templates: what perfSONAR 5's Grafana agent draws of each", () => {
+  const verdicts = (file: string): string[] => view(exampleText(file)).map((v) => grafanaLensTitle(v));
+  // The official skeleton sets display-task-name and a display-task-group list on each task, and a logstash archive.
+  assert.deepEqual(verdicts('psconfig--skeleton.json'), [
+    'Grafana: grid "Example Throughput Tests" on All perfSONAR Measurements, Example Tests',
+    'Grafana: grid "Example Loss Tests" on All perfSONAR Measurements, Example Tests',
+    'Grafana: grid "Example Traceroute Tests" on All perfSONAR Measurements, Example Tests',
+  ]);
+  // The other examples set no display-task-name (empty grids), use a list group or an snmpget test (no grid).
+  assert.ok(verdicts('psconfig--example-1-simple.json').every((t) => t.includes('empty grid')));
+  assert.deepEqual(verdicts('perl-shared--client-psconfig-list.json'), ['Grafana: no grid (a list group)']);
+  assert.deepEqual(verdicts('psconfig--example-4-snmp.json'), ['Grafana: no grid (no display for snmpget tests)']);
+  // example-2's six disabled tasks are skipped by the agent
+  assert.equal(view(exampleText('psconfig--example-2-testbed.json')).filter((v) => v.verdict === 'disabled').length, 6);
+  // no example gets more than one finding per task, nor a warning
+  for (const f of exampleFiles())
+    for (const v of view(exampleText(f))) {
+      assert.ok(v.findings.length <= 1, `${f} ${v.task}`);
+      assert.ok(v.findings.every((x) => x.severity === 'information'));
+    }
 });

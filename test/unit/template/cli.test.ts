@@ -39,6 +39,15 @@ test('text format: file:line:col: severity code message; exit 1 on errors', () =
       `${f}:${line}:27: error psconfig/spec-invalid-value \`source\` must be a host name or an IP address (pScheduler type Host), not "$group::0".`,
       `${f}:${line + 1}:25: error psconfig/spec-invalid-value \`dest\` must be a host name or an IP address (pScheduler type Host), not "$group::1".`,
     ]),
+    // its tasks set no display-task-name: their perfSONAR 5 Grafana grids stay empty (docs/migration.md, Grafana)
+    ...[
+      [69, 'example-task-throughput'],
+      [75, 'example-task-latencybg'],
+      [80, 'example-task-trace'],
+    ].map(
+      ([line, task]) =>
+        `${f}:${line}:10: information psconfig/grafana-no-display-name Grafana: this task has no \`reference.display-task-name\`. perfSONAR 5's Grafana agent draws its grid (titled "${task}") but finds results by that name (\`reference.display-task-name.keyword\`), which the archived results of this task do not carry: the grid stays empty.`,
+    ),
   ]);
 });
 

@@ -6,20 +6,22 @@
 //   2. a display must match the task's test type (lines 238-258, "No display config for task … Skipping."); the
 //      shipped displays cover latencybg, latency, rtt, throughput, trace, dns and http;
 //   3. the group must have two dimensions: mesh or disjoint, not list (lines 283-285);
-//   4. with the shipped `datasource_selector: auto`, an archive of the task must name the datasource: `_meta` with
-//      `grafana-datasource-url`, or `data._url` ending in `/logstash` (lines 646-661; line 656 calls the setter
+//   4. with the shipped `datasource_selector: auto`, one of the task's archives must name the datasource: `_meta`
+//      with `grafana-datasource-url`, or `data._url` ending in `/logstash` (lines 646-661; line 656 calls the setter
 //      `archive.archiver("http")`, which is always true, so the archiver itself is never checked), else "Unable to
-//      find a suitable archive" and no grid — unless the Grafana host's archives.d adds one or grafana-agent.json
-//      names a datasource, which a template cannot show;
+//      find a suitable archive" and no grid. The archives are the task's, its scheduler's host's, then the Grafana
+//      host's archives.d (which a template cannot show, and where a 5.x archive puts http_logstash.json): a template
+//      that names no archive leaves the datasource to archives.d; one that names only others is noted;
 //   5. the grid's query is `reference.display-task-name.keyword: "<name>"` (grafana.json.j2): the name falls back to
 //      the task name for the title (lines 289-292), but results carry only the task's own `reference`, so without
 //      `display-task-name` nothing matches and the grid is empty; two tasks with one display name share their data;
 //   6. dashboards: "All perfSONAR Measurements" (task-group-default) plus `reference.display-task-group`, read only
 //      when it is a list (lines 271-274).
-// Simplification: the agent reads the archives of the task's first combination (its scheduler's host); here any
-// host of the group's named addresses counts.
+// Order of the findings: the certain ones first (no display, a list group: no grid; no display-task-name: an empty
+// grid), then the datasource; at most one of these per task. Simplification: the agent reads the archives of the
+// task's first combination (its scheduler's host); here any host of the group's named addresses counts.
 import type { TemplateModel, TaskInfo } from '../model';
-import { propertyValue, stringValue, type JsonNode } from '../parse';
+import { members, propertyValue, stringValue, type JsonNode } from '../parse';
 import { sectionNode } from '../symbols';
 import type { DiagnosticCode } from '../rules/codes';
 import { diag, type TemplateDiagnostic } from '../rules/diagnostic';
@@ -29,7 +31,9 @@ export const DISPLAYED_TEST_TYPES = ['latencybg', 'latency', 'rtt', 'throughput'
 /** The shipped `task-group-default`: every drawn task's grid is on this dashboard. */
 export const DEFAULT_DASHBOARD = 'All perfSONAR Measurements';
 
-export type GrafanaVerdict = 'grid' | 'empty-grid' | 'no-grid' | 'disabled';
+/** grid-if-archives-d: the template names archives for the task, none of which can be the datasource; the grid is
+ *  drawn only if the Grafana host's archives.d (or its grafana-agent.json) supplies one. */
+export type GrafanaVerdict = 'grid' | 'grid-if-archives-d' | 'empty-grid' | 'no-grid' | 'disabled';
 
 export interface GrafanaFinding {
   code: DiagnosticCode;
@@ -69,34 +73,38 @@ export function grafanaView(model: TemplateModel): GrafanaTaskView[] {
 
 function build(model: TemplateModel): GrafanaTaskView[] {
   const root = model.parsed.root;
-  const archives = sectionNode(root, 'archives');
-  const addresses = sectionNode(root, 'addresses');
-  const hosts = sectionNode(root, 'hosts');
-  const tests = sectionNode(root, 'tests');
+  // Name → value maps of the sections (members() reads each object once): lookups stay linear on big templates.
+  const section = (name: 'archives' | 'addresses' | 'hosts' | 'tests'): ((key: string) => JsonNode | undefined) => {
+    const m = members(sectionNode(root, name));
+    return (key) => m.get(key)?.children?.[1];
+  };
+  const archive = section('archives');
+  const address = section('addresses');
+  const host = section('hosts');
+  const test = section('tests');
   const datasourceArchive = new Map<string, boolean>();
   const isDatasource = (name: string): boolean => {
     let v = datasourceArchive.get(name);
-    if (v === undefined) datasourceArchive.set(name, (v = namesDatasource(propertyValue(archives, name))));
+    if (v === undefined) datasourceArchive.set(name, (v = namesDatasource(archive(name))));
     return v;
   };
-  // Per group: do the hosts of its addresses bring a datasource archive?
-  const groupHasDatasource = new Map<string, boolean>();
-  const viaHosts = (group: string): boolean => {
-    let v = groupHasDatasource.get(group);
-    if (v !== undefined) return v;
-    v = false;
+  // Per group: archives the hosts of its addresses bring, and whether one is a datasource.
+  const groupArchives = new Map<string, { any: boolean; datasource: boolean }>();
+  const viaHosts = (group: string): { any: boolean; datasource: boolean } => {
+    let v = groupArchives.get(group);
+    if (v) return v;
+    v = { any: false, datasource: false };
     for (const a of model.groups.get(group)?.addressNames ?? []) {
-      const host = stringValue(propertyValue(propertyValue(addresses, a), 'host'));
-      const list = host === undefined ? undefined : propertyValue(propertyValue(hosts, host), 'archives');
-      if (
-        list?.type === 'array' &&
-        (list.children ?? []).some((n) => n.type === 'string' && isDatasource(String(n.value)))
-      ) {
-        v = true;
-        break;
+      const hostName = stringValue(propertyValue(address(a), 'host'));
+      const list = hostName === undefined ? undefined : propertyValue(host(hostName), 'archives');
+      for (const n of list?.type === 'array' ? (list.children ?? []) : []) {
+        if (n.type !== 'string') continue;
+        v.any = true;
+        if (isDatasource(String(n.value))) v.datasource = true;
       }
+      if (v.datasource) break;
     }
-    groupHasDatasource.set(group, v);
+    groupArchives.set(group, v);
     return v;
   };
 
@@ -114,8 +122,7 @@ function build(model: TemplateModel): GrafanaTaskView[] {
       continue;
     }
     const group = task.group === undefined ? undefined : model.groups.get(task.group);
-    const testType =
-      task.test === undefined ? undefined : stringValue(propertyValue(propertyValue(tests, task.test), 'type'));
+    const testType = task.test === undefined ? undefined : stringValue(propertyValue(test(task.test), 'type'));
     // A missing group or test, or an untyped group: the other checks report it; nothing to say about Grafana.
     if (!group?.type || testType === undefined) {
       out.pop();
@@ -142,14 +149,6 @@ function build(model: TemplateModel): GrafanaTaskView[] {
       );
       continue;
     }
-    if (!task.archives.some(isDatasource) && !viaHosts(group.name)) {
-      blocked(
-        'no logstash archive',
-        'psconfig/grafana-no-logstash',
-        'Grafana: no archive of this task can be perfSONAR 5\'s Grafana datasource (an archive whose data `_url` ends in `/logstash`, or whose `_meta` has `grafana-datasource-url`): the Grafana agent skips the grid ("Unable to find a suitable archive") unless the Grafana host\'s archives.d adds one or its grafana-agent.json names a datasource.',
-      );
-      continue;
-    }
     const reference = propertyValue(task.node, 'reference');
     readDashboards(view, reference);
     const nameNode = propertyValue(reference, 'display-task-name');
@@ -167,6 +166,21 @@ function build(model: TemplateModel): GrafanaTaskView[] {
       continue;
     }
     view.displayName = name;
+    // The datasource: the first archive of the task, its host's, then the Grafana host's archives.d that can be one.
+    // A template naming no archive leaves it all to archives.d (usual on 5.x: nothing to say); one that names only
+    // archives Grafana cannot read (4.x esmond MAs, typically) draws a grid only thanks to archives.d.
+    const hosts = viaHosts(group.name);
+    if (!task.archives.some(isDatasource) && !hosts.datasource && (task.archives.length > 0 || hosts.any)) {
+      view.verdict = 'grid-if-archives-d';
+      view.why = "a logstash archive from the Grafana host's archives.d";
+      view.findings.push({
+        code: 'psconfig/grafana-no-logstash',
+        severity: 'information',
+        message:
+          "Grafana: none of this task's archives can be perfSONAR 5's Grafana datasource (an archive whose data `_url` ends in `/logstash`, or whose `_meta` has `grafana-datasource-url`). The Grafana agent draws the grid only if its host's archives.d adds such an archive (a perfSONAR 5 archive's http_logstash.json does) or its grafana-agent.json names a datasource; otherwise it skips it (\"Unable to find a suitable archive\").",
+        ...at,
+      });
+    }
     if (PER_COMBINATION.test(name))
       view.findings.push({
         code: 'psconfig/grafana-display-name-varies',
@@ -203,7 +217,7 @@ function readDashboards(view: GrafanaTaskView, reference: JsonNode | undefined):
 function sharedNames(model: TemplateModel, views: GrafanaTaskView[]): void {
   const byName = new Map<string, GrafanaTaskView[]>();
   for (const v of views) {
-    if (v.verdict !== 'grid' || !v.displayName || v.displayName.includes('{%')) continue;
+    if (!v.displayName || v.displayName.includes('{%')) continue;
     byName.set(v.displayName, [...(byName.get(v.displayName) ?? []), v]);
   }
   for (const [name, same] of byName) {
@@ -255,6 +269,8 @@ export function grafanaLensTitle(v: GrafanaTaskView): string {
   switch (v.verdict) {
     case 'grid':
       return `Grafana: grid "${v.displayName}" on ${v.dashboards.join(', ')}`;
+    case 'grid-if-archives-d':
+      return `Grafana: grid "${v.displayName}" only with ${v.why}`;
     case 'empty-grid':
       return `Grafana: empty grid (${v.why})`;
     default:
