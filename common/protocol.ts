@@ -178,11 +178,36 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * The lens commands (every code lens the server lists carries one; they answer LensCommandResult):
+ * - showTasks (ShowTasksArgs): the task preview as a text document the client opens (window/showDocument);
+ * - showDashboard (OpenDashboardArgs): the task's configured pairs and archives as a text document;
+ * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser.
+ * A client without window/showDocument gets a window/showMessage naming the file or URL. The VS Code extension
+ * shows its own views for these lenses instead (client/src/language/lens-commands.ts).
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  showTasks: 'psconfig.server.showTasks',
+  showDashboard: 'psconfig.server.showDashboard',
+  openArchive: 'psconfig.server.openArchive',
 } as const;
+
+/** Argument of the task lens's command: the template and the task whose lens it is. */
+export interface ShowTasksArgs {
+  uri: string;
+  task?: string;
+}
+
+/** What a lens command did. */
+export interface LensCommandResult {
+  /** `document`: the client opened `target` (window/showDocument); `message`: it was sent a message naming it. */
+  shown: 'document' | 'message';
+  /** The file written (file: URI) or the archive URL. */
+  target?: string;
+  /** One line: what the lens found (also the message, when that is how it was shown). */
+  message: string;
+}
 
 export interface PreviewTasksText {
   uri: string;

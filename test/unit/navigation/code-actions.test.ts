@@ -103,7 +103,8 @@ test('a shifted range: "Change to" finds the name at its place in the tree, and 
     { start: d.start, end: d.end - 1 },
     { start: d.start + 3, end: d.end + 3 },
   ]) {
-    const fix = quickFixes(navModel(text), { ...d, ...range }).find((f) => f.title.startsWith('Change to'));
+    const fixes = quickFixes(navModel(text), { ...d, ...range });
+    const fix = fixes.find((f) => f.title.startsWith('Change to'));
     assert.deepEqual(fix?.edits, [{ start: d.start, end: d.end, newText: 'often' }]);
   }
   // The name at that place changed since (edited by hand): nothing to change.
