@@ -30,6 +30,8 @@ export interface StartOptions {
   configurationDelayMs?: number;
   /** Declare window.showDocument support (the client answers every request with success). */
   showDocument?: boolean;
+  /** The server's command line (default: `node dist/server.js --stdio`), e.g. the packed package's binary. */
+  command?: string[];
 }
 
 /**
@@ -152,7 +154,8 @@ export class LspClient {
    * registration of file watchers (relative patterns). `workspaceFolders`: folder URIs.
    */
   static async start(options: StartOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [serverJs, '--stdio'], {
+    const [program, ...args] = options.command ?? [process.execPath, serverJs, '--stdio'];
+    const child = spawn(program, args, {
       cwd: repoRoot,
       env: {
         ...process.env,
@@ -168,7 +171,7 @@ export class LspClient {
       child.once('exit', (code) =>
         reject(
           new Error(
-            `${serverJs} exited with code ${code} before initializing: ${client.logs
+            `${args.join(' ')} exited with code ${code} before initializing: ${client.logs
               .map((l) => l.message)
               .join('')
               .slice(0, 2000)}`,
