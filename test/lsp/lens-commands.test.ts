@@ -152,21 +152,21 @@ test('without window/showDocument each lens names its file or URL in a message; 
   }
 });
 
-test('a lens command without its argument, or on a template that cannot expand, answers clearly', async () => {
-  const missing = await client
-    .request('workspace/executeCommand', { command: ServerCommands.showDashboard, arguments: [] })
+test('a lens command without its argument (Helix) shows the template last opened; a broken one says why', async () => {
+  const uri = 'file:///tmp/psconfig-lens-broken.psconfig.json';
+  await client.open(uri, '{ "tasks": ');
+  const implicit = await client.request<LensCommandResult>('workspace/executeCommand', {
+    command: ServerCommands.showTasks,
+  });
+  assert.match(implicit.message, /^cannot expand: /);
+  assert.match(readFileSync(fileURLToPath(implicit.target!), 'utf8'), /cannot expand: /);
+  assert.match(implicit.target!, /psconfig-lens-broken\.psconfig\.json-[0-9a-f]{8}\.tasks\.txt$/);
+  const noUrl = await client
+    .request('workspace/executeCommand', { command: ServerCommands.openArchive, arguments: [{ url: 'ftp://x' }] })
     .then(
       () => undefined,
       (e: Error) => e.message,
     );
-  assert.match(missing ?? '', /needs an argument/);
-  const uri = 'file:///tmp/psconfig-lens-broken.psconfig.json';
-  await client.open(uri, '{ "tasks": ');
-  const r = await client.request<LensCommandResult>('workspace/executeCommand', {
-    command: ServerCommands.showTasks,
-    arguments: [{ uri, task: 'x' }],
-  });
-  assert.match(r.message, /^cannot expand: /);
-  assert.match(readFileSync(fileURLToPath(r.target!), 'utf8'), /cannot expand: /);
+  assert.match(noUrl ?? '', /needs an http\(s\) archive url/);
   client.close(uri);
 });

@@ -213,9 +213,9 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     showDocumentSupport = params.capabilities.window?.showDocument?.support === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
-      settings = toServerSettings(
-        (params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions,
-      );
+      // `{ settings }` (the VS Code client), `{ psconfig }` (Helix sends its `config` table here), or the section.
+      const options = params.initializationOptions as Record<string, unknown>;
+      settings = toServerSettings(options.settings ?? options.psconfig ?? options);
     }
     return {
       capabilities: {
@@ -384,7 +384,9 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       token,
       async () => {
         const arg: unknown = params.arguments?.[0];
-        if (LENS_COMMANDS.includes(params.command)) return lensCommands.run(params.command, arg, token);
+        // Without an argument (Helix's :lsp-workspace-command): the document last opened or edited, as below.
+        if (LENS_COMMANDS.includes(params.command))
+          return lensCommands.run(params.command, arg ?? (lastTouched ? { uri: lastTouched } : undefined), token);
         // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
         const request: ExpandTasksParams =
           typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
