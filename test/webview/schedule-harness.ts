@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildTimelineHtml } from '../../client/src/schedule/html';
 import { createScheduleHost, type ScheduleHost, type TimelineSource } from '../../client/src/schedule/host';
 import type { HostToTimeline, TimelineFocus, TimelineToHost } from '../../client/src/schedule/messages';
-import { serveWebview } from './harness';
+import { openPanelPage, postToPage, serveWebview } from './harness';
 
 export interface TimelineHarnessOptions {
   browser: Browser;
@@ -50,12 +50,7 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
   const host = createScheduleHost({
     post: (msg) => {
       answered.push(msg);
-      const text = JSON.stringify(msg);
-      page
-        .evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text)
-        .catch((e: unknown) => {
-          if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
-        });
+      postToPage(page, msg, problems);
     },
     load: opts.load,
     title: opts.title ?? 'schedule.psconfig.json',
@@ -68,34 +63,16 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
     },
   });
 
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => requested.push(r.url()));
-  await page.exposeFunction('__psconfigHostPost', (msg: TimelineToHost) => {
-    posted.push(msg);
-    void host.handle(msg);
-  });
-  await page.exposeFunction('__psconfigCsp', (what: string) => problems.push(`csp: ${what}`));
-  await page.addInitScript(() => {
-    type W = Window & {
-      __psconfigHostPost(m: unknown): void;
-      __psconfigCsp(s: string): void;
-      acquireVsCodeApi?: () => unknown;
-    };
-    const w = window as unknown as W;
-    let st: unknown = null;
-    w.acquireVsCodeApi = () => ({
-      postMessage: (m: unknown) => w.__psconfigHostPost(m),
-      getState: () => st,
-      setState: (s: unknown) => (st = s),
-    });
-    document.addEventListener('securitypolicyviolation', (e) =>
-      w.__psconfigCsp(`${e.violatedDirective} blocked ${e.blockedURI}`),
-    );
-  });
-  await page.goto(`${origin}/`);
+  await openPanelPage<TimelineToHost>(
+    page,
+    origin,
+    (msg) => {
+      posted.push(msg);
+      void host.handle(msg);
+    },
+    problems,
+    requested,
+  );
   return {
     page,
     host,

@@ -3,6 +3,7 @@
 // run (task, addresses, class, start and end, state and why it did not start), and the runs that will not start
 // listed by task. All data comes from the host as typed messages (../../schedule/messages.ts); the page never
 // touches the network and writes every text from the template with textContent.
+import '../panel.css';
 import './schedule.css';
 import {
   CLASS_CODES,
@@ -21,7 +22,7 @@ import {
   type RowOrder,
   type TimelineRow,
 } from '../../schedule/timeline-rows';
-import { clear, h } from '../dom';
+import { clear, h, placeTooltip, setStatusLine } from '../dom';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { readTimelinePalette } from './colours';
 import { TimelineView, type RunHover } from './timeline-view';
@@ -112,7 +113,7 @@ const hint = h(
   'Drag across the timeline to zoom in; Ctrl/⌘ + wheel zooms, Shift + wheel pans, double-click shows the whole span. Click a run to show its task in the template.',
 );
 const tooltip = h('div', { class: 'tooltip', id: 'tooltip', hidden: true });
-const nonstarts = h('section', { class: 'nonstarts', id: 'nonstarts' });
+const nonstarts = h('section', { class: 'nonstarts links', id: 'nonstarts' });
 
 const view = new TimelineView({
   hover: (info) => renderTooltip(info),
@@ -357,18 +358,11 @@ function renderTooltip(info: RunHover | undefined): void {
   tooltip.textContent = text;
   tooltip.hidden = false;
   window.timelineMetrics.hoverText = text;
-  const x = Math.min(info.clientX + 16, window.innerWidth - tooltip.offsetWidth - 8);
-  const y =
-    info.clientY + 18 + tooltip.offsetHeight > window.innerHeight
-      ? info.clientY - tooltip.offsetHeight - 12
-      : info.clientY + 18;
-  tooltip.style.left = `${Math.max(4, x)}px`;
-  tooltip.style.top = `${Math.max(4, y)}px`;
+  placeTooltip(tooltip, info.clientX, info.clientY);
 }
 
 function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void {
-  status.textContent = text;
-  status.className = `status-line ${kind === 'error' ? 'error' : 'muted'}${kind === 'busy' ? ' busy' : ''}`;
+  setStatusLine(status, text, kind);
 }
 
 onHostMessage((msg: HostToTimeline) => {

@@ -8,6 +8,7 @@
 // arrow keys; double-click or Escape shows the whole span.
 import { CLASS_CODES, RUN_NONSTART, type TimelineData } from '../../schedule/messages';
 import { NONSTART_ROW, rowLabel, runsAt, type RowMode, type TimelineRow } from '../../schedule/timeline-rows';
+import { pixelOf } from '../pixels';
 import { readTimelinePalette, type TimelinePalette } from './colours';
 
 export interface RunHover {
@@ -293,19 +294,12 @@ export class TimelineView {
     this.drawOverlay();
   }
 
-  /** A CSS colour as one ImageData pixel with the given alpha (0-255), kept per colour. */
+  /** A CSS colour as one ImageData pixel with the given alpha (0-255), kept per colour and alpha. */
   private pixelOf(colour: string, alpha: number): number {
     const key = `${colour}|${alpha}`;
     let p = this.pixels.get(key);
     if (p !== undefined) return p;
-    const c = document.createElement('canvas');
-    c.width = c.height = 1;
-    const x = c.getContext('2d', { willReadFrequently: true });
-    if (!x) return 0;
-    x.fillStyle = colour;
-    x.fillRect(0, 0, 1, 1);
-    const [r, g, b] = x.getImageData(0, 0, 1, 1).data;
-    p = ((alpha << 24) | (b << 16) | (g << 8) | r) >>> 0;
+    p = pixelOf(colour, alpha);
     this.pixels.set(key, p);
     return p;
   }
