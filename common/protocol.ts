@@ -356,3 +356,57 @@ export interface OpenDashboardArgs {
   /** Only this task (default: every task, one grid each). */
   task?: string;
 }
+
+// ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
+
+/** pScheduler's scheduling class of a test type (its plug-in's `enumerate`, `scheduling-class`). */
+export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
+
+/** One host's load, as `psconfig-tools schedule --format json` prints it. */
+export interface ScheduleHostJson {
+  /** The string the tasks' participants are known by (the spec's `source`/`dest` after expansion). */
+  address: string;
+  /** Σ duration/repeat over the exclusive runs it takes part in (above 1: more than the day has). */
+  exclusiveLoad: number;
+  /** The same over its normal (latency) runs. */
+  normalLoad: number;
+  /** How many tasks (combinations) it takes part in as a participant. */
+  tasks: number;
+}
+
+/** One task (combination) an agent would create, and how its runs fared in the simulation. */
+export interface ScheduleTaskJson {
+  task: string;
+  addresses: string[];
+  agent?: string;
+  /** Runs its repeat grid asks for in the simulated span. */
+  wanted: number;
+  scheduled: number;
+  nonstart: number;
+  /** Whole seconds pScheduler would store as the run duration (the picked tool's `duration`). */
+  durationSeconds: number;
+  tool?: string;
+  class: SchedulingClass;
+}
+
+/** One simulated run (`--runs`). */
+export interface ScheduleRunJson {
+  task: string;
+  addresses: string[];
+  /** Host addresses whose schedules the run occupies (the test's `participants`). */
+  participants: string[];
+  class: SchedulingClass;
+  /** ISO 8601 UTC. */
+  start: string;
+  end: string;
+  state: 'scheduled' | 'nonstart';
+  /** Why it did not start, in pScheduler's own words. */
+  reason?: string;
+}
+
+/** `psconfig-tools schedule --format json [--runs]`; also what the host timeline panel draws. */
+export interface ScheduleReportJson {
+  hosts: ScheduleHostJson[];
+  tasks: ScheduleTaskJson[];
+  runs?: ScheduleRunJson[];
+}

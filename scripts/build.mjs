@@ -1,7 +1,7 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
 //                                        dist/dashboard.js, loaded on first use), dist/server.js, dist/cli.js,
-//                                        dist/webview/* (explorer, dashboard)
+//                                        dist/webview/* (explorer, dashboard, schedule)
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 //   node scripts/build.mjs --dist=DIR    bundles into DIR instead of dist/ (the activation bench builds a copy)
@@ -145,6 +145,15 @@ const builds = [
     format: 'iife',
     entryPoints: ['client/src/webview/dashboard/main.ts'],
     outfile: `${dist}/webview/dashboard.js`,
+  }),
+  // Browser code of the schedule's host timeline webview (same rules).
+  esbuild.build({
+    ...common,
+    platform: 'browser',
+    target: 'chrome114',
+    format: 'iife',
+    entryPoints: ['client/src/webview/schedule/main.ts'],
+    outfile: `${dist}/webview/schedule.js`,
   }),
 ];
 
