@@ -11,6 +11,8 @@ import {
   type Diagnostic,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type InitializeResult,
+  type ShowDocumentParams,
 } from 'vscode-languageserver-protocol/node';
 import type { TemplateChangedParams } from '../../common/protocol';
 
@@ -26,8 +28,12 @@ export interface StartOptions {
   /** Extra environment of the server process (replaces the variables it names). */
   env?: Record<string, string>;
   configurationDelayMs?: number;
-  /** Declare workspaceEdit.documentChanges with the `create` operation and window.showDocument (as VS Code does). */
+  /** Declare workspaceEdit.documentChanges with the `create` resource operation (as VS Code does). */
   files?: boolean;
+  /** Declare window.showDocument support (the client answers every request with success). */
+  showDocument?: boolean;
+  /** The server's command line (default: `node dist/server.js --stdio`), e.g. the packed package's binary. */
+  command?: string[];
 }
 
 /**
@@ -74,10 +80,13 @@ export class LspClient {
   readonly templateChanged: TemplateChangedParams[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private waiters: Waiter[] = [];
-  /** `window/showDocument` requests the server made (answered with success). */
-  readonly shownDocuments: { uri: string; takeFocus?: boolean }[] = [];
   /** `client/registerCapability` registrations the server asked for (file watchers, …). */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** window/showDocument requests and window/showMessage notifications the server sent. */
+  readonly shownDocuments: ShowDocumentParams[] = [];
+  readonly messages: { type: number; message: string }[] = [];
+  /** What the server answered to `initialize`. */
+  initializeResult: InitializeResult | undefined;
   private exited = false;
   private versions = new Map<string, number>();
   /** What the server gets for workspace/configuration section `psconfig` (VS Code's nested shape). */
@@ -130,11 +139,14 @@ export class LspClient {
       },
     );
     this.connection.onRequest('client/unregisterCapability', () => null);
-    this.connection.onRequest('window/showDocument', (p: { uri: string; takeFocus?: boolean }) => {
+    this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.onRequest('window/showDocument', (p: ShowDocumentParams) => {
       this.shownDocuments.push(p);
       return { success: true };
     });
-    this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => {
+      this.messages.push(p);
+    });
     this.connection.listen();
   }
 
@@ -144,7 +156,8 @@ export class LspClient {
    * registration of file watchers (relative patterns). `workspaceFolders`: folder URIs.
    */
   static async start(options: StartOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [serverJs, '--stdio'], {
+    const [program, ...args] = options.command ?? [process.execPath, serverJs, '--stdio'];
+    const child = spawn(program, args, {
       cwd: repoRoot,
       env: {
         ...process.env,
@@ -160,7 +173,7 @@ export class LspClient {
       child.once('exit', (code) =>
         reject(
           new Error(
-            `${serverJs} exited with code ${code} before initializing: ${client.logs
+            `${args.join(' ')} exited with code ${code} before initializing: ${client.logs
               .map((l) => l.message)
               .join('')
               .slice(0, 2000)}`,
@@ -172,20 +185,14 @@ export class LspClient {
     return client;
   }
 
-  private async initialize(options: {
-    itemDefaults?: boolean;
-    snippets?: boolean;
-    watchFiles?: boolean;
-    workspaceFolders?: string[];
-    files?: boolean;
-  }) {
+  private async initialize(options: StartOptions) {
     const client = this;
     const itemDefaults = options.itemDefaults === true;
     const completion = {
       ...(itemDefaults ? { completionList: { itemDefaults: ['editRange'] } } : {}),
       ...(options.snippets ? { completionItem: { snippetSupport: true } } : {}),
     };
-    await client.connection.sendRequest('initialize', {
+    client.initializeResult = await client.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: null,
       workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder-${i}` })) ?? null,
@@ -197,11 +204,11 @@ export class LspClient {
             ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }
             : {}),
         },
-        ...(options.files ? { window: { showDocument: { support: true } } } : {}),
         textDocument: {
           rename: { prepareSupport: true },
           ...(Object.keys(completion).length ? { completion } : {}),
         },
+        ...(options.showDocument ? { window: { showDocument: { support: true } } } : {}),
       },
     });
     await client.connection.sendNotification('initialized', {});

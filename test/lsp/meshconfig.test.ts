@@ -19,7 +19,7 @@ let plain: LspClient;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'psconfig-meshconfig-'));
-  [vscodeLike, plain] = await Promise.all([LspClient.start({ files: true }), LspClient.start()]);
+  [vscodeLike, plain] = await Promise.all([LspClient.start({ files: true, showDocument: true }), LspClient.start()]);
 });
 after(async () => {
   for (const c of [vscodeLike, plain]) {

@@ -277,3 +277,10 @@ export function grafanaLensTitle(v: GrafanaTaskView): string {
       return `Grafana: no grid (${v.why})`;
   }
 }
+
+/** The lens's verdict and the findings' messages, one text (what the Grafana lens shows when run). */
+export function grafanaExplanation(model: TemplateModel, task: string): string | undefined {
+  const v = grafanaView(model).find((x) => x.task === task);
+  if (!v) return undefined;
+  return [`${task}: ${grafanaLensTitle(v)}`, ...v.findings.map((f) => f.message.replace(/^Grafana: /, ''))].join(' ');
+}
