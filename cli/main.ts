@@ -3,6 +3,7 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runFixCommand } from './fix-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
@@ -20,6 +21,9 @@ commands:
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data
+  fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]
+                                               perfSONAR 5 fixes (esmond archives, _meta in data, draft
+                                               placeholders, localhost archives): a unified diff, or --write
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -33,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
       return runArchiveCommand(rest);
     case 'dashboard':
       return runDashboardCommand(rest);
+    case 'fix':
+      return runFixCommand(rest);
     case '-h':
     case '--help':
     case 'help':
