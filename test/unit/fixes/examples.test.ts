@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandTemplate } from '../../../server/src/template/expand';
+import { dashboardPairsOf } from '../../../server/src/template/expand/dashboard-pairs';
 import { createJqRunner } from '../../../server/src/template/jq';
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { analyseTemplate } from '../../../server/src/template/model';
@@ -61,7 +62,7 @@ for (const file of exampleFiles()) {
     });
     assert.equal(left.length, r.unfixed.length, JSON.stringify({ left, unfixed: r.unfixed }));
     for (const u of r.unfixed) assert.ok(u.notes[0], 'an unfixed diagnostic says why');
-    // the agents see the same combinations
+    // the agents see the same combinations; the dashboard reads the same archives
     assert.deepEqual(await expansion(r.text), await expansion(before));
     // byte for byte outside the archives and the strings that held placeholders
     const model = analyseTemplate(before);
