@@ -21,19 +21,26 @@ import { exampleFiles, examplesDir } from '../../fixtures';
 
 const jq = createJqRunner({ jqPath: process.env.JQ_PATH || '/usr/bin/jq' });
 
-/** What an agent would do, per combination: task, members, their addresses, who schedules, whether it expands. */
-async function expansion(text: string): Promise<string[]> {
-  const r = await expandTemplate(JSON.parse(text), { jq });
-  return r.combinations.map((c) =>
-    JSON.stringify([
-      c.task,
-      c.addresses,
-      c.addressValues,
-      c.agent,
-      c.flip ?? false,
-      c.error && !c.refused ? 'failed' : 'ok',
-    ]),
-  );
+/** What an agent would do, per combination: task, members, their addresses, who schedules, whether it expands;
+ *  and where the mesh dashboard reads each task's results (the esmond interface 5.x still serves). */
+async function expansion(text: string): Promise<{ combinations: string[]; dashboard: string[] }> {
+  const template: unknown = JSON.parse(text);
+  const r = await expandTemplate(template, { jq });
+  return {
+    combinations: r.combinations.map((c) =>
+      JSON.stringify([
+        c.task,
+        c.addresses,
+        c.addressValues,
+        c.agent,
+        c.flip ?? false,
+        c.error && !c.refused ? 'failed' : 'ok',
+      ]),
+    ),
+    dashboard: dashboardPairsOf({ ...r, uri: 'x', version: null }, template).tasks.map((t) =>
+      JSON.stringify([t.task, t.archives]),
+    ),
+  };
 }
 
 /** Old-text line numbers (1-based) the unified diff removes or inserts before. */
