@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unifiedDiff } from '../../../cli/unified-diff';
 import { examplePath } from '../../fixtures';
+import { Random } from '../../fuzz/random';
 
 const dir = mkdtempSync(join(tmpdir(), 'unified-diff-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,22 +75,11 @@ test('the format: header, counts, context of three lines, far changes in separat
   );
 });
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('seeded random line edits of a real template: git apply reproduces every one', () => {
   const base = readFileSync(examplePath('psconfig--example-2-testbed.json'), 'utf8').split('\n');
   for (let seed = 1; seed <= 40; seed++) {
-    const r = random(seed);
+    const rnd = new Random(seed);
+    const r = (): number => rnd.next();
     const lines = [...base];
     const edits = 1 + Math.floor(r() * 12);
     for (let e = 0; e < edits; e++) {
