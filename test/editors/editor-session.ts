@@ -61,6 +61,8 @@ export async function runEditorSession<Seen extends { error?: string }>(
   const env = {
     PATH: [dirname(packed.bin), dirname(process.execPath), dirname(jq), '/usr/bin', '/bin'].join(':'),
     HOME: home,
+    // The server's lens files go here (an editor that kills it at exit leaves them: the scratch folder goes too).
+    TMPDIR: work,
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_DATA_HOME: join(home, 'data'),
     XDG_STATE_HOME: join(home, 'state'),
