@@ -428,3 +428,16 @@ export interface TaskDiffResult {
   /** With the schedule model: hosts whose exclusive or normal load changes. */
   hosts?: TaskDiffHostLoad[];
 }
+
+/** `−1,204 +12 ~3 tasks on 37 agents` (removed, added, changed), or `no task changes`: one wording for the
+ *  command line, the status bar and the comparison tree. */
+export function taskDiffHeadline(s: TaskDiffResult['summary']): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const parts: string[] = [];
+  if (s.removed) parts.push(`−${n(s.removed)}`);
+  if (s.added) parts.push(`+${n(s.added)}`);
+  if (s.changed) parts.push(`~${n(s.changed)}`);
+  if (!parts.length) return 'no task changes';
+  const total = s.removed + s.added + s.changed;
+  return `${parts.join(' ')} task${total === 1 ? '' : 's'} on ${n(s.agentsAffected)} agent${s.agentsAffected === 1 ? '' : 's'}`;
+}

@@ -14,7 +14,7 @@ const nightly = (): Obj => JSON.parse(exampleText(NIGHTLY)) as Obj;
 
 /** Task JSON without the agent's own reference block, canonical: what "changed" compares. */
 function comparable(p: PSchedulerTask | undefined): string {
-  const c = clone(p) as Obj & { reference?: Obj };
+  const c = clone(p) as unknown as Obj & { reference?: Obj };
   if (c.reference) delete c.reference.psconfig;
   if (c.reference && Object.keys(c.reference).length === 0) delete c.reference;
   return canonicalJson(c);
