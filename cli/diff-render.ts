@@ -3,7 +3,12 @@
 // (what changed, with the value when every task changed the same way), new errors and failures, then the details
 // per agent, folded, cut to stay under a comment's size limit (GitHub refuses comments over 65,536 characters).
 // Every name and value comes from a template someone else wrote: Markdown and HTML in them are escaped.
-import { taskDiffHeadline, type TaskDiffPart, type TaskDiffResult, type TaskDiffSide } from '../common/protocol';
+import {
+  taskDiffHeadline,
+  type TaskDiffPart,
+  type TaskDiffResult,
+  type TaskDiffSide,
+} from '../server/src/template/task-diff';
 import { canonicalJson } from '../server/src/template/expand/template-view';
 
 const num = (x: number): string => x.toLocaleString('en-US');

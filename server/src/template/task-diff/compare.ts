@@ -28,8 +28,6 @@ export interface CompareOptions {
   /** Host loads of one expansion (the schedule model); absent: no load figures. */
   loadOf?: (r: ExpandTasksResult) => Map<string, HostLoad>;
   isCancelled?: () => boolean;
-  /** Expansions already made (the editor's shared full run of the open document): used instead of expanding. */
-  expanded?: { old?: ExpandTasksResult; new?: ExpandTasksResult };
 }
 
 /** The checks of one version (jq compile checks included), with 1-based lines, as `psconfig-tools validate` runs them. */
@@ -66,8 +64,8 @@ export async function compareTemplates(
     });
   // One after the other: the engine is synchronous between its jq runs, so running both at once gains nothing on
   // one thread and would hold both in memory while neither is finished.
-  const oldResult = options.expanded?.old ?? (await expand(old));
-  const newResult = options.expanded?.new ?? (await expand(next));
+  const oldResult = await expand(old);
+  const newResult = await expand(next);
   const wantDiagnostics = options.diagnostics !== false;
   const oldDiagnostics = wantDiagnostics ? await diagnosticsOf(old.text, old.includes, options.jq) : undefined;
   const newDiagnostics = wantDiagnostics ? await diagnosticsOf(next.text, next.includes, options.jq) : undefined;

@@ -6,3 +6,12 @@ export { taskParts, PRIVATE_SPEC_NOTE } from './parts';
 export { jsonEqual } from './json-equal';
 export { compareTemplates, diagnosticsOf } from './compare';
 export type { CompareSide, CompareOptions } from './compare';
+// The result's types and its one headline wording live in common/protocol.ts (the editor receives them too).
+export { taskDiffHeadline } from '../../../../common/protocol';
+export type {
+  TaskDiffAgent,
+  TaskDiffPart,
+  TaskDiffResult,
+  TaskDiffSide,
+  TaskDiffTask,
+} from '../../../../common/protocol';
