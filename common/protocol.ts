@@ -465,6 +465,7 @@ export function taskDiffHeadline(s: TaskDiffResult['summary']): string {
   if (!parts.length) return 'no task changes';
   const total = s.removed + s.added + s.changed;
   return `${parts.join(' ')} task${total === 1 ? '' : 's'} on ${n(s.agentsAffected)} agent${s.agentsAffected === 1 ? '' : 's'}`;
+}
 
 // ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
 
