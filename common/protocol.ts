@@ -53,7 +53,7 @@ export interface ExpandedCombination {
   refused?: PSchedulerRefusal[];
 }
 
-/** A part of a task pScheduler would refuse, checked offline against its plug-ins (README: pScheduler's checks). */
+/** A part of a task pScheduler would refuse, checked offline against its plug-ins (docs/checks.md: pScheduler's own checks). */
 export interface PSchedulerRefusal {
   /** The test (type and spec), one archive, one participant's context, or the choice of tool. */
   part: 'test' | 'archive' | 'context' | 'tools';

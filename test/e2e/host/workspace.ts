@@ -52,7 +52,7 @@ export function createWorkspace(
   const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
   for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
   // The users' copy in examples/: upstream's example-1 puts `_meta` inside the http archive's data, which
-  // pScheduler refuses (README, pScheduler's own checks); the suite needs a template with no errors at all.
+  // pScheduler refuses (docs/checks.md, pScheduler's own checks); the suite needs a template with no errors at all.
   copyFileSync(join(repoRoot, 'examples', USERS_EXAMPLE_1), join(dir, USERS_EXAMPLE_1));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
   // The dashboard's mesh, its archive pointed at this run's local archive.
