@@ -271,6 +271,71 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       return `tab "${(await tab.innerText()).trim()}" for ${label}`;
     });
 
+    await checks.run(
+      'Compare Tasks with HEAD: the Task Changes tree of an edited template, and the status bar',
+      '04-task-changes',
+      async () => {
+        // compare/ is a git repository with the mesh committed (workspace.ts); edit its working copy in the editor:
+        // host-c's selector names an address that does not exist, the throughput test runs 20 s.
+        await page.keyboard.press('Control+P');
+        const quick = page.locator('.quick-input-widget input');
+        await quick.waitFor({ state: 'visible' });
+        await quick.fill('compare/mesh.psconfig.json');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compare' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.tab.active', { hasText: 'mesh.psconfig.json' }).waitFor();
+        for (const [from, to] of [
+          ['"name": "host-c.perfsonar.net"', '"name": "host-d.perfsonar.net"'],
+          ['"PT30S"', '"PT20S"'],
+        ]) {
+          await page.keyboard.press('Control+H');
+          const find = page.locator('.find-widget textarea[aria-label="Find"], .find-widget input[aria-label="Find"]');
+          await find.first().fill(from);
+          const replace = page.locator(
+            '.find-widget textarea[aria-label="Replace"], .find-widget input[aria-label="Replace"]',
+          );
+          await replace.first().fill(to);
+          await replace.first().press('Control+Alt+Enter');
+          await page.keyboard.press('Escape');
+        }
+        await page.locator('.monaco-editor .view-lines', { hasText: 'PT20S' }).first().waitFor();
+        await runCommand(page, 'pSConfig: Compare Tasks with HEAD');
+        const tree = page
+          .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Task Changes/i }) })
+          .locator('.monaco-list');
+        await tree.locator('.monaco-list-row', { hasText: 'HEAD → working copy' }).waitFor({ timeout: 60_000 });
+        for (let i = 0; i < 3; i++) {
+          const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'perfsonar.net' });
+          if ((await collapsed.count()) === 0) break;
+          await collapsed.first().click();
+        }
+        await tree.locator('.monaco-list-row', { hasText: 'test.spec.duration' }).first().waitFor();
+        const status = page.locator('.statusbar-item', { hasText: /tasks on 3 agents/ }).first();
+        await status.waitFor({ timeout: 60_000 });
+        const rows = await texts(tree.locator('.monaco-list-row'));
+        if (!rows.some((r) => r.includes('−4 ~2 tasks on 3 agents')))
+          throw new Error(`the header does not say −4 ~2 tasks on 3 agents: ${rows.join(' | ')}`);
+        return `${rows.slice(0, 6).join(' | ')}; status bar "${(await status.innerText()).trim()}"`;
+      },
+    );
+
+    await checks.run(
+      'a changed task opens as a side-by-side diff of its task JSON',
+      '04-task-changes-diff',
+      async () => {
+        const tree = page
+          .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Task Changes/i }) })
+          .locator('.monaco-list');
+        await tree.locator('.monaco-list-row', { hasText: 'test.spec.duration' }).first().click();
+        const diff = page.locator('.monaco-diff-editor').first();
+        await diff.waitFor();
+        await diff.locator('.view-lines', { hasText: 'PT20S' }).first().waitFor();
+        await diff.locator('.view-lines', { hasText: 'PT30S' }).first().waitFor();
+        const tab = (await page.locator('.tab.active').innerText()).trim();
+        return `diff editor "${tab}": PT30S on the left, PT20S on the right`;
+      },
+    );
+
     let explorer: Frame | undefined;
     await checks.run(
       'the archive explorer searches the local archive and plots the selected measurement',

@@ -2,6 +2,7 @@
 // to *.psconfig.json so the language is chosen by file name), the suite's own small templates, and workspace
 // settings that point the archive explorer at the local archive and at one that refuses connections.
 import { mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { dashboardFixturePath, examplesDir, repoRoot as findRoot } from '../../fixtures';
@@ -73,5 +74,24 @@ export function createWorkspace(
   };
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   mkdirSync(join(dir, 'exports'));
+  commitCompareRepository(join(dir, 'compare'));
   return dir;
+}
+
+/**
+ * compare/: a git repository holding the mesh example as committed, for the task comparison (Compare Tasks with
+ * HEAD reads HEAD's text through VS Code's git extension; the suite edits the working copy in the editor).
+ */
+function commitCompareRepository(repo: string): void {
+  mkdirSync(repo);
+  copyFileSync(join(examplesDir, 'perl-shared--client-psconfig-mesh.json'), join(repo, 'mesh.psconfig.json'));
+  const git = (...args: string[]): void => {
+    execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.net', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
+  };
+  git('init', '-q');
+  git('add', 'mesh.psconfig.json');
+  git('commit', '-qm', 'the mesh as committed');
 }
