@@ -3,6 +3,8 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runDiffCommand } from './diff-command';
+import { runFixCommand } from './fix-command';
 import { runTranslateCommand } from './translate-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
@@ -14,6 +16,9 @@ commands:
                                                INPUT: a file, - (standard input) or an http(s) URL
   expand INPUT [--agent ADDRESS]... [--format json|pscheduler]
                                                the pScheduler tasks each agent would create
+  diff OLD NEW [--agent ADDRESS]... [--format text|json|markdown] [--report-only]
+                                               what a change does to each agent's tasks (OLD, NEW: file, URL
+                                               or REV:PATH from git); exit 1 when it removes tasks or adds errors
   archive search URL [filters] [--format json|table]
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
   archive register URL METADATA.json | post BASE_URI (--ts T --val V | POINTS.json) | bulk METADATA_URI DATA.json
@@ -23,6 +28,9 @@ commands:
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data
+  fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]
+                                               perfSONAR 5 fixes (esmond archives, _meta in data, draft
+                                               placeholders, localhost archives): a unified diff, or --write
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -32,10 +40,14 @@ async function main(argv: string[]): Promise<number> {
       return runValidateCommand(rest);
     case 'expand':
       return runExpandCommand(rest);
+    case 'diff':
+      return runDiffCommand(rest);
     case 'archive':
       return runArchiveCommand(rest);
     case 'dashboard':
       return runDashboardCommand(rest);
+    case 'fix':
+      return runFixCommand(rest);
     case 'translate':
       return runTranslateCommand(rest);
     case '-h':

@@ -1,4 +1,4 @@
-// Every diagnostic code the checks produce: stable strings, documented in the README's table of checks
+// Every diagnostic code the checks produce: stable strings, documented in the table of checks in docs/checks.md
 // (test/unit/template/diagnostic-codes.test.ts fails when a code is missing from either side).
 export const DIAGNOSTIC_CODES = [
   // syntax and schema
@@ -59,6 +59,9 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/priority-zero',
   'psconfig/reserved-reference-key',
   'psconfig/schedule-until-overridden',
+  // perfSONAR 4 → 5 (fixed by `psconfig-tools fix` and quick fixes, fixes/)
+  'psconfig/legacy-placeholder',
+  'psconfig/archive-localhost',
   // pScheduler's own checks (rules/pscheduler.ts)
   'psconfig/unknown-test-type',
   'psconfig/spec-unknown-property',
