@@ -284,21 +284,19 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compare' }).first().waitFor();
         await page.keyboard.press('Enter');
         await page.locator('.tab.active', { hasText: 'mesh.psconfig.json' }).waitFor();
-        // Quick Open leaves the keyboard focus on the workbench, not in the text: click into it, so that Ctrl+H
-        // opens the editor's Find and Replace.
-        const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-        await editor.locator('.view-lines').click();
+        // The keyboard to the editor's text (after Quick Open it may still be with the workbench, where Ctrl+H opens
+        // nothing): a click on its first line, which only moves the cursor.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
         for (const [from, to] of [
           ['"name": "host-c.perfsonar.net"', '"name": "host-d.perfsonar.net"'],
           ['"PT30S"', '"PT20S"'],
         ]) {
           await page.keyboard.press('Control+H');
-          await editor.locator('.find-widget.visible.replaceToggled').waitFor();
-          const find = editor.locator(
-            '.find-widget textarea[aria-label="Find"], .find-widget input[aria-label="Find"]',
-          );
+          const find = page.locator('.find-widget textarea[aria-label="Find"], .find-widget input[aria-label="Find"]');
+          await find.first().waitFor({ state: 'visible' });
           await find.first().fill(from);
-          const replace = editor.locator(
+          const replace = page.locator(
             '.find-widget textarea[aria-label="Replace"], .find-widget input[aria-label="Replace"]',
           );
           await replace.first().fill(to);
