@@ -35,6 +35,9 @@ export interface Schema {
 
 export type PluginKind = 'test' | 'archiver' | 'context';
 
+/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
+export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
+
 /** Checks a plug-in's program makes after the schema (rules.ts). */
 export type RuleId =
   'flip-needs-source' | 'netreach-network' | 'url-http-scheme' | 'single-ended-loopback' | 'routing-key-jq';
@@ -58,6 +61,8 @@ export interface PluginData {
   select: Selection;
   /** Highest `schema` accepted before any skeleton applies (null: never checked). */
   maxSchema: number | null;
+  /** Tests only: the `scheduling-class` of the test's enumerate (DB/test.sql stores it on the test as it is). */
+  schedulingClass?: SchedulingClass;
   /** The program reports `"valid": "False"` for a non-integer schema (the API server then accepts). */
   validFalseString?: boolean;
   rules?: RuleId[];
