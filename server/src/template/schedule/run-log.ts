@@ -30,19 +30,22 @@ export class RunLog {
   end = new Float64Array(1024);
   /** The grid point the run was wanted at (pScheduler's trynext). */
   wanted = new Float64Array(1024);
+  /** When the scheduler tried it (the simulation's clock). */
+  tried = new Float64Array(1024);
   /** RUN_SCHEDULED or RUN_NONSTART. */
   state = new Uint8Array(1024);
   /** REASON_* (non-starters). */
   reason = new Uint8Array(1024);
   length = 0;
 
-  push(task: number, start: number, end: number, wanted: number, state: number, reason: number): void {
+  push(task: number, start: number, end: number, wanted: number, tried: number, state: number, reason: number): void {
     if (this.length === this.task.length) this.grow();
     const n = this.length++;
     this.task[n] = task;
     this.start[n] = start;
     this.end[n] = end;
     this.wanted[n] = wanted;
+    this.tried[n] = tried;
     this.state[n] = state;
     this.reason[n] = reason;
   }
@@ -61,6 +64,9 @@ export class RunLog {
     const wanted = new Float64Array(size);
     wanted.set(this.wanted);
     this.wanted = wanted;
+    const tried = new Float64Array(size);
+    tried.set(this.tried);
+    this.tried = tried;
     const state = new Uint8Array(size);
     state.set(this.state);
     this.state = state;

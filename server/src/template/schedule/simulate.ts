@@ -192,8 +192,7 @@ class Simulation {
     const wanted = this.trynext[i];
     const duration = t.durationSeconds;
     const repeat = this.repeat[i];
-    let slip = this.slip[i];
-    if (repeat !== undefined && slip + duration >= repeat) slip = Math.max(0, repeat - duration);
+    const slip = effectiveSlip(this.slip[i], duration, repeat);
     let from = wanted;
     if (this.runCount[i] === 0) {
       const offset = t.participants.length === 1 ? a.firstRunOffsetSingleSeconds : a.firstRunOffsetMultiSeconds;
@@ -239,7 +238,7 @@ class Simulation {
     const scheduled = !Number.isNaN(start);
     const runStart = scheduled ? start : wanted;
     const runEnd = runStart + duration;
-    this.runs.push(i, runStart, runEnd, wanted, scheduled ? RUN_SCHEDULED : RUN_NONSTART, reason);
+    this.runs.push(i, runStart, runEnd, wanted, now, scheduled ? RUN_SCHEDULED : RUN_NONSTART, reason);
     if (this.runCount[i] === 0) this.anchor[i] = runStart; // DB/run.sql:568 first_start: the first run's start
     this.runCount[i]++;
     if (runEnd > this.latest[i]) this.latest[i] = runEnd; // run_latest: every run, non-starters included
@@ -364,6 +363,15 @@ class Simulation {
       }
     }
   }
+}
+
+/**
+ * SCHED run_post (~441-452): "If the task is a repeater, the run can't be slipped so far that it would overlap with
+ * the next interval": slip + duration >= repeat cuts the slip to repeat - duration, floored at 0 (the floor is the fix
+ * of pscheduler#1412, commit 8c0552c38).
+ */
+export function effectiveSlip(slip: number, duration: number, repeat: number | undefined): number {
+  return repeat !== undefined && slip + duration >= repeat ? Math.max(0, repeat - duration) : slip;
 }
 
 /** How many of anchor + k * repeat (k >= 0) lie in [from, to). */
