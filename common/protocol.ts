@@ -331,3 +331,61 @@ export interface OpenDashboardArgs {
   /** Only this task (default: every task, one grid each). */
   task?: string;
 }
+
+// ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----
+
+/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
+export type SchedulingClassName = 'exclusive' | 'normal' | 'background' | 'background-multi';
+
+/**
+ * A simulated schedule, as `psconfig-tools schedule --format json` prints it and the host timeline panel reads it
+ * (docs/schedule.md). Times are ISO 8601 UTC; counts cover the simulated span (the warm-up day left out).
+ */
+export interface ScheduleReport {
+  hosts: ScheduleHostRow[];
+  tasks: ScheduleTaskRow[];
+  /** Every simulated run of the span; only when asked for (`--runs`). */
+  runs?: ScheduleRunRow[];
+}
+
+export interface ScheduleHostRow {
+  /** The string the tasks' participants name the host by (spec source/dest or *-node after expansion). */
+  address: string;
+  /** Sum of duration / repeat over the exclusive tasks the host takes part in (above 1: cannot all fit). */
+  exclusiveLoad: number;
+  /** The same over normal tasks (latency), which block exclusive runs on the host. */
+  normalLoad: number;
+  /** pScheduler tasks the host takes part in (every class). */
+  tasks: number;
+}
+
+/** One pScheduler task an agent would create (one combination of a template task). */
+export interface ScheduleTaskRow {
+  task: string;
+  /** Address names of the combination, as `psconfig-tools expand` prints them. */
+  addresses: string[];
+  agent: string;
+  /** Runs the repeat grid asks for in the span. */
+  wanted: number;
+  scheduled: number;
+  /** Runs posted as non-starters (wanted - scheduled - nonstart windows were skipped without one). */
+  nonstart: number;
+  /** The whole seconds pScheduler stores for every run (the tool's duration program). */
+  durationSeconds: number;
+  /** The tool pScheduler would pick; null when no tool can run the test. */
+  tool: string | null;
+  class: SchedulingClassName;
+}
+
+export interface ScheduleRunRow {
+  task: string;
+  addresses: string[];
+  /** Host addresses of the run's participants, the lead first. */
+  participants: string[];
+  class: SchedulingClassName;
+  start: string;
+  end: string;
+  state: 'scheduled' | 'nonstart';
+  /** Non-starters: pScheduler's own reason ("No times available for this run."). */
+  reason?: string;
+}
