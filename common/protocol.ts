@@ -178,11 +178,36 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * The lens commands (every code lens the server lists carries one; they answer LensCommandResult):
+ * - showTasks (ShowTasksArgs): the task preview as a text document the client opens (window/showDocument);
+ * - showDashboard (OpenDashboardArgs): the task's configured pairs and archives as a text document;
+ * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser.
+ * A client without window/showDocument gets a window/showMessage naming the file or URL. The VS Code extension
+ * shows its own views for these lenses instead (client/src/language/lens-commands.ts).
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  showTasks: 'psconfig.server.showTasks',
+  showDashboard: 'psconfig.server.showDashboard',
+  openArchive: 'psconfig.server.openArchive',
 } as const;
+
+/** Argument of the task lens's command: the template and the task whose lens it is. */
+export interface ShowTasksArgs {
+  uri: string;
+  task?: string;
+}
+
+/** What a lens command did. */
+export interface LensCommandResult {
+  /** `document`: the client opened `target` (window/showDocument); `message`: it was sent a message naming it. */
+  shown: 'document' | 'message';
+  /** The file written (file: URI) or the archive URL. */
+  target?: string;
+  /** One line: what the lens found (also the message, when that is how it was shown). */
+  message: string;
+}
 
 export interface PreviewTasksText {
   uri: string;
@@ -332,60 +357,56 @@ export interface OpenDashboardArgs {
   task?: string;
 }
 
-// ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----
+// ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
 
-/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
-export type SchedulingClassName = 'exclusive' | 'normal' | 'background' | 'background-multi';
+/** pScheduler's scheduling class of a test type (its plug-in's `enumerate`, `scheduling-class`). */
+export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
 
-/**
- * A simulated schedule, as `psconfig-tools schedule --format json` prints it and the host timeline panel reads it
- * (docs/schedule.md). Times are ISO 8601 UTC; counts cover the simulated span (the warm-up day left out).
- */
-export interface ScheduleReport {
-  hosts: ScheduleHostRow[];
-  tasks: ScheduleTaskRow[];
-  /** Every simulated run of the span; only when asked for (`--runs`). */
-  runs?: ScheduleRunRow[];
-}
-
-export interface ScheduleHostRow {
-  /** The string the tasks' participants name the host by (spec source/dest or *-node after expansion). */
+/** One host's load, as `psconfig-tools schedule --format json` prints it. */
+export interface ScheduleHostJson {
+  /** The string the tasks' participants are known by (the spec's `source`/`dest` after expansion). */
   address: string;
-  /** Sum of duration / repeat over the exclusive tasks the host takes part in (above 1: cannot all fit). */
+  /** Σ duration/repeat over the exclusive runs it takes part in (above 1: more than the day has). */
   exclusiveLoad: number;
-  /** The same over normal tasks (latency), which block exclusive runs on the host. */
+  /** The same over its normal (latency) runs. */
   normalLoad: number;
-  /** pScheduler tasks the host takes part in (every class). */
+  /** How many tasks (combinations) it takes part in as a participant. */
   tasks: number;
 }
 
-/** One pScheduler task an agent would create (one combination of a template task). */
-export interface ScheduleTaskRow {
+/** One task (combination) an agent would create, and how its runs fared in the simulation. */
+export interface ScheduleTaskJson {
   task: string;
-  /** Address names of the combination, as `psconfig-tools expand` prints them. */
   addresses: string[];
-  agent: string;
-  /** Runs the repeat grid asks for in the span. */
+  agent?: string;
+  /** Runs its repeat grid asks for in the simulated span. */
   wanted: number;
   scheduled: number;
-  /** Runs posted as non-starters (wanted - scheduled - nonstart windows were skipped without one). */
   nonstart: number;
-  /** The whole seconds pScheduler stores for every run (the tool's duration program). */
+  /** Whole seconds pScheduler would store as the run duration (the picked tool's `duration`). */
   durationSeconds: number;
-  /** The tool pScheduler would pick; null when no tool can run the test. */
-  tool: string | null;
-  class: SchedulingClassName;
+  tool?: string;
+  class: SchedulingClass;
 }
 
-export interface ScheduleRunRow {
+/** One simulated run (`--runs`). */
+export interface ScheduleRunJson {
   task: string;
   addresses: string[];
-  /** Host addresses of the run's participants, the lead first. */
+  /** Host addresses whose schedules the run occupies (the test's `participants`). */
   participants: string[];
-  class: SchedulingClassName;
+  class: SchedulingClass;
+  /** ISO 8601 UTC. */
   start: string;
   end: string;
   state: 'scheduled' | 'nonstart';
-  /** Non-starters: pScheduler's own reason ("No times available for this run."). */
+  /** Why it did not start, in pScheduler's own words. */
   reason?: string;
+}
+
+/** `psconfig-tools schedule --format json [--runs]`; also what the host timeline panel draws. */
+export interface ScheduleReportJson {
+  hosts: ScheduleHostJson[];
+  tasks: ScheduleTaskJson[];
+  runs?: ScheduleRunJson[];
 }

@@ -120,6 +120,51 @@ test('example-1-simple: the http archiver with _meta.esmond_url, variables alrea
   for (const t of tasks) assert.deepEqual(t.archives, ['http://archive.perfsonar.net/esmond/perfsonar/archive/']);
 });
 
+test("an archive's top-level _meta.esmond_url (stripped from the task JSON) is read from the template, host archives too", async () => {
+  const logstash = (h: string) => ({
+    archiver: 'http',
+    data: { schema: 2, _url: `https://${h}/logstash`, op: 'put' },
+    _meta: { esmond_url: `https://${h}/esmond/perfsonar/archive/` },
+  });
+  const template = {
+    archives: {
+      central: logstash('central.example.net'),
+      // The same object under another name (and a comment pSConfig strips): de-duplicated, as the engine does.
+      'central-again': { '#': 'same archive', ...logstash('central.example.net') },
+      'site-a': logstash('site-a.example.net'),
+    },
+    hosts: { 'host-a': { archives: ['central-again', 'site-a'] } },
+    addresses: {
+      a: { address: 'a.example.net', host: 'host-a' },
+      b: { address: 'b.example.net' },
+    },
+    groups: { g: { type: 'mesh', addresses: [{ name: 'a' }, { name: 'b' }] } },
+    tests: { t: { type: 'rtt', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
+    tasks: { rtt: { group: 'g', test: 't', archives: ['central'] } },
+  };
+  const text = JSON.stringify(template);
+  const result = await expandText({ uri: 'file:///t.json', version: null, text });
+  assert.equal(result.error, undefined);
+  // pSConfig posts the archives without their _meta.
+  for (const c of result.combinations) for (const a of c.pscheduler!.archives) assert.equal('_meta' in a, false);
+  const [t] = dashboardPairsOf(result, template, undefined).tasks;
+  const byAgent = new Map<string, string[]>();
+  for (let i = 0; i < t.directions.length; i += 6)
+    byAgent.set(
+      t.endpoints[t.directions[i + 3]],
+      t.archiveSets[t.directions[i + 5]].map((k) => t.archives[k]),
+    );
+  assert.deepEqual(Object.fromEntries(byAgent), {
+    'a.example.net': [
+      'https://central.example.net/esmond/perfsonar/archive/',
+      'https://site-a.example.net/esmond/perfsonar/archive/',
+    ],
+    'b.example.net': ['https://central.example.net/esmond/perfsonar/archive/'],
+  });
+  // Without the template the task JSON alone has no reader's URL (its _url is not an esmond path).
+  assert.deepEqual(dashboardPairsOf(result, undefined, undefined).tasks[0].archives, []);
+});
+
 test('esmondReadUrl: esmond url, _meta.esmond_url, http _url only when it is an esmond path', () => {
   const url = 'https://ma.example.net/esmond/perfsonar/archive/';
   assert.equal(esmondReadUrl({ archiver: 'esmond', data: { url } }), url);
@@ -129,6 +174,9 @@ test('esmondReadUrl: esmond url, _meta.esmond_url, http _url only when it is an 
     esmondReadUrl({ archiver: 'http', data: { _url: 'https://x/logstash', _meta: { esmond_url: url } } }),
     url,
   );
+  const logstash = { archiver: 'http', data: { _url: 'https://x/logstash' } };
+  assert.equal(esmondReadUrl(logstash, { ...logstash, _meta: { esmond_url: url } }), url);
+  assert.equal(esmondReadUrl({ ...logstash, _meta: { esmond_url: url } }), url);
   assert.equal(esmondReadUrl({ archiver: 'syslog', data: {} }), undefined);
   assert.equal(esmondReadUrl({ archiver: 'esmond', data: { url: 'ftp://x/' } }), undefined);
 });

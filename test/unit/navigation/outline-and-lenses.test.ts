@@ -153,6 +153,33 @@ test('archive lenses: an http archive with a variable opens the URL its combinat
     archiveLenses(meta).map((l) => l.args.url),
     [ESMOND],
   );
+  // At the archive's top level (where pScheduler accepts it): the task JSON has no _meta, so the combination is
+  // found by its _url and the lens opens the template's esmond_url.
+  const top = navModel(
+    text.replace(
+      '"data": { "_url": "https://{% scheduled_by_address %}/logstash" }',
+      `"data": { "_url": "https://{% scheduled_by_address %}/logstash" }, "_meta": { "esmond_url": "${ESMOND}" }`,
+    ),
+  );
+  assert.deepEqual(
+    archiveLenses(top, facts).map((l) => [l.title, l.args]),
+    [
+      [
+        'Open in Archive Explorer: t-mesh x.net → y.net',
+        {
+          url: ESMOND,
+          task: 't-mesh',
+          inputSource: 'x.net',
+          inputDestination: 'y.net',
+          eventType: 'throughput',
+        },
+      ],
+    ],
+  );
+  assert.deepEqual(
+    archiveLenses(top).map((l) => l.args.url),
+    [ESMOND],
+  );
   assert.equal(archiveUrl('syslog', { url: 'https://x' }), undefined);
 });
 

@@ -7,6 +7,8 @@ import type {
   ExpandedCombination,
   ExpandTasksResult,
 } from '../../../../common/protocol';
+import { archivesFor } from './pscheduler-task';
+import { isObject, Json, JsonObject, section, str as templateStr, stripHashKeys, TemplateView } from './template-view';
 
 type Obj = Record<string, unknown>;
 
@@ -25,20 +27,70 @@ const ESMOND_PATH = /\/esmond\/perfsonar\/archive\/?(\?.*)?$/i;
 /**
  * Where an archive of a task JSON can be read as esmond, or undefined:
  * - `esmond` archiver: `data.url` (what it writes to);
- * - any archiver whose data has `_meta.esmond_url`: that URL, as psconfig's MaDDash check plugins read it
- *   (perfsonar/psconfig plugins/checks/ps-nagios-throughput.json, `archive-accessor`);
+ * - an archive whose `_meta.esmond_url` names one: that URL. Its place is the archive's top level (`origin`: the
+ *   template's archive object, since pSConfig strips that `_meta` before posting, task_generator.py
+ *   `_pscheduler_prep`; perfsonar/archive opensearch-scripts/psconfig_archive.sh writes it there). Older templates
+ *   put it in `data` (perfsonar/psconfig doc/example-*.json), where psconfig's MaDDash check plugins read it
+ *   (plugins/checks/ps-nagios-throughput.json, `archive-accessor`) but pScheduler's http archiver refuses the task;
+ *   that place is read too;
  * - `http` archiver whose `_url` is itself an esmond archive path. Other http URLs (Logstash, OpenSearch ingest)
  *   receive raw pScheduler results and cannot be searched as esmond, so they are not used.
  */
-export function esmondReadUrl(archive: unknown): string | undefined {
+export function esmondReadUrl(archive: unknown, origin?: unknown): string | undefined {
   if (!isObj(archive) || !isObj(archive.data)) return undefined;
   const data = archive.data;
   if (archive.archiver === 'esmond' && str(data.url) && HTTP_URL.test(data.url as string)) return data.url as string;
-  const meta = isObj(data._meta) ? str(data._meta.esmond_url) : undefined;
-  if (meta && HTTP_URL.test(meta)) return meta;
+  for (const meta of [isObj(origin) ? origin._meta : undefined, archive._meta, data._meta]) {
+    const url = isObj(meta) ? str(meta.esmond_url) : undefined;
+    if (url && HTTP_URL.test(url)) return url;
+  }
   const url = archive.archiver === 'http' ? str(data._url) : undefined;
   if (url && HTTP_URL.test(url) && ESMOND_PATH.test(url)) return url;
   return undefined;
+}
+
+/**
+ * The template's archive objects behind a combination's task JSON archives, index for index: the task's archives
+ * then its scheduler's host's, de-duplicated as the engine does (archivesFor), so the dashboard can read the
+ * top-level `_meta` pSConfig strips from the task JSON. Undefined when it cannot tell (a task, archive or address
+ * from an include, an agent it cannot place): the task JSON's own archives are then read alone.
+ */
+class ArchiveOrigins {
+  private readonly view: Pick<TemplateView, 'archives' | 'hosts'>;
+  private readonly tasks: Map<string, JsonObject>;
+  private readonly addresses: Map<string, JsonObject>;
+  private readonly byTaskAndHost = new Map<string, JsonObject[] | undefined>();
+
+  constructor(template: unknown) {
+    const raw: JsonObject = isObject(template) ? template : {};
+    this.tasks = section(raw, 'tasks');
+    this.addresses = section(raw, 'addresses');
+    let archives: Json = {};
+    try {
+      archives = isObject(raw.archives) ? stripHashKeys(raw.archives) : {}; // as the engine compares them
+    } catch {
+      archives = {}; // nested too deep: the expansion reported it
+    }
+    this.view = { archives: section({ archives }, 'archives'), hosts: section(raw, 'hosts') };
+  }
+
+  of(c: ExpandedCombination): JsonObject[] | undefined {
+    const task = this.tasks.get(c.task);
+    if (!task) return undefined;
+    // The scheduler is the member whose address object has the agent's address (label and remote entries are
+    // named by their parent, whose address and host they use).
+    const scheduler =
+      c.agent === undefined
+        ? undefined
+        : c.addresses.map((n) => this.addresses.get(n)).find((a) => a?.address === c.agent);
+    const hostRef = scheduler ? templateStr(scheduler.host) : undefined;
+    const key = `${c.task}\u0000${hostRef ?? ''}`;
+    if (this.byTaskAndHost.has(key)) return this.byTaskAndHost.get(key);
+    const found = archivesFor(this.view, task, { hostRef });
+    const value = found.ok ? found.value : undefined;
+    this.byTaskAndHost.set(key, value);
+    return value;
+  }
 }
 
 /** Names of a disjoint group's A and B sides (selectors by name), or undefined when a side selects by class. */
@@ -81,6 +133,7 @@ function taskPairs(
   task: ExpandTasksResult['tasks'][number],
   combos: ExpandedCombination[],
   template: unknown,
+  origins: ArchiveOrigins,
 ): DashboardTaskPairs {
   const groupType = task.groupType;
   const list = groupType === 'list';
@@ -154,7 +207,10 @@ function taskPairs(
     const key = (row * 1_000_003 + col) * 2 + half;
     if (placed.has(key)) continue;
     placed.add(key);
-    const urls = [...new Set(c.pscheduler.archives.map(esmondReadUrl).filter((u): u is string => !!u))];
+    const from = origins.of(c);
+    const written = c.pscheduler.archives;
+    const aligned = from?.length === written.length ? from : undefined;
+    const urls = [...new Set(written.map((a, i) => esmondReadUrl(a, aligned?.[i])).filter((u): u is string => !!u))];
     const setKey = urls.join('\n');
     const set = sets.add(setKey, setKey);
     if (set === archiveSets.length) archiveSets.push(urls.map((u) => archives.add(u, u)));
@@ -182,9 +238,9 @@ function taskPairs(
 }
 
 /**
- * The dashboard grids of an expansion (all agents, no limit). `template` (the parsed template) is only read for
- * the sides of disjoint groups; without it, or when a side selects by class, a disjoint group is laid out as a
- * mesh of its members.
+ * The dashboard grids of an expansion (all agents, no limit). `template` (the parsed template) is read for the
+ * sides of disjoint groups and for the archives' top-level `_meta`; without it, or when a side selects by class, a
+ * disjoint group is laid out as a mesh of its members.
  */
 export function dashboardPairsOf(
   result: ExpandTasksResult,
@@ -201,9 +257,10 @@ export function dashboardPairsOf(
     l.push(c);
   }
   const out: DashboardTaskPairs[] = [];
+  const origins = new ArchiveOrigins(template);
   for (const t of result.tasks) {
     if (wanted && !wanted.has(t.task)) continue;
-    out.push(taskPairs(t, byTask.get(t.task) ?? [], template));
+    out.push(taskPairs(t, byTask.get(t.task) ?? [], template, origins));
   }
   return {
     uri: result.uri,

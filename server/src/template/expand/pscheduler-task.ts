@@ -6,8 +6,15 @@ import { cacheKey } from '../own-string';
 
 export type Sourced<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** TaskGenerator._get_archives: task archives then the scheduler host's, de-duplicated by checksum. */
-export function archivesFor(view: TemplateView, task: JsonObject, scheduler: AddressNode): Sourced<JsonObject[]> {
+/**
+ * TaskGenerator._get_archives: task archives then the scheduler host's, de-duplicated by checksum. Only the
+ * scheduler's host is read (the dashboard calls it with the host alone to find where each archive came from).
+ */
+export function archivesFor(
+  view: Pick<TemplateView, 'archives' | 'hosts'>,
+  task: JsonObject,
+  scheduler: Pick<AddressNode, 'hostRef'>,
+): Sourced<JsonObject[]> {
   const refs = [...strList(task.archives), ...strList(hostOf(view, scheduler)?.archives)];
   const seen = new Set<string>();
   const out: JsonObject[] = [];

@@ -128,7 +128,7 @@ export function viewOf(raw: JsonObject): TemplateView {
 }
 
 /** The host object of an address (own `host` for addresses, the parent's for label/remote entries). */
-export function hostOf(view: TemplateView, n: AddressNode): JsonObject | undefined {
+export function hostOf(view: Pick<TemplateView, 'hosts'>, n: Pick<AddressNode, 'hostRef'>): JsonObject | undefined {
   return n.hostRef ? view.hosts.get(n.hostRef) : undefined;
 }
 

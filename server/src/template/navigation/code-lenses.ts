@@ -106,7 +106,8 @@ function str(v: unknown): string | undefined {
  * One lens per archive with a URL. With expansion facts (the first combination of each task) it opens the explorer
  * on the pair of the first task, in template order, whose combination really writes to this archive (an archive
  * attached through `hosts` reaches only the tasks those hosts schedule), with that task's metric, the spec's own
- * source and destination strings and the URL as the combination resolved it.
+ * source and destination strings and the URL as the combination resolved it (or, for an http archive with a
+ * top-level `_meta.esmond_url`, that URL).
  */
 export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): ArchiveLens[] {
   const root = model.parsed.root;
@@ -116,23 +117,31 @@ export function archiveLenses(model: TemplateModel, facts?: ExpansionFacts): Arc
     const archiver = stringValue(propertyValue(spec, 'archiver'));
     const dataNode = propertyValue(spec, 'data');
     const meta = stringValue(propertyValue(propertyValue(dataNode, '_meta'), 'esmond_url'));
-    const raw =
+    // What the task JSON's archive names (archiveUrl reads the same there): the combinations are matched on it.
+    const written =
       archiver === 'esmond'
         ? stringValue(propertyValue(dataNode, 'url'))
         : archiver === 'http'
           ? (meta ?? stringValue(propertyValue(dataNode, '_url') ?? propertyValue(dataNode, 'url')))
           : undefined;
+    // The reader's URL at the archive's top level (where pScheduler accepts `_meta`): pSConfig strips it from the
+    // task JSON, so it is taken from the template as written.
+    const read =
+      archiver === 'http' ? stringValue(propertyValue(propertyValue(spec, '_meta'), 'esmond_url')) : undefined;
+    const raw = read ?? written;
     if (raw === undefined || !/^https?:\/\//i.test(raw)) continue;
-    const matches = templateMatcher(raw);
+    if (read?.includes('{%')) continue; // not in the task JSON, so no combination resolves it
+    const matches = written !== undefined ? templateMatcher(written) : undefined;
     let combo: ExpandedCombination | undefined;
     let url: string | undefined;
     for (const user of tasksExpanding(model, { section: 'archives', name })) {
       combo = facts?.combinations.find((c) => c.task === user.name && c.pscheduler !== undefined);
-      url = combo && urlIn(combo, archiver, matches);
+      url = combo && matches && urlIn(combo, archiver, matches);
       if (url) break;
       combo = undefined;
     }
-    if (!url) {
+    if (read) url = read;
+    else if (!url) {
       if (raw.includes('{%')) continue;
       url = raw;
     }

@@ -1,7 +1,7 @@
 // What pScheduler 5.x accepts, read from our data files (schemas/pscheduler/, see its section in the README):
 // per test / archiver / context plug-in every schema version as the running code applies it, the common types
 // of python-pscheduler's jsonval.py, and which tool runs which test. Pure: no I/O (the JSON is bundled).
-import type { SchedulingClassName } from '../../../../common/protocol';
+import type { SchedulingClass } from '../../../../common/protocol';
 import { ARCHIVER_FILES, CONTEXT_FILES, TEST_FILES, TOOL_FILES, TYPES_FILE } from './data-files';
 
 /** The draft-07 keywords pScheduler's skeletons use (jsonschema acts on these; our data holds nothing else). */
@@ -37,7 +37,7 @@ export interface Schema {
 export type PluginKind = 'test' | 'archiver' | 'context';
 
 /** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
-export type SchedulingClass = SchedulingClassName;
+export type { SchedulingClass };
 
 /** Checks a plug-in's program makes after the schema (rules.ts). */
 export type RuleId =

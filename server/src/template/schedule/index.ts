@@ -3,7 +3,7 @@
 //
 //   const model = buildScheduleModel(expansion.combinations);          // tools, durations, classes, participants
 //   const sim = simulateSchedule(model, { days: 2, seed: 1, isCancelled });   // throws ScheduleCancelled
-//   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReport
+//   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReportJson
 //   const findings = scheduleFindings(model, sim);                     // per template task and per host
 //   const fix = await suggestScheduleFix(model, sim, { task: 'mesh', sharing: ['mesh'] });   // re-simulated
 export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
