@@ -45,7 +45,11 @@ export function hostFilter(model: ScheduleModel, hosts: readonly string[] | unde
   return (id) => keep[id];
 }
 
-export function scheduleReport(model: ScheduleModel, sim: SimulationResult, options: ReportOptions): ScheduleReportJson {
+export function scheduleReport(
+  model: ScheduleModel,
+  sim: SimulationResult,
+  options: ReportOptions,
+): ScheduleReportJson {
   const keepHost = hostFilter(model, options.hosts);
   const keepTask = model.tasks.map((t) => t.participants.some(keepHost));
   const hosts: ScheduleHostJson[] = hostLoads(model)
@@ -104,4 +108,59 @@ export function isoTime(epochMs: number, seconds: number): string {
 /** Loads to four decimals (a JSON report need not carry float noise). */
 function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
+}
+
+/** A template task over the span: its pScheduler tasks' runs summed, for hovers and lenses ("runs per day"). */
+export interface TemplateTaskSchedule {
+  task: string;
+  /** pScheduler tasks (combinations) modelled. */
+  combinations: number;
+  /** Summed over the combinations, per day of the span. */
+  wantedPerDay: number[];
+  scheduledPerDay: number[];
+  nonstartPerDay: number[];
+  /** Combinations that lose runs (scheduled < wanted over the span). */
+  losing: number;
+  /** The tools picked, the classes and the run durations (seconds) met among the combinations. */
+  tools: string[];
+  classes: string[];
+  durationSeconds: { min: number; max: number };
+}
+
+export function templateTaskSchedules(model: ScheduleModel, sim: SimulationResult): TemplateTaskSchedule[] {
+  const byName = new Map<string, TemplateTaskSchedule>();
+  for (const t of model.tasks) {
+    let s = byName.get(t.task);
+    if (!s) {
+      s = {
+        task: t.task,
+        combinations: 0,
+        wantedPerDay: new Array<number>(sim.days).fill(0),
+        scheduledPerDay: new Array<number>(sim.days).fill(0),
+        nonstartPerDay: new Array<number>(sim.days).fill(0),
+        losing: 0,
+        tools: [],
+        classes: [],
+        durationSeconds: { min: t.durationSeconds, max: t.durationSeconds },
+      };
+      byName.set(t.task, s);
+    }
+    s.combinations++;
+    let wanted = 0;
+    let scheduled = 0;
+    for (let d = 0; d < sim.days; d++) {
+      const cell = t.index * sim.days + d;
+      s.wantedPerDay[d] += sim.wanted[cell];
+      s.scheduledPerDay[d] += sim.scheduled[cell];
+      s.nonstartPerDay[d] += sim.nonstart[cell];
+      wanted += sim.wanted[cell];
+      scheduled += sim.scheduled[cell];
+    }
+    if (scheduled < wanted) s.losing++;
+    if (t.tool && !s.tools.includes(t.tool)) s.tools.push(t.tool);
+    if (!s.classes.includes(t.class)) s.classes.push(t.class);
+    s.durationSeconds.min = Math.min(s.durationSeconds.min, t.durationSeconds);
+    s.durationSeconds.max = Math.max(s.durationSeconds.max, t.durationSeconds);
+  }
+  return [...byName.values()];
 }

@@ -1,0 +1,157 @@
+// Findings for the editor and the CLI, and suggestions found by re-simulating.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scheduleFindings, type ScheduleFinding } from '../../../server/src/template/schedule/findings';
+import { templateTaskSchedules, taskTotals } from '../../../server/src/template/schedule/report';
+import { simulateSchedule } from '../../../server/src/template/schedule/simulate';
+import { suggestScheduleFixes } from '../../../server/src/template/schedule/suggestions';
+import { isoSeconds } from '../../../server/src/template/pscheduler/tools';
+import type { ScheduleModel } from '../../../server/src/template/schedule/task-model';
+import { combo, modelOf, throughputMesh } from './helpers';
+
+function kinds(f: ScheduleFinding[]): string[] {
+  return f.map((x) => `${x.kind}:${x.task ?? x.host}`);
+}
+
+test('an overloaded mesh: lost runs with who took their slots, and every host over an exclusive load of 1', () => {
+  const model = modelOf(throughputMesh(['a', 'b', 'c'], { repeat: 'PT1M', slip: 'PT1M' }));
+  const sim = simulateSchedule(model, { days: 1 });
+  const findings = scheduleFindings(model, sim);
+  assert.deepEqual(kinds(findings), [
+    'lost-runs:mesh',
+    'slip-cut:mesh',
+    'host-overloaded:a',
+    'host-overloaded:b',
+    'host-overloaded:c',
+  ]);
+  const lost = findings[0];
+  assert.equal(lost.runs!.wanted, 6 * 1440);
+  assert.ok(lost.runs!.scheduled <= 3 * 1440);
+  assert.equal(lost.combinations.length, 6);
+  // Every one of the six competes with the others: the slots went to 'mesh' tasks on each host.
+  assert.ok(lost.blockers!.length > 0);
+  for (const b of lost.blockers!) assert.ok(b.tasks.every((t) => t.task === 'mesh' && t.runs > 0));
+  assert.match(lost.message, /of 8,640 runs of 'mesh' would run in 1 simulated day/);
+  assert.match(lost.message, /Their slots went to 'mesh' /);
+  assert.match(findings[2].message, /^a: its exclusive runs need 127 % of the time/);
+  const summary = templateTaskSchedules(model, sim)[0];
+  assert.deepEqual(
+    [summary.combinations, summary.wantedPerDay, summary.losing, summary.tools, summary.classes],
+    [6, [8640], 6, ['iperf3'], ['exclusive']],
+  );
+});
+
+test('slip shorter than the run: the horizon-cut finding explains the non-starters', () => {
+  const model = modelOf([combo({ spec: { source: 'a', dest: 'b' }, schedule: { repeat: 'PT1H' } })]);
+  const findings = scheduleFindings(model, simulateSchedule(model, { days: 1 }));
+  assert.deepEqual(kinds(findings), ['lost-runs:t', 'horizon-cut:t']);
+  assert.match(findings[1].message, /^slip 0 s is shorter than a run of 't' \(19 s with iperf3\)/);
+});
+
+test("a run as long as the repeat (pscheduler#1412's latencybg), and the slip cut of the usual PT4H/PT4H schedule", () => {
+  const model = modelOf([
+    combo({
+      task: 'owd',
+      type: 'latencybg',
+      spec: { source: 'a', dest: 'b' },
+      schedule: { repeat: 'P1D', slip: 'PT3M' },
+    }),
+    combo({ task: 'bw', spec: { source: 'a', dest: 'b' }, schedule: { repeat: 'PT4H', slip: 'PT4H', sliprand: true } }),
+  ]);
+  const findings = scheduleFindings(model, simulateSchedule(model, { days: 1 }));
+  const byKind = Object.fromEntries(findings.map((f) => [`${f.kind}:${f.task}`, f]));
+  assert.equal(byKind['duration-reaches-repeat:owd'].severity, 'warning');
+  assert.match(
+    byKind['duration-reaches-repeat:owd'].message,
+    /takes 1 d 2 s \(powstream\) but the task repeats every 1 d/,
+  );
+  assert.equal(byKind['slip-cut:bw'].severity, 'information');
+  assert.match(byKind['slip-cut:bw'].message, /cuts the slip to 3 h 59 min 41 s/);
+  assert.equal(byKind['lost-runs:bw'], undefined, 'one run every 4 h fits');
+});
+
+test('throughput over the default remote limits: duration over 60 s, more than 6 streams, UDP without bandwidth or over 50 Mb/s (perfsonar/toolkit pscheduler_limits.conf)', () => {
+  const schedule = { repeat: 'PT6H', slip: 'PT6H', sliprand: true };
+  const model = modelOf([
+    combo({ task: 'long', spec: { source: 'a', dest: 'b', duration: 'PT90S', parallel: 8 }, schedule }),
+    combo({ task: 'udp', spec: { source: 'a', dest: 'c', udp: true }, schedule }),
+    combo({ task: 'udp-ok', spec: { source: 'a', dest: 'c', udp: true, bandwidth: 50_000_000 }, schedule }),
+    combo({ task: 'single', spec: { source: 'a', dest: 'b', duration: 'PT90S', 'single-ended': true }, schedule }),
+  ]);
+  const findings = scheduleFindings(model, simulateSchedule(model, { days: 1 })).filter(
+    (f) => f.kind === 'remote-limits',
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.task, f.limits]),
+    [
+      [
+        'long',
+        [
+          'Duration for throughput must be 60 seconds or less.',
+          'Throughput may only have six or fewer parallel streams.',
+        ],
+      ],
+      ['udp', ['UDP throughput bandwidth must be less than 50 Mb/s']],
+    ],
+  );
+});
+
+/** Simulate with a change applied to every pScheduler task of `task`, as the suggestion did. */
+function withChange(model: ScheduleModel, task: string, change: { repeat?: string; slip?: string; sliprand?: true }) {
+  const o = {
+    repeatSeconds: change.repeat ? isoSeconds(change.repeat) : undefined,
+    slipSeconds: change.slip ? isoSeconds(change.slip) : undefined,
+    sliprand: change.sliprand,
+  };
+  const overrides = new Map(model.tasks.filter((t) => t.task === task).map((t) => [t.index, o]));
+  return simulateSchedule(model, { days: 1, overrides });
+}
+
+test('suggestions come from re-simulating: the smallest repeat at which the overloaded mesh fits, and nothing smaller fits', () => {
+  const model = modelOf(throughputMesh(['a', 'b', 'c'], { repeat: 'PT1M', slip: 'PT1M', sliprand: true }));
+  const base = simulateSchedule(model, { days: 1 });
+  const fixes = suggestScheduleFixes(model, base, { task: 'mesh', days: 1 });
+  const repeatFix = fixes.find((f) => f.change.repeat)!;
+  assert.ok(repeatFix, JSON.stringify(fixes));
+  const after = withChange(model, 'mesh', repeatFix.change);
+  for (const t of model.tasks) {
+    const r = taskTotals(after, t.index);
+    assert.equal(r.scheduled, r.wanted, `${t.addresses.join('→')} fits with repeat ${repeatFix.change.repeat}`);
+  }
+  // The ladder value below it does not fit (it is the smallest).
+  const ladder = ['PT1M', 'PT2M', 'PT5M', 'PT10M', 'PT15M', 'PT20M', 'PT30M', 'PT1H'];
+  const below = ladder[ladder.indexOf(repeatFix.change.repeat!) - 1];
+  if (below !== 'PT1M') {
+    const smaller = withChange(model, 'mesh', { repeat: below });
+    assert.ok(model.tasks.some((t) => taskTotals(smaller, t.index).scheduled < taskTotals(smaller, t.index).wanted));
+  }
+  assert.match(repeatFix.message, /^With repeat PT\d+M, all \d[\d,]* runs of 'mesh' fit in the re-simulated template/);
+});
+
+test('a fixed start that collides gets a slip (and sliprand) suggestion that the re-simulation confirms; a task that fits gets none', () => {
+  // Three tasks from a, slip 20 s: a→b takes [10,29), a→c [29,48) (window [10,49)), a→d finds a busy to 48.
+  const schedule = { repeat: 'PT10M', slip: 'PT20S' };
+  const model = modelOf([
+    combo({ task: 'ab', spec: { source: 'a', dest: 'b' }, schedule }),
+    combo({ task: 'ac', spec: { source: 'a', dest: 'c' }, schedule }),
+    combo({ task: 'ad', spec: { source: 'a', dest: 'd' }, schedule }),
+  ]);
+  const base = simulateSchedule(model, { days: 1 });
+  assert.deepEqual(
+    model.tasks.map((t) => taskTotals(base, t.index).scheduled),
+    [144, 144, 0],
+  );
+  assert.deepEqual(suggestScheduleFixes(model, base, { task: 'ab', days: 1 }), [], 'ab loses nothing');
+  const fixes = suggestScheduleFixes(model, base, { task: 'ad', days: 1 });
+  assert.ok(fixes.length >= 1);
+  const slipFix = fixes[0];
+  assert.ok(slipFix.change.slip || slipFix.change.sliprand, JSON.stringify(slipFix));
+  assert.equal(slipFix.change.repeat, undefined);
+  const after = withChange(model, 'ad', slipFix.change);
+  assert.deepEqual(
+    model.tasks.map((t) => taskTotals(after, t.index).scheduled),
+    [144, 144, 144],
+  );
+  assert.deepEqual(slipFix.before, { wanted: 144, scheduled: 0 });
+  assert.deepEqual(slipFix.after, { wanted: 144, scheduled: 144 });
+});
