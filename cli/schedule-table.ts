@@ -1,15 +1,20 @@
 // `psconfig-tools schedule` as text: what was simulated, the hosts by exclusive load, the tasks that lose runs (all
 // of them, worst first, when there are few; the 50 worst otherwise), the findings, suggestions, and with --runs every
 // run of the span.
-import type { ScheduleReportJson, ScheduleTaskJson } from '../common/protocol';
-import type { ScheduleFinding, ScheduleModel, SimulationResult } from '../server/src/template/schedule';
+import type {
+  ScheduleFinding,
+  ScheduleModel,
+  ScheduleReport,
+  ScheduleTaskRow,
+  SimulationResult,
+} from '../server/src/template/schedule';
 import { isoTime } from '../server/src/template/schedule';
 
 export interface ScheduleTableInput {
   file: string;
   model: ScheduleModel;
   sim: SimulationResult;
-  report: ScheduleReportJson;
+  report: ScheduleReport;
   findings: ScheduleFinding[];
   suggestions: string[];
   startMs: number;
@@ -69,7 +74,7 @@ export function renderScheduleTable(x: ScheduleTableInput): string {
       ...table(
         [
           ['task', 'addresses', 'agent', 'tool', 'class', 'run', 'scheduled', 'non-starters'],
-          ...shown.map((t: ScheduleTaskJson) => [
+          ...shown.map((t: ScheduleTaskRow) => [
             t.task,
             t.addresses.join(' → '),
             t.agent ?? '',

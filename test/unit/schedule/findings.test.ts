@@ -107,12 +107,17 @@ function withChange(model: ScheduleModel, task: string, change: { repeat?: strin
   return simulateSchedule(model, { days: 1, overrides });
 }
 
-test('suggestions come from re-simulating: the smallest repeat at which the overloaded mesh fits, and nothing smaller fits', () => {
+test('suggestions come from re-simulating: the smallest repeat at which the overloaded mesh fits (its slip, cut to the repeat, grows with it), and nothing smaller fits', () => {
   const model = modelOf(throughputMesh(['a', 'b', 'c'], { repeat: 'PT1M', slip: 'PT1M', sliprand: true }));
   const base = simulateSchedule(model, { days: 1 });
   const fixes = suggestScheduleFixes(model, base, { task: 'mesh', days: 1 });
   const repeatFix = fixes.find((f) => f.change.repeat)!;
   assert.ok(repeatFix, JSON.stringify(fixes));
+  assert.equal(
+    repeatFix.change.slip,
+    repeatFix.change.repeat,
+    'slip PT1M filled the PT1M repeat: it fills the new one',
+  );
   const after = withChange(model, 'mesh', repeatFix.change);
   for (const t of model.tasks) {
     const r = taskTotals(after, t.index);
@@ -122,35 +127,63 @@ test('suggestions come from re-simulating: the smallest repeat at which the over
   const ladder = ['PT1M', 'PT2M', 'PT5M', 'PT10M', 'PT15M', 'PT20M', 'PT30M', 'PT1H'];
   const below = ladder[ladder.indexOf(repeatFix.change.repeat!) - 1];
   if (below !== 'PT1M') {
-    const smaller = withChange(model, 'mesh', { repeat: below });
+    const smaller = withChange(model, 'mesh', { repeat: below, slip: below });
     assert.ok(model.tasks.some((t) => taskTotals(smaller, t.index).scheduled < taskTotals(smaller, t.index).wanted));
   }
-  assert.match(repeatFix.message, /^With repeat PT\d+M, all \d[\d,]* runs of 'mesh' fit in the re-simulated template/);
+  assert.match(
+    repeatFix.message,
+    /^With repeat PT\d+M, slip PT\d+M, all \d[\d,]* runs of 'mesh' fit in the re-simulated template/,
+  );
+  // Without sliprand's luck the same holds for another seed: the suggestion is re-simulated with the seed given.
+  const seeded = suggestScheduleFixes(model, simulateSchedule(model, { days: 1, seed: 7 }), {
+    task: 'mesh',
+    days: 1,
+    seed: 7,
+  }).find((f) => f.change.repeat)!;
+  const check = simulateSchedule(model, {
+    days: 1,
+    seed: 7,
+    overrides: new Map(
+      model.tasks.map((t) => [
+        t.index,
+        { repeatSeconds: isoSeconds(seeded.change.repeat!), slipSeconds: isoSeconds(seeded.change.slip!) },
+      ]),
+    ),
+  });
+  assert.ok(model.tasks.every((t) => taskTotals(check, t.index).scheduled === taskTotals(check, t.index).wanted));
 });
 
-test('a fixed start that collides gets a slip (and sliprand) suggestion that the re-simulation confirms; a task that fits gets none', () => {
-  // Three tasks from a, slip 20 s: a→b takes [10,29), a→c [29,48) (window [10,49)), a→d finds a busy to 48.
+test('a fixed start that collides gets a slip and sliprand suggestion that the re-simulation confirms; a task that fits gets none', () => {
+  // Four iperf3 tasks led by a (19 s a run), repeat 10 min, slip 20 s.
+  // At creation (time 0, first runs pushed to 10 s, window [10, 49)) they are tried in order: ab [10, 29),
+  // ac [29, 48); ad and ae find a busy until 48: non-starters posted at their wanted time 0, so their grids are
+  // anchored at 0 (DB/run.sql first_start) while ab's is at 10 and ac's at 29.
+  // From then on a run wanted at T is tried when it becomes due, T - horizon + slip + the pick delay (10 s), and the
+  // search stops at now + horizon: its window is [T, T + 30) (docs/schedule.md "The horizon cuts the window").
+  // Each round, at 600 k: ad (wanted 600 k, first by age) [600, 619); ae (same T) finds a free only in [619, 630),
+  // 11 s, too short: non-starter, every time; ab (T 600 k + 10, window to + 40) [619, 638); ac (T 600 k + 29)
+  // [638, 657). So ae loses all its runs, the others none.
+  // The suggester tries sliprand alone first: the window stays [T, T + 30) and ae still finds 11 s. Next, slip
+  // PT1M with sliprand: ae's first run now fits at creation (window [10, 89), a random start from 48 on), its grid
+  // moves off ad's, and the re-simulation keeps every task whole.
   const schedule = { repeat: 'PT10M', slip: 'PT20S' };
-  const model = modelOf([
-    combo({ task: 'ab', spec: { source: 'a', dest: 'b' }, schedule }),
-    combo({ task: 'ac', spec: { source: 'a', dest: 'c' }, schedule }),
-    combo({ task: 'ad', spec: { source: 'a', dest: 'd' }, schedule }),
-  ]);
+  const model = modelOf(
+    ['b', 'c', 'd', 'e'].map((x) => combo({ task: `a${x}`, spec: { source: 'a', dest: x }, schedule })),
+  );
   const base = simulateSchedule(model, { days: 1 });
   assert.deepEqual(
     model.tasks.map((t) => taskTotals(base, t.index).scheduled),
-    [144, 144, 0],
+    [144, 144, 144, 0],
   );
-  assert.deepEqual(suggestScheduleFixes(model, base, { task: 'ab', days: 1 }), [], 'ab loses nothing');
-  const fixes = suggestScheduleFixes(model, base, { task: 'ad', days: 1 });
+  assert.deepEqual(suggestScheduleFixes(model, base, { task: 'ac', days: 1 }), [], 'ac loses nothing');
+  const fixes = suggestScheduleFixes(model, base, { task: 'ae', days: 1 });
   assert.ok(fixes.length >= 1);
   const slipFix = fixes[0];
-  assert.ok(slipFix.change.slip || slipFix.change.sliprand, JSON.stringify(slipFix));
-  assert.equal(slipFix.change.repeat, undefined);
-  const after = withChange(model, 'ad', slipFix.change);
+  assert.deepEqual(slipFix.change, { slip: 'PT1M', sliprand: true }, JSON.stringify(slipFix));
+  const after = withChange(model, 'ae', slipFix.change);
   assert.deepEqual(
     model.tasks.map((t) => taskTotals(after, t.index).scheduled),
-    [144, 144, 144],
+    [144, 144, 144, 144],
   );
   assert.deepEqual(slipFix.before, { wanted: 144, scheduled: 0 });
   assert.deepEqual(slipFix.after, { wanted: 144, scheduled: 144 });

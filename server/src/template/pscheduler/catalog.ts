@@ -1,7 +1,7 @@
 // What pScheduler 5.x accepts, read from our data files (schemas/pscheduler/, see its section in the README):
 // per test / archiver / context plug-in every schema version as the running code applies it, the common types
 // of python-pscheduler's jsonval.py, and which tool runs which test. Pure: no I/O (the JSON is bundled).
-import type { SchedulingClass } from '../../../../common/protocol';
+import type { SchedulingClassName as SchedulingClass } from '../../../../common/protocol';
 import { ARCHIVER_FILES, CONTEXT_FILES, TEST_FILES, TOOL_FILES, TYPES_FILE } from './data-files';
 
 /** The draft-07 keywords pScheduler's skeletons use (jsonschema acts on these; our data holds nothing else). */

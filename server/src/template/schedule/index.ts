@@ -3,7 +3,7 @@
 //
 //   const model = buildScheduleModel(expansion.combinations);          // tools, durations, classes, participants
 //   const sim = simulateSchedule(model, { days: 2, seed: 1, isCancelled });   // throws ScheduleCancelled
-//   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReportJson
+//   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReport
 //   const findings = scheduleFindings(model, sim);                     // per template task and per host
 //   const fixes = suggestScheduleFixes(model, sim, { task: 'mesh', sharing: ['other'] });   // re-simulated
 export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
@@ -24,6 +24,10 @@ export {
   taskTotals,
   templateTaskSchedules,
   type ReportOptions,
+  type ScheduleHostRow,
+  type ScheduleReport,
+  type ScheduleRunRow,
+  type ScheduleTaskRow,
   type TemplateTaskSchedule,
 } from './report';
 export {

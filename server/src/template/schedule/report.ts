@@ -1,12 +1,8 @@
-// A simulation as the CLI prints it and the host timeline panel reads it (common/protocol.ts ScheduleReportJson):
+// A simulation as the CLI prints it and the host timeline panel reads it (common/protocol.ts ScheduleReport):
 // hosts with their loads, one row per pScheduler task with its counts over the span, and, when asked, every run of
 // the span with ISO 8601 UTC times.
-import type {
-  ScheduleHostJson,
-  ScheduleReportJson,
-  ScheduleRunJson,
-  ScheduleTaskJson,
-} from '../../../../common/protocol';
+import type { ScheduleHostRow, ScheduleReport, ScheduleRunRow, ScheduleTaskRow } from '../../../../common/protocol';
+export type { ScheduleHostRow, ScheduleReport, ScheduleRunRow, ScheduleTaskRow } from '../../../../common/protocol';
 import { reasonText, RUN_SCHEDULED } from './run-log';
 import type { SimulationResult } from './simulate';
 import { hostLoads, type ScheduleModel } from './task-model';
@@ -49,35 +45,34 @@ export function scheduleReport(
   model: ScheduleModel,
   sim: SimulationResult,
   options: ReportOptions,
-): ScheduleReportJson {
+): ScheduleReport {
   const keepHost = hostFilter(model, options.hosts);
   const keepTask = model.tasks.map((t) => t.participants.some(keepHost));
-  const hosts: ScheduleHostJson[] = hostLoads(model)
+  const hosts: ScheduleHostRow[] = hostLoads(model)
     .filter((_, id) => keepHost(id))
     .map((h) => ({ ...h, exclusiveLoad: round(h.exclusiveLoad), normalLoad: round(h.normalLoad) }));
-  const tasks: ScheduleTaskJson[] = [];
+  const tasks: ScheduleTaskRow[] = [];
   for (const t of model.tasks) {
     if (!keepTask[t.index]) continue;
-    // The fields in the issue's order; `tool` absent when no tool can run the test.
-    const row: ScheduleTaskJson = {
+    // The fields in the issue's order; `tool` null when no tool can run the test.
+    const row: ScheduleTaskRow = {
       task: t.task,
       addresses: t.addresses,
       agent: t.agent,
       ...taskTotals(sim, t.index),
       durationSeconds: t.durationSeconds,
-      tool: t.tool,
+      tool: t.tool ?? null,
       class: t.class,
     };
-    if (row.tool === undefined) delete row.tool;
     tasks.push(row);
   }
-  const report: ScheduleReportJson = { hosts, tasks };
+  const report: ScheduleReport = { hosts, tasks };
   if (options.runs) report.runs = runRows(model, sim, keepTask, options.epochMs);
   return report;
 }
 
 /** The runs wanted in the span, by start time. */
-function runRows(model: ScheduleModel, sim: SimulationResult, keepTask: boolean[], epochMs: number): ScheduleRunJson[] {
+function runRows(model: ScheduleModel, sim: SimulationResult, keepTask: boolean[], epochMs: number): ScheduleRunRow[] {
   const log = sim.runs;
   const picked: number[] = [];
   for (let r = 0; r < log.length; r++)
@@ -85,7 +80,7 @@ function runRows(model: ScheduleModel, sim: SimulationResult, keepTask: boolean[
   picked.sort((x, y) => log.start[x] - log.start[y] || log.task[x] - log.task[y]);
   return picked.map((r) => {
     const t = model.tasks[log.task[r]];
-    const row: ScheduleRunJson = {
+    const row: ScheduleRunRow = {
       task: t.task,
       addresses: t.addresses,
       participants: t.participants.map((h) => model.hosts[h]),

@@ -132,11 +132,14 @@ export function suggestScheduleFixes(
       if (budget <= 0) break;
     }
   }
-  // The smallest repeat from the ladder at which the task fits.
+  // The smallest repeat from the ladder at which the task fits. A slip that the repeat cut (slip + duration reaching
+  // the repeat: "anywhere in the interval") grows with the repeat, or the longer repeat would leave the runs as
+  // crowded as before: their grids stay anchored where the first runs went.
+  const slipFillsRepeat = repeat !== undefined && slip + first.durationSeconds >= repeat;
   if (repeat !== undefined)
     for (const r of LADDER) {
       if (isoSeconds(r)! <= repeat) continue;
-      const found = attempt({ repeat: r });
+      const found = attempt(slipFillsRepeat ? { repeat: r, slip: r } : { repeat: r });
       if (found) {
         out.push(found);
         break;
