@@ -4,11 +4,7 @@
 // wanted, scheduled and non-started, and with --runs every run of the span. Exit 0: every run fits and no host's
 // exclusive load exceeds 1; 1: some task loses runs or some host is over 1 (of those shown with --host); 2: the
 // template cannot be read or expanded, or bad usage.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
-import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
-import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import {
   buildScheduleModel,
   scheduleFindings,
@@ -20,7 +16,7 @@ import {
   type SimulationResult,
 } from '../server/src/template/schedule';
 import { hostFilter } from '../server/src/template/schedule/report';
-import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
+import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import { renderScheduleTable } from './schedule-table';
 
 const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
@@ -157,23 +153,10 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
     process.stderr.write(`psconfig-tools schedule: ${args}\n\n${USAGE}`);
     return 2;
   }
-  let input;
-  try {
-    input = await readInput(args.file as string, args.limits);
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    process.stderr.write(`psconfig-tools schedule: cannot read ${args.file}: ${e.message}\n`);
-    return 2;
-  }
-  const expansion = await expandText({
-    uri: input.url ?? (input.path ? pathToFileURL(resolve(input.path)).toString() : 'stdin:'),
-    version: null,
-    text: input.text,
-    includes: await policyFor(commandLineScope(input.path, args.allowRemote), {
-      limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
-    }),
-    jq: { path: args.jq },
-  });
+  const read = await readTemplateArg('schedule', args.file as string, args.limits, args.allowRemote);
+  if (!read) return 2;
+  const { input, uri, includes } = read;
+  const expansion = await expandText({ uri, version: null, text: input.text, includes, jq: { path: args.jq } });
   if (expansion.error) {
     process.stderr.write(`${args.file}: ${expansion.error}\n`);
     return 2;

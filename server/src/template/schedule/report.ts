@@ -41,11 +41,7 @@ export function hostFilter(model: ScheduleModel, hosts: readonly string[] | unde
   return (id) => keep[id];
 }
 
-export function scheduleReport(
-  model: ScheduleModel,
-  sim: SimulationResult,
-  options: ReportOptions,
-): ScheduleReport {
+export function scheduleReport(model: ScheduleModel, sim: SimulationResult, options: ReportOptions): ScheduleReport {
   const keepHost = hostFilter(model, options.hosts);
   const keepTask = model.tasks.map((t) => t.participants.some(keepHost));
   const hosts: ScheduleHostRow[] = hostLoads(model)
@@ -54,16 +50,17 @@ export function scheduleReport(
   const tasks: ScheduleTaskRow[] = [];
   for (const t of model.tasks) {
     if (!keepTask[t.index]) continue;
-    // The fields in the issue's order; `tool` null when no tool can run the test.
+    // The fields in the issue's order; `tool` absent when no tool can run the test.
     const row: ScheduleTaskRow = {
       task: t.task,
       addresses: t.addresses,
       agent: t.agent,
       ...taskTotals(sim, t.index),
       durationSeconds: t.durationSeconds,
-      tool: t.tool ?? null,
+      tool: t.tool,
       class: t.class,
     };
+    if (row.tool === undefined) delete row.tool;
     tasks.push(row);
   }
   const report: ScheduleReport = { hosts, tasks };
