@@ -3,6 +3,7 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runScheduleCommand } from './schedule-command';
 import { runDiffCommand } from './diff-command';
 import { runFixCommand } from './fix-command';
 import { runTranslateCommand } from './translate-command';
@@ -31,6 +32,9 @@ commands:
   fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]
                                                perfSONAR 5 fixes (esmond archives, _meta in data, draft
                                                placeholders, localhost archives): a unified diff, or --write
+  schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
+                                               pScheduler's scheduler simulated: load per host, runs that will not
+                                               fit and why; exit 1 when a task loses runs or a host is over its time
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -50,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
       return runFixCommand(rest);
     case 'translate':
       return runTranslateCommand(rest);
+    case 'schedule':
+      return runScheduleCommand(rest);
     case '-h':
     case '--help':
     case 'help':
