@@ -506,15 +506,11 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         const file = 'esmond-mesh.psconfig.json';
         await openFile(page, file);
         await page.locator('.monaco-editor .squiggly-warning, .monaco-editor .squiggly-error').first().waitFor();
-        // The cursor inside `"esmond"` of the first archive (Go to Line takes line:column).
+        // The keyboard into the editor (after Quick Open and the explorer's webview it may be elsewhere, and Ctrl+.
+        // then opens nothing), then the cursor inside `"esmond"` of the first archive.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
         const text = readFileSync(join(opts.workspaceDir, file), 'utf8');
-        const at = text.indexOf('"esmond"') + 2;
-        const line = text.slice(0, at).split('\n').length;
-        const column = at - text.lastIndexOf('\n', at - 1);
-        await page.keyboard.press('Control+G');
-        await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-        await page.keyboard.type(`${line}:${column}`);
-        await page.keyboard.press('Enter');
+        await goTo(page, lineColumn(text, text.indexOf('"esmond"') + 2));
         await page.keyboard.press('Control+.');
         const menu = page.locator('.action-widget');
         const fix = menu.locator('.monaco-list-row', { hasText: "Convert to perfSONAR 5's logstash http archive" });
@@ -552,12 +548,10 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           .first()
           .waitFor();
         await page.locator('.monaco-editor .squiggly-error').first().waitFor();
-        // The error is on the first key (line 2, "organizations"): the cursor goes inside it, then Ctrl+. lists
-        // the quick fixes there.
-        await page.keyboard.press('Control+G');
-        await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-        await page.keyboard.type('2:8');
-        await page.keyboard.press('Enter');
+        // The error is on the first key (line 2, "organizations"): the keyboard into the editor, the cursor inside
+        // that key, then Ctrl+. lists the quick fixes there.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await goTo(page, { line: 2, column: 8 });
         await page.keyboard.press('Control+.');
         const fix = page.locator('.context-view').getByText('Translate MeshConfig to pSConfig').first();
         await fix.waitFor();
@@ -569,6 +563,9 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         const right = await groupOf('latentput-meshconfig.psconfig.json').boundingBox();
         if (!left || !right || right.x <= left.x)
           throw new Error(`the translation is not in a column beside the MeshConfig file (${left?.x} / ${right?.x})`);
+        // The tasks are at the end of the translation: shown there, in the picture too.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await page.keyboard.press('Control+End');
         await page.locator('.monaco-editor .view-lines', { hasText: '"Throughputtestname"' }).first().waitFor();
         return `the MeshConfig file at x=${left.x}, its translation beside it at x=${right.x}`;
       },
