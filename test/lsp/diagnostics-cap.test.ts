@@ -21,7 +21,7 @@ test('16 MB inventory: the unknown group is published among the 5,000, the note 
   const ds = await client.open(uri, inv.text);
   assert.equal(ds.length, 5001);
   assert.deepEqual(codes(ds, 1), ['psconfig/unknown-group']);
-  assert.match(ds.find((d) => d.severity === 1)!.message, /no-such-group/);
+  assert.match(String(ds.find((d) => d.severity === 1)!.message), /no-such-group/);
   assert.equal(codes(ds, 4).length, 4999);
   const hidden = inv.unused - 4999;
   assert.equal(
@@ -43,7 +43,7 @@ test("jq's later error joins a capped list; overrides apply before the cut", asy
   assert.deepEqual(codes(ds, 1).sort(), ['psconfig/jq-compile', 'psconfig/unknown-group']);
   const hidden = inv.unused - 4998;
   assert.match(
-    note(ds)?.message ?? '',
+    String(note(ds)?.message ?? ''),
     new RegExp(`^${n(hidden)} more problems are not shown \\(${n(hidden)} hints\\)`),
   );
   client.setPsconfigSettings({ diagnostics: { severity: { 'unused-definition': 'off' } } });
