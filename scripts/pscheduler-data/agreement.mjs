@@ -9,36 +9,16 @@
 //   node scripts/pscheduler-data/agreement.mjs --oracle PATH/TO/pscheduler-oracle [--profile el8] [--seed 1]
 //
 // Without --oracle (or when it is not there) it says so and exits 0.
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeRandom, makeValues } from './values.mjs';
+import { writeFileSync } from 'node:fs';
+import { makeRandom, makeValues, reportRows, runOracle, scriptSetup } from './shared.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const oracleDir = opt('oracle');
+const { opt, oracleDir, load } = scriptSetup('agreement', 'server/src/template/pscheduler/check.js');
 const profile = opt('profile', 'debian12');
 const seed = Number(opt('seed', '1'));
 const randomPer = Number(opt('random', '60'));
-if (!oracleDir || !existsSync(join(oracleDir, 'oracle.py'))) {
-  console.log('agreement: no oracle given (--oracle DIR with oracle.py); nothing compared.');
-  process.exit(0);
-}
-const require = createRequire(import.meta.url);
-const out = (p) => join(root, 'out', p);
-if (!existsSync(out('server/src/template/pscheduler/check.js'))) {
-  console.error('agreement: run `node scripts/build.mjs --tests` first.');
-  process.exit(1);
-}
-const catalog = require(out('server/src/template/pscheduler/catalog.js'));
-const { checkJsonText } = require(out('server/src/template/pscheduler/check.js'));
-const jq = require(out('server/src/template/jq/index.js'));
+const catalog = load('server/src/template/pscheduler/catalog.js');
+const { checkJsonText } = load('server/src/template/pscheduler/check.js');
+const jq = load('server/src/template/jq/index.js');
 
 const { rand, pick } = makeRandom(seed);
 const { good, bad, labelOf, propsOf } = makeValues(catalog);
@@ -339,19 +319,7 @@ for (const [label, [p, v, k]] of representative) {
 
 // ---- judge ------------------------------------------------------------------------------------------------------
 const input = `[${cases.map((c) => `{"kind":${JSON.stringify(c.kind)},"${c.kind === 'test' ? 'type' : 'name'}":${JSON.stringify(c.name)},"${c.kind === 'test' ? 'spec' : 'data'}":${c.text}}`).join(',\n')}]`;
-const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-function oracle(prof) {
-  const run = spawnSync(python, [join(oracleDir, 'oracle.py'), '--profile', prof], {
-    input,
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) {
-    console.error(run.stderr);
-    process.exit(1);
-  }
-  return JSON.parse(run.stdout);
-}
+const oracle = (prof) => runOracle(oracleDir, input, ['--profile', prof]);
 const verdicts = oracle(profile);
 // The rabbitmq routing-key jq is compiled by the editor's asynchronous jq check (rules/jq-expressions.ts):
 // run that same check here for those cases.
@@ -413,9 +381,7 @@ for (const [k, b] of [...byPlugin].sort())
   console.log(
     `  ${k.padEnd(24)} ${String(b.agree).padStart(5)}/${String(b.n).padEnd(5)} (${b.valid} valid for pScheduler)`,
   );
-const report = opt('report');
-if (report) writeFileSync(report, JSON.stringify(rows, null, 1));
-for (const r of rows.slice(0, Number(opt('show', '40')))) console.log(JSON.stringify(r));
+reportRows(opt, rows);
 
 // --vectors FILE: the non-random cases with pScheduler's verdict on both host profiles, as unit-test data
 const vectorsFile = opt('vectors');

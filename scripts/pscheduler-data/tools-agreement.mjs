@@ -11,33 +11,12 @@
 //   node scripts/pscheduler-data/tools-agreement.mjs --oracle PATH/TO/pscheduler-oracle [--count 2000] [--seed 1]
 //
 // Without --oracle (or when it is not there) it says so and exits 0.
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeRandom, makeValues } from './values.mjs';
+import { makeRandom, makeValues, reportRows, runOracle, scriptSetup } from './shared.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const oracleDir = opt('oracle');
+const { opt, oracleDir, load } = scriptSetup('tools-agreement', 'server/src/template/pscheduler/task-check.js');
 const count = Number(opt('count', '2000'));
-if (!oracleDir || !existsSync(join(oracleDir, 'oracle.py'))) {
-  console.log('tools-agreement: no oracle given (--oracle DIR with oracle.py); nothing compared.');
-  process.exit(0);
-}
-const require = createRequire(import.meta.url);
-const out = (p) => join(root, 'out', p);
-if (!existsSync(out('server/src/template/pscheduler/task-check.js'))) {
-  console.error('tools-agreement: run `node scripts/build.mjs --tests` first.');
-  process.exit(1);
-}
-const catalog = require(out('server/src/template/pscheduler/catalog.js'));
-const { TaskChecker } = require(out('server/src/template/pscheduler/task-check.js'));
+const catalog = load('server/src/template/pscheduler/catalog.js');
+const { TaskChecker } = load('server/src/template/pscheduler/task-check.js');
 const { rand, pick } = makeRandom(Number(opt('seed', '1')));
 const { good, bad, propsOf } = makeValues(catalog);
 
@@ -113,17 +92,7 @@ while (cases.length < count) {
   cases.push(c);
 }
 
-const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const run = spawnSync(python, [join(oracleDir, 'oracle.py'), '--with-tools'], {
-  input: JSON.stringify(cases),
-  maxBuffer: 1 << 30,
-  encoding: 'utf8',
-});
-if (run.status !== 0) {
-  console.error(run.stderr);
-  process.exit(1);
-}
-const verdicts = JSON.parse(run.stdout);
+const verdicts = runOracle(oracleDir, JSON.stringify(cases), ['--with-tools']);
 const checker = new TaskChecker();
 const byType = new Map();
 const rows = [];
@@ -165,6 +134,4 @@ for (const [k, b] of [...byType].sort())
   console.log(
     `  ${k.padEnd(16)} ${String(b.agree).padStart(5)}/${String(b.n).padEnd(5)} (${b.valid} valid for pScheduler)`,
   );
-const report = opt('report');
-if (report) writeFileSync(report, JSON.stringify(rows, null, 1));
-for (const r of rows.slice(0, Number(opt('show', '40')))) console.log(JSON.stringify(r));
+reportRows(opt, rows);

@@ -1,6 +1,58 @@
-// Values for generated pScheduler cases, shared by the agreement scripts (development only, never run by
-// `npm test`): a seeded random source, and valid and invalid values per pScheduler type or schema, built from our
-// data files (catalog: server/src/template/pscheduler/catalog.ts compiled to out/).
+// What the agreement scripts share (development only, never run by `npm test`): their command line and the
+// compiled checks they load, the oracle run, the report of disagreements, a seeded random source, and valid and
+// invalid values per pScheduler type or schema, built from our data files (catalog: catalog.ts compiled to out/).
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The options of a script's command line (`opt('seed', '1')`) and `load(path)`, which requires a module compiled
+ * to out/. Exits 0 saying so when no oracle is given, 1 when `needs` (under out/) is not built.
+ */
+export function scriptSetup(name, needs) {
+  const args = process.argv.slice(2);
+  const opt = (key, dflt) => {
+    const i = args.indexOf(`--${key}`);
+    return i >= 0 ? args[i + 1] : dflt;
+  };
+  const oracleDir = opt('oracle');
+  if (!oracleDir || !existsSync(join(oracleDir, 'oracle.py'))) {
+    console.log(`${name}: no oracle given (--oracle DIR with oracle.py); nothing compared.`);
+    process.exit(0);
+  }
+  if (!existsSync(join(root, 'out', needs))) {
+    console.error(`${name}: run \`node scripts/build.mjs --tests\` first.`);
+    process.exit(1);
+  }
+  const require = createRequire(import.meta.url);
+  return { opt, oracleDir, load: (p) => require(join(root, 'out', p)) };
+}
+
+/** pScheduler's verdicts on `input` (the JSON text of a list of cases), from the oracle run with `flags`. */
+export function runOracle(oracleDir, input, flags) {
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const run = spawnSync(python, [join(oracleDir, 'oracle.py'), ...flags], {
+    input,
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) {
+    console.error(run.stderr);
+    process.exit(1);
+  }
+  return JSON.parse(run.stdout);
+}
+
+/** The disagreements: all to `--report FILE`, the first `--show N` (40) on the console. */
+export function reportRows(opt, rows) {
+  const report = opt('report');
+  if (report) writeFileSync(report, JSON.stringify(rows, null, 1));
+  for (const r of rows.slice(0, Number(opt('show', '40')))) console.log(JSON.stringify(r));
+}
 
 /** mulberry32: reproducible cases for a given seed. */
 export function makeRandom(seed) {
