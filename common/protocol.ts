@@ -178,11 +178,36 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * The lens commands (every code lens the server lists carries one; they answer LensCommandResult):
+ * - showTasks (ShowTasksArgs): the task preview as a text document the client opens (window/showDocument);
+ * - showDashboard (OpenDashboardArgs): the task's configured pairs and archives as a text document;
+ * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser.
+ * A client without window/showDocument gets a window/showMessage naming the file or URL. The VS Code extension
+ * shows its own views for these lenses instead (client/src/language/lens-commands.ts).
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  showTasks: 'psconfig.server.showTasks',
+  showDashboard: 'psconfig.server.showDashboard',
+  openArchive: 'psconfig.server.openArchive',
 } as const;
+
+/** Argument of the task lens's command: the template and the task whose lens it is. */
+export interface ShowTasksArgs {
+  uri: string;
+  task?: string;
+}
+
+/** What a lens command did. */
+export interface LensCommandResult {
+  /** `document`: the client opened `target` (window/showDocument); `message`: it was sent a message naming it. */
+  shown: 'document' | 'message';
+  /** The file written (file: URI) or the archive URL. */
+  target?: string;
+  /** One line: what the lens found (also the message, when that is how it was shown). */
+  message: string;
+}
 
 export interface PreviewTasksText {
   uri: string;
@@ -330,4 +355,58 @@ export interface OpenDashboardArgs {
   uri?: string;
   /** Only this task (default: every task, one grid each). */
   task?: string;
+}
+
+// ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
+
+/** pScheduler's scheduling class of a test type (its plug-in's `enumerate`, `scheduling-class`). */
+export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
+
+/** One host's load, as `psconfig-tools schedule --format json` prints it. */
+export interface ScheduleHostJson {
+  /** The string the tasks' participants are known by (the spec's `source`/`dest` after expansion). */
+  address: string;
+  /** Σ duration/repeat over the exclusive runs it takes part in (above 1: more than the day has). */
+  exclusiveLoad: number;
+  /** The same over its normal (latency) runs. */
+  normalLoad: number;
+  /** How many tasks (combinations) it takes part in as a participant. */
+  tasks: number;
+}
+
+/** One task (combination) an agent would create, and how its runs fared in the simulation. */
+export interface ScheduleTaskJson {
+  task: string;
+  addresses: string[];
+  agent?: string;
+  /** Runs its repeat grid asks for in the simulated span. */
+  wanted: number;
+  scheduled: number;
+  nonstart: number;
+  /** Whole seconds pScheduler would store as the run duration (the picked tool's `duration`). */
+  durationSeconds: number;
+  tool?: string;
+  class: SchedulingClass;
+}
+
+/** One simulated run (`--runs`). */
+export interface ScheduleRunJson {
+  task: string;
+  addresses: string[];
+  /** Host addresses whose schedules the run occupies (the test's `participants`). */
+  participants: string[];
+  class: SchedulingClass;
+  /** ISO 8601 UTC. */
+  start: string;
+  end: string;
+  state: 'scheduled' | 'nonstart';
+  /** Why it did not start, in pScheduler's own words. */
+  reason?: string;
+}
+
+/** `psconfig-tools schedule --format json [--runs]`; also what the host timeline panel draws. */
+export interface ScheduleReportJson {
+  hosts: ScheduleHostJson[];
+  tasks: ScheduleTaskJson[];
+  runs?: ScheduleRunJson[];
 }

@@ -9,7 +9,7 @@ import { createDashboardHost, type DashboardDefaults, type DashboardHost } from 
 import type { DashboardToHost, HostToDashboard } from '../../client/src/dashboard/messages';
 import { dashboardPairsOf } from '../../server/src/template/expand/dashboard-pairs';
 import { expandText } from '../../server/src/template/expand/from-text';
-import { serveWebview } from './harness';
+import { openPanelPage, postToPage, serveWebview } from './harness';
 
 export interface DashboardHarnessOptions {
   browser: Browser;
@@ -69,12 +69,7 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
         done++;
         for (const w of waiters.filter((x) => done >= x.n)) w.resolve();
       }
-      const text = JSON.stringify(msg);
-      page
-        .evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text)
-        .catch((e: unknown) => {
-          if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
-        });
+      postToPage(page, msg, problems);
     },
     pairs: opts.pairs ?? (() => pairsOfText(opts.template)),
     template: 'dashboard.psconfig.json',
@@ -95,34 +90,16 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
     now: opts.now,
   });
 
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => requested.push(r.url()));
-  await page.exposeFunction('__psconfigHostPost', (msg: DashboardToHost) => {
-    posted.push(msg);
-    void host.handle(msg);
-  });
-  await page.exposeFunction('__psconfigCsp', (what: string) => problems.push(`csp: ${what}`));
-  await page.addInitScript(() => {
-    type W = Window & {
-      __psconfigHostPost(m: unknown): void;
-      __psconfigCsp(s: string): void;
-      acquireVsCodeApi?: () => unknown;
-    };
-    const w = window as unknown as W;
-    let st: unknown = null;
-    w.acquireVsCodeApi = () => ({
-      postMessage: (m: unknown) => w.__psconfigHostPost(m),
-      getState: () => st,
-      setState: (s: unknown) => (st = s),
-    });
-    document.addEventListener('securitypolicyviolation', (e) =>
-      w.__psconfigCsp(`${e.violatedDirective} blocked ${e.blockedURI}`),
-    );
-  });
-  await page.goto(`${origin}/`);
+  await openPanelPage<DashboardToHost>(
+    page,
+    origin,
+    (msg) => {
+      posted.push(msg);
+      void host.handle(msg);
+    },
+    problems,
+    requested,
+  );
   return {
     page,
     host,

@@ -193,3 +193,52 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     },
   };
 }
+
+/**
+ * Opens a panel's page (the dashboard, the host timeline) with a fake `acquireVsCodeApi` whose `postMessage` calls
+ * `onPost` in this process; console errors, page errors and CSP violations go to `problems`, every URL the page
+ * requests to `requested`.
+ */
+export async function openPanelPage<ToHost>(
+  page: Page,
+  origin: string,
+  onPost: (msg: ToHost) => void,
+  problems: string[],
+  requested: string[],
+): Promise<void> {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => requested.push(r.url()));
+  await page.exposeFunction('__psconfigHostPost', onPost);
+  await page.exposeFunction('__psconfigCsp', (what: string) => problems.push(`csp: ${what}`));
+  await page.addInitScript(() => {
+    type W = Window & {
+      __psconfigHostPost(m: unknown): void;
+      __psconfigCsp(s: string): void;
+      acquireVsCodeApi?: () => unknown;
+    };
+    const w = window as unknown as W;
+    let st: unknown = null;
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: unknown) => w.__psconfigHostPost(m),
+      getState: () => st,
+      setState: (s: unknown) => (st = s),
+    });
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__psconfigCsp(`${e.violatedDirective} blocked ${e.blockedURI}`),
+    );
+  });
+  await page.goto(`${origin}/`);
+}
+
+/** Delivers a host message to the page as VS Code does (a window 'message' event), sent as one JSON string. */
+export function postToPage(page: Page, msg: { type: string }, problems: string[]): void {
+  const text = JSON.stringify(msg);
+  page
+    .evaluate((t) => window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(t) as unknown })), text)
+    .catch((e: unknown) => {
+      if (!page.isClosed()) problems.push(`delivering ${msg.type}: ${String(e)}`);
+    });
+}

@@ -46,9 +46,22 @@ export function explorerCsp(cspSource: string, nonce: string): string {
 }
 
 export function buildExplorerHtml(opts: ExplorerHtmlOptions): string {
+  return buildPageHtml({ ...opts, title: 'Archive Explorer', what: 'the archive explorer' });
+}
+
+/** What every panel's page needs (the explorer, the mesh dashboard, the schedule timeline). */
+export interface PageHtmlOptions extends ExplorerHtmlOptions {
+  title: string;
+  /** What the page is, for its boot and no-script lines ("the mesh dashboard"). */
+  what: string;
+}
+
+/** A panel's page: the CSP above, its style sheets, a boot line and its one script, with this page's nonce. */
+export function buildPageHtml(opts: PageHtmlOptions): string {
   const nonce = opts.nonce ?? makeNonce();
   if (!/^[A-Za-z0-9+/=]{16,}$/.test(nonce)) throw new Error('nonce must be at least 16 base64 characters');
   const styles = opts.styleUris.map((u) => `  <link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n');
+  const what = escapeAttr(opts.what);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -56,11 +69,11 @@ export function buildExplorerHtml(opts: ExplorerHtmlOptions): string {
   <meta http-equiv="Content-Security-Policy" content="${escapeAttr(explorerCsp(opts.cspSource, nonce))}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${styles}
-  <title>Archive Explorer</title>
+  <title>${escapeAttr(opts.title)}</title>
 </head>
 <body>
-  <main id="app" aria-live="polite"><p class="boot">Loading the archive explorer…</p></main>
-  <noscript><p class="boot">The archive explorer needs scripts enabled in this webview.</p></noscript>
+  <main id="app" aria-live="polite"><p class="boot">Loading ${what}…</p></main>
+  <noscript><p class="boot">${what.charAt(0).toUpperCase()}${what.slice(1)} needs scripts enabled in this webview.</p></noscript>
   <script nonce="${nonce}" src="${escapeAttr(opts.scriptUri)}"></script>
 </body>
 </html>

@@ -2,6 +2,7 @@
 // counts, a hover with value / time of the last result / metadata key, the pairs that need attention as a list, and
 // the controls (metric, window, archive, sort, refresh, auto-refresh). All data comes from the host as typed
 // messages (../../dashboard/messages.ts); the page itself never touches the network.
+import '../panel.css';
 import './dashboard.css';
 import { formatMetric } from '../../../../dashboard/metrics';
 import {
@@ -12,7 +13,7 @@ import {
   type HostToDashboard,
   type StateName,
 } from '../../dashboard/messages';
-import { clear, h, rafThrottle } from '../dom';
+import { clear, h, rafThrottle, placeTooltip, setStatusLine } from '../dom';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { GridView, type HoverInfo, type SortOrder } from './grid-view';
 
@@ -122,7 +123,7 @@ const legend = h('div', { class: 'legend', id: 'legend' });
 const subtitle = h('div', { class: 'subtitle muted', id: 'subtitle' });
 const message = h('div', { class: 'error-text', id: 'message' });
 const tooltip = h('div', { class: 'tooltip', id: 'tooltip', hidden: true });
-const problems = h('section', { class: 'problems', id: 'problems' });
+const problems = h('section', { class: 'problems links', id: 'problems' });
 
 const view = new GridView({
   hover: (info) => onHover(info),
@@ -394,13 +395,7 @@ function renderTooltip(): void {
   tooltip.textContent = text;
   tooltip.hidden = false;
   window.dashboardMetrics.hoverText = text;
-  const x = Math.min(info.clientX + 16, window.innerWidth - tooltip.offsetWidth - 8);
-  const y =
-    info.clientY + 18 + tooltip.offsetHeight > window.innerHeight
-      ? info.clientY - tooltip.offsetHeight - 12
-      : info.clientY + 18;
-  tooltip.style.left = `${Math.max(4, x)}px`;
-  tooltip.style.top = `${Math.max(4, y)}px`;
+  placeTooltip(tooltip, info.clientX, info.clientY);
 }
 
 let detailTimer: ReturnType<typeof setTimeout> | undefined;
@@ -418,8 +413,7 @@ function onHover(info: HoverInfo | undefined): void {
 }
 
 function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void {
-  status.textContent = text;
-  status.className = `status-line ${kind === 'error' ? 'error' : 'muted'}${kind === 'busy' ? ' busy' : ''}`;
+  setStatusLine(status, text, kind);
 }
 
 function applyControls(c: DashboardControls): void {

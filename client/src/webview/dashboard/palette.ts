@@ -2,6 +2,7 @@
 // --vscode-charts-* colour with a fallback). "Configured, no data" and "failed" also get a pattern, so they stand
 // out from red and green for everyone, colour vision or not; "not configured" is only a faint cell.
 import { STATE_CODES, type StateName } from '../../dashboard/messages';
+import { pixelOf } from '../pixels';
 
 export interface Palette {
   fg: string;
@@ -15,18 +16,6 @@ export interface Palette {
   /** Per state code: the colour as one RGBA pixel (little-endian, for ImageData), and the pattern's dark pixel. */
   pixel: Uint32Array;
   dark: number;
-}
-
-/** A CSS colour as one ImageData pixel (the browser parses it). */
-function pixelOf(colour: string): number {
-  const c = document.createElement('canvas');
-  c.width = c.height = 1;
-  const x = c.getContext('2d', { willReadFrequently: true });
-  if (!x) return 0;
-  x.fillStyle = colour;
-  x.fillRect(0, 0, 1, 1);
-  const [r, g, b, a] = x.getImageData(0, 0, 1, 1).data;
-  return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -90,8 +79,8 @@ export function readPalette(ctx: CanvasRenderingContext2D, dpr: number): Palette
   return {
     pixel: Uint32Array.from(colour, pixelOf),
     dark: pixelOf('rgba(0,0,0,0.55)'),
-    fg: cssVar('--db-fg', '#333'),
-    muted: cssVar('--db-muted', '#777'),
+    fg: cssVar('--pn-fg', '#333'),
+    muted: cssVar('--pn-muted', '#777'),
     grid: cssVar('--db-gridline', 'rgba(128,128,128,0.35)'),
     font: family,
     fill,
