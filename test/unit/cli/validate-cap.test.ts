@@ -18,7 +18,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function validate(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'validate', ...args], {
     encoding: 'utf8',
-    timeout: 180_000,
+    timeout: 600_000, // 16 MB: seconds alone, minutes on a loaded 2-core machine
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' },
   });
