@@ -53,7 +53,7 @@ export interface ExpandedCombination {
   refused?: PSchedulerRefusal[];
 }
 
-/** A part of a task pScheduler would refuse, checked offline against its plug-ins (README: pScheduler's checks). */
+/** A part of a task pScheduler would refuse, checked offline against its plug-ins (docs/checks.md: pScheduler's own checks). */
 export interface PSchedulerRefusal {
   /** The test (type and spec), one archive, one participant's context, or the choice of tool. */
   part: 'test' | 'archive' | 'context' | 'tools';
@@ -357,56 +357,218 @@ export interface OpenDashboardArgs {
   task?: string;
 }
 
-// ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
+// ---- Task diff: what a change to a template does to the tasks each agent creates (docs/task-diff.md) ----------
 
-/** pScheduler's scheduling class of a test type (its plug-in's `enumerate`, `scheduling-class`). */
-export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
+/**
+ * A task as the diff identifies it, with the agent that schedules it (the entry's `agent`): the template's task
+ * name and the combination's address strings in order, as pSConfig names a combination in its messages
+ * (`task=T,addresses=a->b`, task_generator.py `_handle_next_error`).
+ */
+export interface TaskDiffTask {
+  task: string;
+  addresses: string[];
+}
 
-/** One host's load, as `psconfig-tools schedule --format json` prints it. */
-export interface ScheduleHostJson {
-  /** The string the tasks' participants are known by (the spec's `source`/`dest` after expansion). */
+/** One part of a task's JSON that differs: `test.type`, `test.spec.<key>`, `archives`, `schedule`, `tools`,
+ *  `reference` (without the agent's own `psconfig` block), `contexts`, `priority`, or `task` (a renamed task whose
+ *  JSON is the same). A side without the part has no `old` / `new`. */
+export interface TaskDiffPart {
+  part: string;
+  old?: unknown;
+  new?: unknown;
+  /** What the agent does with this change when it is not plain replacement (private spec fields, renames). */
+  note?: string;
+}
+
+export interface TaskDiffChanged extends TaskDiffTask {
+  parts: TaskDiffPart[];
+}
+
+export interface TaskDiffAgent {
+  agent: string;
+  added: TaskDiffTask[];
+  removed: TaskDiffTask[];
+  changed: TaskDiffChanged[];
+}
+
+/** Diagnostic counts of one side, by severity. */
+export interface TaskDiffDiagnosticCounts {
+  error: number;
+  warning: number;
+  information: number;
+  hint: number;
+}
+
+/** What one version yields as a whole. */
+export interface TaskDiffSide {
+  /** What was read: a file, a URL, `REV:PATH`, or the editor's document. */
+  source?: string;
+  /** Set when the template cannot be expanded at all (a JSON syntax error, ...): it yields no task. */
+  error?: string;
+  /** Combinations that create a task. */
+  tasks: number;
+  /** Combinations that create none: failed expansions and, of those, tasks pScheduler would refuse. */
+  failed: number;
+  refused: number;
+  /** Tasks whose iteration stopped (for example `scheduled-by` too big). */
+  taskErrors: number;
+  /** Absent when the diagnostics were not computed. */
+  diagnostics?: TaskDiffDiagnosticCounts;
+}
+
+/** A combination that fails in the new version and did not fail that way in the old one, or a task that stopped. */
+export interface TaskDiffFailure {
+  task: string;
+  /** Absent for a task-level error. */
+  addresses?: string[];
+  agent?: string;
+  error: string;
+  refused?: boolean;
+}
+
+/** A diagnostic of the new version that the old one did not have (matched by severity, code and message). */
+export interface TaskDiffDiagnostic {
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  code: string;
+  message: string;
+  /** 1-based line in the new version. */
+  line?: number;
+}
+
+/** One host's load before and after (schedule model), only for hosts where it differs. */
+export interface TaskDiffHostLoad {
+  host: string;
+  exclusiveLoad: { old: number; new: number };
+  normalLoad: { old: number; new: number };
+}
+
+export interface TaskDiffResult {
+  summary: { added: number; removed: number; changed: number; agentsAffected: number };
+  /** Agents with at least one added, removed or changed task. */
+  agents: TaskDiffAgent[];
+  old: TaskDiffSide;
+  new: TaskDiffSide;
+  newFailures: TaskDiffFailure[];
+  newDiagnostics: TaskDiffDiagnostic[];
+  /** With the schedule model: hosts whose exclusive or normal load changes. */
+  hosts?: TaskDiffHostLoad[];
+}
+
+/** `−1,204 +12 ~3 tasks on 37 agents` (removed, added, changed), or `no task changes`: one wording for the
+ *  command line, the status bar and the comparison tree. */
+export function taskDiffHeadline(s: TaskDiffResult['summary']): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const parts: string[] = [];
+  if (s.removed) parts.push(`−${n(s.removed)}`);
+  if (s.added) parts.push(`+${n(s.added)}`);
+  if (s.changed) parts.push(`~${n(s.changed)}`);
+  if (!parts.length) return 'no task changes';
+  const total = s.removed + s.added + s.changed;
+  return `${parts.join(' ')} task${total === 1 ? '' : 's'} on ${n(s.agentsAffected)} agent${s.agentsAffected === 1 ? '' : 's'}`;
+}
+
+// ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----
+
+/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
+export type SchedulingClassName = 'exclusive' | 'normal' | 'background' | 'background-multi';
+
+/**
+ * A simulated schedule, as `psconfig-tools schedule --format json` prints it and the host timeline panel reads it
+ * (docs/schedule.md). Times are ISO 8601 UTC; counts cover the simulated span (the warm-up day left out).
+ */
+export interface ScheduleReport {
+  hosts: ScheduleHostRow[];
+  tasks: ScheduleTaskRow[];
+  /** Every simulated run of the span; only when asked for (`--runs`). */
+  runs?: ScheduleRunRow[];
+}
+
+export interface ScheduleHostRow {
+  /** The string the tasks' participants name the host by (spec source/dest or *-node after expansion). */
   address: string;
-  /** Σ duration/repeat over the exclusive runs it takes part in (above 1: more than the day has). */
+  /** Sum of duration / repeat over the exclusive tasks the host takes part in (above 1: cannot all fit). */
   exclusiveLoad: number;
-  /** The same over its normal (latency) runs. */
+  /** The same over normal tasks (latency), which block exclusive runs on the host. */
   normalLoad: number;
-  /** How many tasks (combinations) it takes part in as a participant. */
+  /** pScheduler tasks the host takes part in (every class). */
   tasks: number;
 }
 
-/** One task (combination) an agent would create, and how its runs fared in the simulation. */
-export interface ScheduleTaskJson {
+/** One pScheduler task an agent would create (one combination of a template task). */
+export interface ScheduleTaskRow {
   task: string;
+  /** Address names of the combination, as `psconfig-tools expand` prints them. */
   addresses: string[];
-  agent?: string;
-  /** Runs its repeat grid asks for in the simulated span. */
+  agent: string;
+  /** Runs the repeat grid asks for in the span. */
   wanted: number;
   scheduled: number;
   nonstart: number;
-  /** Whole seconds pScheduler would store as the run duration (the picked tool's `duration`). */
+  /** The whole seconds pScheduler stores for every run (the tool's duration program). */
   durationSeconds: number;
-  tool?: string;
-  class: SchedulingClass;
+  /** The tool pScheduler would pick; null when no tool can run the test. */
+  tool: string | null;
+  class: SchedulingClassName;
 }
 
-/** One simulated run (`--runs`). */
-export interface ScheduleRunJson {
+export interface ScheduleRunRow {
   task: string;
   addresses: string[];
-  /** Host addresses whose schedules the run occupies (the test's `participants`). */
+  /** Host addresses of the run's participants, the lead first. */
   participants: string[];
-  class: SchedulingClass;
-  /** ISO 8601 UTC. */
+  class: SchedulingClassName;
   start: string;
   end: string;
   state: 'scheduled' | 'nonstart';
-  /** Why it did not start, in pScheduler's own words. */
+  /** Non-starters: pScheduler's own reason ("No times available for this run."). */
   reason?: string;
 }
 
-/** `psconfig-tools schedule --format json [--runs]`; also what the host timeline panel draws. */
-export interface ScheduleReportJson {
-  hosts: ScheduleHostJson[];
-  tasks: ScheduleTaskJson[];
-  runs?: ScheduleRunJson[];
+// ---- Task comparison in the editor (docs/task-diff.md#in-the-editor) ----------------------------------------
+
+/** Compare the tasks of an open template with another version of it (the editor's "Compare Tasks with HEAD"). */
+export interface CompareTasksParams {
+  /** The template: the new side is its current text (or the file on disk when it is not open). */
+  uri: string;
+  /** The old side's text and how to name it (`HEAD`, a file's path). Its includes are read as the template's. */
+  base: { text: string; source: string };
+  /** Only the summary and each side's figures (the status bar): `agents` is left empty. */
+  summaryOnly?: boolean;
 }
+
+export interface CompareTasksResult {
+  uri: string;
+  version: number | null;
+  /** Names this comparison in psconfig/compareTaskJson (the server keeps the latest comparison per template). */
+  id: string;
+  /** Set when nothing could be compared (the template cannot be read, ...). */
+  error?: string;
+  /** The diff; the parts of a changed task carry their names and notes only (their JSON opens side by side). */
+  diff?: TaskDiffResult;
+  elapsedMs: number;
+}
+
+export const CompareTasksRequest: RequestDef<CompareTasksParams, CompareTasksResult> = {
+  method: 'psconfig/compareTasks',
+};
+
+/** One side of one task of a comparison, to show its task JSON. */
+export interface CompareTaskJsonParams {
+  uri: string;
+  id: string;
+  side: 'old' | 'new';
+  agent: string;
+  task: string;
+  addresses: string[];
+}
+
+export interface CompareTaskJsonResult {
+  /** The combination on that side (its task JSON, or why it fails); absent when that side has none. */
+  combination?: ExpandedCombination;
+  /** Set when the comparison is no longer kept (a newer one replaced it, or the template was closed). */
+  error?: string;
+}
+
+export const CompareTaskJsonRequest: RequestDef<CompareTaskJsonParams, CompareTaskJsonResult> = {
+  method: 'psconfig/compareTaskJson',
+};

@@ -5,7 +5,14 @@
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import type { DashboardPairsResult, ExpandTasksResult, HeapFigures } from '../../../common/protocol';
+import type {
+  CompareTaskJsonParams,
+  CompareTaskJsonResult,
+  CompareTasksResult,
+  DashboardPairsResult,
+  ExpandTasksResult,
+  HeapFigures,
+} from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
 import type { TaskFact } from '../template/navigation/hover';
@@ -13,6 +20,7 @@ import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
 import { runAlone, SharedExpansions } from './expansion-shared';
+import { TaskComparisons, type CompareJob } from './task-comparison';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 import { heapFigures } from './memory-report';
@@ -33,6 +41,8 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
+  | ({ kind: 'compare' } & CompareJob)
+  | { kind: 'compareTask'; params: CompareTaskJsonParams }
   | { kind: 'forget'; uri: string }
   | { kind: 'memory' };
 
@@ -109,6 +119,7 @@ export function serveBackgroundJobs(): void {
   lowerThreadPriority();
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
+  const comparisons = new TaskComparisons(expansions);
   const fail = (id: number, err: unknown): void =>
     post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   port.on('message', (job: Job) => {
@@ -134,6 +145,14 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
+        comparisons.forget(job.uri);
+      } else if (job.kind === 'compare') {
+        comparisons.compare(job).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'compareTask') {
+        post({ id: job.id, phase: 'result', value: comparisons.taskJson(job.params) });
       } else if (job.kind === 'memory') {
         post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
@@ -193,6 +212,7 @@ export class BackgroundRunner {
   private broken = false;
   /** Used when there is no worker. */
   private readonly local = new SharedExpansions();
+  private readonly localComparisons = new TaskComparisons(this.local);
 
   constructor(
     private readonly entry: string | undefined,
@@ -268,10 +288,23 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
   }
 
-  /** Drops the full expansion kept for `uri` (closed, or settings changed). */
+  /** The tasks of `input` (its shared full expansion) compared with another version's text (task-comparison.ts). */
+  async compare(input: EngineInput, base: CompareJob['base'], summaryOnly: boolean): Promise<CompareTasksResult> {
+    if (!this.ensureWorker()) return this.localComparisons.compare({ input, base, summaryOnly });
+    return (await this.send({ kind: 'compare', input, base, summaryOnly })) as CompareTasksResult;
+  }
+
+  /** One side of one task of the latest comparison of a template. */
+  async compareTaskJson(params: CompareTaskJsonParams): Promise<CompareTaskJsonResult> {
+    if (!this.ensureWorker()) return this.localComparisons.taskJson(params);
+    return (await this.send({ kind: 'compareTask', params })) as CompareTaskJsonResult;
+  }
+
+  /** Drops the full expansion and the comparison kept for `uri` (closed, or settings changed). */
   forgetExpansion(uri: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
     this.local.forget(uri);
+    this.localComparisons.forget(uri);
   }
 
   /** The worker's heap after a full collection (none without a worker, or before its first job). */

@@ -14,7 +14,7 @@ import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
-import { includeScopeKey } from './expansion-engine';
+import { includeScopeKey, type EngineInput } from './expansion-engine';
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
 export interface Cancellable {
@@ -77,6 +77,12 @@ export class ExpansionService {
       () => this.countCache.get(doc.uri) === entry && this.countCache.delete(doc.uri),
     );
     return counts;
+  }
+
+  /** The counts of exactly this version if they have arrived (a lens can then be sent complete). */
+  settledCounts(doc: TextDocument): TaskFact[] | undefined {
+    const hit = this.countCache.get(doc.uri);
+    return hit && hit.version === doc.version ? hit.value : undefined;
   }
 
   /** The counts of the newest version that has them (maybe older than the document), if any. */
@@ -196,20 +202,30 @@ export class ExpansionService {
    * Tasks view and the lenses; a file that is not open is expanded for this request alone.
    */
   dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
+    return this.runner.pairs(this.fullInput(doc, open), tasks);
+  }
+
+  /**
+   * What the engine needs for the full expansion of `doc` (all agents, no limit): an open document's is shared with
+   * the Tasks view and the lenses. Waits for the client's settings, like every run that may start jq.
+   */
+  async engineInput(doc: TextDocument, open: boolean): Promise<EngineInput> {
+    await this.ready();
+    return this.fullInput(doc, open);
+  }
+
+  private fullInput(doc: TextDocument, open: boolean): EngineInput {
     const settings = this.settings();
-    return this.runner.pairs(
-      {
-        uri: doc.uri,
-        version: open ? doc.version : null,
-        text: doc.getText(),
-        includeScope: this.includeScope(doc.uri),
-        agentAddresses: [],
-        limit: undefined,
-        settings,
-        jq: jqConfigOf(settings),
-      },
-      tasks,
-    );
+    return {
+      uri: doc.uri,
+      version: open ? doc.version : null,
+      text: doc.getText(),
+      includeScope: this.includeScope(doc.uri),
+      agentAddresses: [],
+      limit: undefined,
+      settings,
+      jq: jqConfigOf(settings),
+    };
   }
 
   private start(

@@ -5,6 +5,7 @@ import {
   ErrorCodes,
   type CodeAction,
   type CodeLens,
+  type Command,
   type CompletionItem,
   type CompletionList,
   type Connection,
@@ -296,10 +297,15 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
       const base = { uri: m.doc.uri, version: m.doc.version };
-      const lenses: CodeLens[] = taskLenses(m.model).map((l) => ({
-        range: toRange(m.doc, l.start, l.end),
-        data: { ...base, kind: 'task', task: l.task } satisfies LensData,
-      }));
+      // Task lenses are complete when this version's counts are known (VS Code asks for lenses again each time the
+      // editor gains focus): a lens sent complete needs no resolve, and VS Code's clickable links of the lenses it
+      // replaces stay stale only until the resolve round ends (a click then says "Actual command not found").
+      const counts = d.expansion.settledCounts(m.doc);
+      const lenses: CodeLens[] = taskLenses(m.model).map((l) =>
+        counts
+          ? { range: toRange(m.doc, l.start, l.end), command: taskLensCommand(m.doc.uri, l.task, counts) }
+          : { range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'task', task: l.task } satisfies LensData },
+      );
       // The dashboard lens needs nothing from an expansion: its command is complete now.
       for (const l of dashboardLenses(m.model)) {
         const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
@@ -326,10 +332,7 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(data.uri);
       if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
       if (data.kind === 'task') {
-        const counts = await d.expansion.counts(doc);
-        const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
-        const args: ShowTasksArgs = { uri: data.uri, task: data.task };
-        return { ...lens, command: { title, command: ServerCommands.showTasks, arguments: [args] } };
+        return { ...lens, command: taskLensCommand(data.uri, data.task, await d.expansion.counts(doc)) };
       }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
@@ -342,6 +345,16 @@ export function registerFeatures(d: FeatureDeps): void {
       return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
     }),
   );
+}
+
+/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
+function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
+  const args: ShowTasksArgs = { uri, task };
+  return {
+    title: taskLensTitle(task, { tasks: counts, combinations: [] }),
+    command: ServerCommands.showTasks,
+    arguments: [args],
+  };
 }
 
 /** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */

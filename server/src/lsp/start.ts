@@ -41,6 +41,7 @@ import { BackgroundRunner } from './background-worker';
 import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
+import { registerCompareHandlers } from './compare-handlers';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { previewText } from '../template/expand/preview-text';
@@ -81,8 +82,14 @@ export function consoleLogger(connection: Connection): Logger {
   };
 }
 
+/** What the entry point must run however the process ends (a client may close the pipe without `shutdown`). */
+export interface ServerCleanup {
+  /** Synchronous: removes the files the lens commands wrote. */
+  atExit: () => void;
+}
+
 /** Serves the language server on `connection` (which it starts listening). */
-export function startServer(connection: Connection, options: ServerOptions = DEFAULT_SERVER_OPTIONS): void {
+export function startServer(connection: Connection, options: ServerOptions = DEFAULT_SERVER_OPTIONS): ServerCleanup {
   const log = consoleLogger(connection);
   const DIAGNOSTICS_DELAY_MS = options.diagnosticsDelayMs;
 
@@ -441,8 +448,6 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     }),
   );
 
-  // (A client that exits without shutdown still gets the lens files removed.)
-  connection.onExit(() => lensCommands.dispose());
   connection.onShutdown(() => {
     lensCommands.dispose();
     publisher.dispose();
@@ -451,6 +456,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     cache.clear();
   });
 
+  registerCompareHandlers({ connection, documents, expansion, runner, log });
   registerFeatures({
     connection,
     documents,
@@ -464,4 +470,5 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   });
   documents.listen(connection);
   connection.listen();
+  return { atExit: () => lensCommands.dispose() };
 }

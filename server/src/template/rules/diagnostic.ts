@@ -21,7 +21,7 @@ export type DiagnosticData =
   | { kind: 'set-schema'; version: number };
 
 export interface TemplateDiagnostic {
-  /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
+  /** Stable code, e.g. `psconfig/unknown-group` (documented in the table of checks in docs/checks.md). */
   code: DiagnosticCode;
   severity: Severity;
   message: string;
