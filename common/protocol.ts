@@ -506,8 +506,8 @@ export interface ScheduleTaskRow {
   nonstart: number;
   /** The whole seconds pScheduler stores for every run (the tool's duration program). */
   durationSeconds: number;
-  /** The tool pScheduler would pick; null when no tool can run the test. */
-  tool: string | null;
+  /** The tool pScheduler would pick; absent when no tool can run the test. */
+  tool?: string;
   class: SchedulingClassName;
 }
 

@@ -26,6 +26,8 @@ export class DiagnosticsPublisher {
   private readonly dirty = new Set<string>();
   /** The pass in flight per document: an edit cancels it (its jq compile checks are killed). */
   private readonly cancels = new Map<string, CancelFlag>();
+  /** What was last published per document, with its version (the "fix all in the file" code actions read it). */
+  private readonly last = new Map<string, { version: number; diagnostics: TemplateDiagnostic[] }>();
 
   constructor(
     private readonly connection: Connection,
@@ -54,7 +56,14 @@ export class DiagnosticsPublisher {
     );
   }
 
+  /** The diagnostics published for `version` of the document (after severity overrides), if that is the last. */
+  published(uri: string, version: number): readonly TemplateDiagnostic[] | undefined {
+    const p = this.last.get(uri);
+    return p && p.version === version ? p.diagnostics : undefined;
+  }
+
   clear(uri: string): void {
+    this.last.delete(uri);
     this.cancels.get(uri)?.cancel();
     this.cancels.delete(uri);
     const pending = this.timers.get(uri);
@@ -126,7 +135,9 @@ export class DiagnosticsPublisher {
 
   /** Severity overrides are applied again here: the cap's note and the size warning are overridable too. */
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
-    const out: Diagnostic[] = applySeverityOverrides(diagnostics, this.severity()).map((d) => toDiagnostic(doc, d));
+    const shown = applySeverityOverrides(diagnostics, this.severity());
+    this.last.set(doc.uri, { version: doc.version, diagnostics: shown });
+    const out: Diagnostic[] = shown.map((d) => toDiagnostic(doc, d));
     await this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: out });
   }
 }

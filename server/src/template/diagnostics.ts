@@ -16,6 +16,8 @@ import { checkIncludes } from './rules/includes';
 import { checkAddressFormats } from './rules/address-format';
 import { checkEmptySelections } from './rules/empty-selection';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
+import { checkArchiveLocalhost } from './rules/archive-localhost';
+import { checkLegacyPlaceholders } from './rules/legacy-placeholders';
 import { checkPscheduler } from './rules/pscheduler';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
@@ -140,6 +142,8 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(checkReferences(model, includes, unresolved));
     append(checkIncludes(model, includes, unresolved));
     append(checkTemplateVariables(model));
+    append(checkLegacyPlaceholders(model));
+    append(checkArchiveLocalhost(model));
     append(checkSemantics(model));
     append(checkAddressFormats(model));
     append(checkEmptySelections(model, includes));
