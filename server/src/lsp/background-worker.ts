@@ -26,6 +26,8 @@ import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 import { heapFigures } from './memory-report';
 import type { JqConfig } from '../template/jq/config';
 import type { IncludeScope } from '../template/includes/scope';
+import type { SeverityCounts } from '../template/diagnostic-cap';
+import type { SeverityOverrides } from '../template/severity-overrides';
 
 type JobBody =
   | {
@@ -34,6 +36,7 @@ type JobBody =
       jq: JqConfig | undefined;
       includeScope: IncludeScope;
       cancel?: SharedArrayBuffer;
+      overrides?: SeverityOverrides;
     }
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
@@ -122,10 +125,11 @@ export function serveBackgroundJobs(): void {
   port.on('message', (job: Job) => {
     try {
       if (job.kind === 'diagnostics') {
-        computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel)).then(
+        computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel), job.overrides).then(
           (pass) => {
             const value: FirstPass = {
               diagnostics: pass.diagnostics,
+              omitted: pass.omitted,
               includePaths: pass.includePaths,
               ...(pass.cancelled ? { cancelled: true } : {}),
             };
@@ -173,7 +177,10 @@ export function serveBackgroundJobs(): void {
 }
 
 interface FirstPass {
+  /** The shown diagnostics, worst first (the cap is applied in the worker: diagnostics-source.ts). */
   diagnostics: TemplateDiagnostic[];
+  /** Per severity, what the cap left out. */
+  omitted: SeverityCounts;
   includePaths: string[];
   /** The pass was cancelled (the text changed): nothing to publish. */
   cancelled?: true;
@@ -217,11 +224,14 @@ export class BackgroundRunner {
     jq: JqConfig | undefined,
     includeScope: IncludeScope,
     cancel?: CancelFlag,
+    overrides?: SeverityOverrides,
   ): Promise<DiagnosticsOutcome> {
     if (!this.ensureWorker()) {
-      const pass = await computeDiagnostics(text, jq, includeScope, cancel ? () => cancel.cancelled : undefined);
+      const isCancelled = cancel ? () => cancel.cancelled : undefined;
+      const pass = await computeDiagnostics(text, jq, includeScope, isCancelled, overrides);
       return {
         diagnostics: pass.diagnostics,
+        omitted: pass.omitted,
         includePaths: pass.includePaths,
         ...(pass.cancelled ? { cancelled: true } : {}),
         later: pass.later(),
@@ -235,7 +245,7 @@ export class BackgroundRunner {
     });
     laterP.catch(() => undefined);
     const first = (await this.send(
-      { kind: 'diagnostics', text, jq, includeScope, cancel: cancel?.buffer },
+      { kind: 'diagnostics', text, jq, includeScope, cancel: cancel?.buffer, overrides },
       later,
       laterFail,
     )) as FirstPass;

@@ -11,6 +11,7 @@ import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
 import type { IncludeScope } from '../template/includes/scope';
 import { applySeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
+import { capDiagnostics, withCapNote } from '../template/diagnostic-cap';
 
 /** How the publisher learns a template's include scope and tells the server what it includes. */
 export interface IncludeHooks {
@@ -25,6 +26,8 @@ export class DiagnosticsPublisher {
   private readonly dirty = new Set<string>();
   /** The pass in flight per document: an edit cancels it (its jq compile checks are killed). */
   private readonly cancels = new Map<string, CancelFlag>();
+  /** What was last published per document, with its version (the "fix all in the file" code actions read it). */
+  private readonly last = new Map<string, { version: number; diagnostics: TemplateDiagnostic[] }>();
 
   constructor(
     private readonly connection: Connection,
@@ -53,7 +56,14 @@ export class DiagnosticsPublisher {
     );
   }
 
+  /** The diagnostics published for `version` of the document (after severity overrides), if that is the last. */
+  published(uri: string, version: number): readonly TemplateDiagnostic[] | undefined {
+    const p = this.last.get(uri);
+    return p && p.version === version ? p.diagnostics : undefined;
+  }
+
   clear(uri: string): void {
+    this.last.delete(uri);
     this.cancels.get(uri)?.cancel();
     this.cancels.delete(uri);
     const pending = this.timers.get(uri);
@@ -89,7 +99,7 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel);
+      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel, this.severity());
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -110,20 +120,24 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    const diagnostics = outcome.diagnostics;
-    await this.publish(now, diagnostics);
+    // Already capped (worst first) where the checks ran; jq's errors are merged in and the whole cut again.
+    const first = { shown: outcome.diagnostics, omitted: outcome.omitted };
+    await this.publish(now, withCapNote(first));
     try {
       const extra = await outcome.later.finally(() => this.cancels.get(uri) === cancel && this.cancels.delete(uri));
       const latest = this.current(uri);
       if (extra.length > 0 && latest && latest.version === version)
-        await this.publish(latest, [...diagnostics, ...extra]);
+        await this.publish(latest, withCapNote(capDiagnostics([...first.shown, ...extra], undefined, first.omitted)));
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
+  /** Severity overrides are applied again here: the cap's note and the size warning are overridable too. */
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
-    const out: Diagnostic[] = applySeverityOverrides(diagnostics, this.severity()).map((d) => toDiagnostic(doc, d));
+    const shown = applySeverityOverrides(diagnostics, this.severity());
+    this.last.set(doc.uri, { version: doc.version, diagnostics: shown });
+    const out: Diagnostic[] = shown.map((d) => toDiagnostic(doc, d));
     await this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: out });
   }
 }

@@ -23,6 +23,8 @@ import {
 } from '../template/navigation/completion';
 import { completeInEditedText } from '../template/navigation/edited-text';
 import { quickFixes } from '../template/navigation/code-actions';
+import { migrationCodeActions } from './migration-actions';
+import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import {
   archiveLenses,
   dashboardLenses,
@@ -83,6 +85,8 @@ export interface FeatureDeps {
    * path).
    */
   editedTextMinChars: number;
+  /** The diagnostics published for this version of the document (offsets), for "fix all in the file" actions. */
+  publishedDiagnostics?: (uri: string, version: number) => readonly TemplateDiagnostic[] | undefined;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
@@ -288,6 +292,8 @@ export function registerFeatures(d: FeatureDeps): void {
           });
         }
       }
+      const published = d.publishedDiagnostics?.(m.doc.uri, m.doc.version);
+      out.push(...migrationCodeActions(m.doc, m.model, params.context.diagnostics, published));
       return out;
     }),
   );

@@ -467,6 +467,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     supportsEditRangeDefault: () => editRangeDefault,
     supportsSnippets: () => snippetSupport,
     editedTextMinChars: options.editedTextMinChars,
+    publishedDiagnostics: (uri, version) => publisher.published(uri, version),
   });
   documents.listen(connection);
   connection.listen();

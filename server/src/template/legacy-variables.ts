@@ -1,6 +1,6 @@
 // The placeholders of the MeshConfig era and pSConfig's drafts, and the template variable that replaced each one.
 // One table for everything that turns old text into pSConfig variables: the quick fixes (fixes/), the placeholder
-// rule (rules/legacy-placeholders.ts) and the MeshConfig translator.
+// rule (rules/legacy-placeholders.ts) and the MeshConfig translator (meshconfig/).
 //
 // Where the mapping comes from (read, not guessed):
 // - pSConfig's draft templates wrote `$group::N` for the N-th address of a task and `$requesting-agent` for the
@@ -10,10 +10,9 @@
 //   (t/client-psconfig-*.t, 2017-12-02): `$group::0` → `{% address[0] %}`, `$group::1` → `{% address[1] %}`,
 //   `$requesting-agent` → `{% scheduled_by_address %}`. No other `$` placeholder exists in either history.
 // - The 4.x MeshConfig translator writes the same variables where MeshConfig had fixed roles
-//   (perfsonar/perl-shared libperfsonar/lib/perfSONAR_PS/Client/PSConfig/Translators/MeshConfig/Config.pm):
-//   `source`/`dest` → `{% address[0] %}`/`{% address[1] %}`, `source-node`/`dest-node` →
-//   `{% pscheduler_address[0] %}`/`{% pscheduler_address[1] %}`, `flip` → `{% flip %}`, an esmond archive's
-//   `measurement-agent` → `{% scheduled_by_address %}` (_convert_measurement_archives). Its MeshConfigTasks
+//   (perfsonar/perl-shared libperfsonar/lib/perfSONAR_PS/Client/PSConfig/Translators/MeshConfig/Config.pm:
+//   `{% address[0] %}` for `source`, an esmond archive's `measurement-agent` → `{% scheduled_by_address %}`;
+//   the per-test-type role table is the translator's, meshconfig/parameters.ts). Its MeshConfigTasks
 //   sibling (…/Translators/MeshConfigTasks/Config.pm) replaces a `localhost`, `127.0.0.1` or `::1` archive host by
 //   `{% scheduled_by_address %}` "since localhost causes problems when remote is lead".
 //   The Python port (perfsonar/psconfig psconfig/client/psconfig/translators/mesh_config/config.py) is a stub whose
@@ -57,16 +56,6 @@ export function findLegacyPlaceholders(text: string, from = 0, to = text.length)
 export function replaceLegacyPlaceholders(s: string): string {
   return s.replace(new RegExp(PLACEHOLDER.source, 'g'), (p) => variableForPlaceholder(p)!);
 }
-
-/** The variables the MeshConfig translator writes for a test's fixed roles (Translators/MeshConfig/Config.pm). */
-export const MESHCONFIG_ROLE_VARIABLES = {
-  source: '{% address[0] %}',
-  dest: '{% address[1] %}',
-  'source-node': '{% pscheduler_address[0] %}',
-  'dest-node': '{% pscheduler_address[1] %}',
-  flip: '{% flip %}',
-  'measurement-agent': '{% scheduled_by_address %}',
-} as const;
 
 /** Hosts that name the machine itself: an archive URL on one of them archives wherever the run happens
  *  (MeshConfigTasks/Config.pm tests exactly `localhost`, `127.0.0.1` and `::1`; we take all of 127/8 too). */

@@ -499,6 +499,36 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         throw new Error(`the error does not say the connection was refused: "${text}"`);
       return `status "${text}"`;
     });
+    await checks.run(
+      'the light bulb on an esmond archive offers the perfSONAR 5 fix, and applying it converts the archive',
+      '10-quick-fix-applied',
+      async () => {
+        const file = 'esmond-mesh.psconfig.json';
+        await openFile(page, file);
+        await page.locator('.monaco-editor .squiggly-warning, .monaco-editor .squiggly-error').first().waitFor();
+        // The cursor inside `"esmond"` of the first archive (Go to Line takes line:column).
+        const text = readFileSync(join(opts.workspaceDir, file), 'utf8');
+        const at = text.indexOf('"esmond"') + 2;
+        const line = text.slice(0, at).split('\n').length;
+        const column = at - text.lastIndexOf('\n', at - 1);
+        await page.keyboard.press('Control+G');
+        await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+        await page.keyboard.type(`${line}:${column}`);
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Control+.');
+        const menu = page.locator('.action-widget');
+        const fix = menu.locator('.monaco-list-row', { hasText: "Convert to perfSONAR 5's logstash http archive" });
+        await fix.first().waitFor();
+        const offered = await texts(menu.locator('.monaco-list-row'));
+        await page.screenshot({ path: join(opts.screenshots, '10-quick-fix-menu.png') });
+        await fix.first().click();
+        await page
+          .locator('.monaco-editor .view-lines', { hasText: '"_url": "https://ma.example.net/logstash"' })
+          .first()
+          .waitFor();
+        return `offered ${offered.join(' | ')}; the archive now posts to https://ma.example.net/logstash`;
+      },
+    );
   } finally {
     clearTimeout(overall);
     if (checks.failed > 0) consoleErrors.slice(-15).forEach((l) => opts.print(l));

@@ -59,6 +59,9 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/priority-zero',
   'psconfig/reserved-reference-key',
   'psconfig/schedule-until-overridden',
+  // perfSONAR 4 → 5 (fixed by `psconfig-tools fix` and quick fixes, fixes/)
+  'psconfig/legacy-placeholder',
+  'psconfig/archive-localhost',
   // pScheduler's own checks (rules/pscheduler.ts)
   'psconfig/unknown-test-type',
   'psconfig/spec-unknown-property',
