@@ -232,4 +232,12 @@ test('docs/task-diff.md shows what the command prints for its example', () => {
   const r = run(['HEAD~1:meshes/mesh.psconfig.json', 'meshes/mesh.psconfig.json', '--format', 'markdown']);
   assert.equal(r.code, 1, r.err);
   assert.equal(m[1], r.out);
+  // The README shows lines of the same output (the headline, the task table, a host's load).
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const shown = /<!-- task-diff-example[^>]*-->\n([\s\S]*?)<!-- \/task-diff-example -->/.exec(readme);
+  assert.ok(shown, 'the task-diff example of README.md');
+  const printed = new Set(r.out.split('\n'));
+  const lines = shown[1].split('\n').filter((l) => l.trim() !== '');
+  assert.ok(lines.length >= 6, shown[1]);
+  for (const line of lines) assert.ok(printed.has(line), `README line not printed by the command: ${line}`);
 });
