@@ -11,6 +11,7 @@ import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
 import type { IncludeScope } from '../template/includes/scope';
 import { applySeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
+import { capDiagnostics, withCapNote } from '../template/diagnostic-cap';
 
 /** How the publisher learns a template's include scope and tells the server what it includes. */
 export interface IncludeHooks {
@@ -98,7 +99,7 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel);
+      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel, this.severity());
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -119,18 +120,20 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    const diagnostics = outcome.diagnostics;
-    await this.publish(now, diagnostics);
+    // Already capped (worst first) where the checks ran; jq's errors are merged in and the whole cut again.
+    const first = { shown: outcome.diagnostics, omitted: outcome.omitted };
+    await this.publish(now, withCapNote(first));
     try {
       const extra = await outcome.later.finally(() => this.cancels.get(uri) === cancel && this.cancels.delete(uri));
       const latest = this.current(uri);
       if (extra.length > 0 && latest && latest.version === version)
-        await this.publish(latest, [...diagnostics, ...extra]);
+        await this.publish(latest, withCapNote(capDiagnostics([...first.shown, ...extra], undefined, first.omitted)));
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
+  /** Severity overrides are applied again here: the cap's note and the size warning are overridable too. */
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
     const shown = applySeverityOverrides(diagnostics, this.severity());
     this.last.set(doc.uri, { version: doc.version, diagnostics: shown });

@@ -38,7 +38,7 @@ import {
 } from '../../../common/protocol';
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
-import { BackgroundRunner } from './background-worker';
+import { BackgroundRunner, WORKER_IDLE_RETIRE_MS } from './background-worker';
 import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
@@ -67,6 +67,8 @@ export interface ServerOptions {
   incrementalMinChars: number;
   /** jq binary when the `psconfig.jq.path` setting is empty (the entry point passes JQ_PATH). */
   defaultJqPath: string | undefined;
+  /** After a document is closed, the worker is retired once idle this long (background-worker.ts). */
+  workerIdleRetireMs: number;
 }
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
@@ -75,6 +77,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   editedTextMinChars: 256 * 1024,
   incrementalMinChars: 256 * 1024,
   defaultJqPath: undefined,
+  workerIdleRetireMs: WORKER_IDLE_RETIRE_MS,
 };
 
 export function consoleLogger(connection: Connection): Logger {
@@ -126,7 +129,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const fileCaps: ClientFileCapabilities = { createFiles: false, showDocument: false };
   let showDocumentSupport = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
-  const runner = new BackgroundRunner(options.workerEntry, log);
+  const runner = new BackgroundRunner(options.workerEntry, log, options.workerIdleRetireMs);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
   const includes = new IncludeTracker();
   const openTexts = () => documents.all().map((d) => ({ uri: d.uri, text: d.getText() }));
@@ -346,6 +349,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       cache.delete(e.document.uri);
       schema.forget(e.document.uri);
       expansion.forget(e.document.uri);
+      runner.documentClosed();
     }),
   );
 

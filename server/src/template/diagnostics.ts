@@ -5,6 +5,7 @@
 //                                                            // then reported as not read)
 //   const diagnostics = validateModel(model);        // on a model already built (analyseTemplate, model.ts)
 //   const slow = await checkJqExpressions(model);   // jq compile errors, published after the fast ones
+//   const { shown, omitted } = capDiagnostics(all);  // worst first, cut to MAX_DIAGNOSTICS (diagnostic-cap.ts)
 //
 // Offsets are UTF-16 offsets into `text`; convert with positions.ts (LineIndex) or the LSP TextDocument.
 import { analyseTemplate, type TemplateModel } from './model';
@@ -62,8 +63,6 @@ export interface ValidationResult {
 }
 
 const MAX_SYNTAX_ERRORS = 100;
-/** More than this many problems helps nobody and would swamp the editor: the rest is summarised. */
-export const MAX_DIAGNOSTICS = 5000;
 
 export function validateTemplate(text: string, opts: ValidateOptions = {}): ValidationResult {
   const model = analyseTemplate(text);
@@ -109,7 +108,11 @@ export async function readIncludes(parsed: ParsedTemplate, policy: IncludePolicy
 
 const NOT_READ_HERE = 'includes are not read by this check';
 
-/** Every synchronous check on one analysis, sorted by position and capped at MAX_DIAGNOSTICS. */
+/**
+ * Every synchronous check on one analysis, in document order, all of them: whoever shows them orders them by
+ * severity and caps them (diagnostic-cap.ts), after the user's severity overrides, so counts and exit codes see
+ * every problem and no error hides behind hints.
+ */
 export function validateModel(model: TemplateModel, opts: ValidateOptions = {}): TemplateDiagnostic[] {
   const { parsed } = model;
   const includes = opts.includes ?? unreadIncludeSet(parsed, NOT_READ_HERE);
@@ -156,17 +159,5 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(checkUnused(model, includes));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
-  if (out.length > MAX_DIAGNOSTICS) {
-    const rest = out.length - MAX_DIAGNOSTICS;
-    out.length = MAX_DIAGNOSTICS;
-    const last = out[MAX_DIAGNOSTICS - 1];
-    out.push({
-      code: 'psconfig/too-many-problems',
-      severity: 'information',
-      message: `${rest} more problems after this one are not shown.`,
-      start: last.start,
-      end: last.end,
-    });
-  }
   return out;
 }

@@ -93,13 +93,14 @@ test('SARIF 2.1.0 output validates against the SARIF schema and locates every re
   assert.equal(log.version, '2.1.0');
   const run = log.runs[0];
   assert.equal(run.columnKind, 'utf16CodeUnits');
+  // Worst first (the error is last in the document).
   assert.deepEqual(
     run.results.map((x) => [x.ruleId, x.level]),
     [
-      ['psconfig/unused-definition', 'note'],
-      ['psconfig/unused-definition', 'note'],
-      ['psconfig/duplicate-key', 'warning'],
       ['psconfig/unknown-test', 'error'],
+      ['psconfig/duplicate-key', 'warning'],
+      ['psconfig/unused-definition', 'note'],
+      ['psconfig/unused-definition', 'note'],
     ],
   );
   for (const x of run.results) {
