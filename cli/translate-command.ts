@@ -123,7 +123,7 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
   // The result, checked as `validate` checks a template (includes: none; jq: the compile check).
   const name = args.output ?? '(translated template)';
   const policy = await policyFor(commandLineScope(args.output, false), { limits: DEFAULT_INCLUDE_LIMITS });
-  const checked = await validateText(name, out, policy);
+  const checked = (await validateText(name, out, policy)).diagnostics;
   const errors = checked.filter((d) => d.severity === 'error');
   for (const d of args.quiet ? errors : checked.filter((d) => d.severity !== 'hint'))
     process.stderr.write(`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}\n`);
