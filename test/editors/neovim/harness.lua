@@ -62,15 +62,16 @@ local function run()
     return true
   end)
   for _, want in ipairs({ 'tasks for', '^Dashboard$', '^Open in Archive Explorer' }) do
+    -- A refresh (CursorHold) may have replaced the list since: look until a resolved lens has that title.
     local lens
-    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
-      if l.command.title:find(want) then
-        lens = l
+    wait('a resolved lens titled ' .. want, 60000, function()
+      for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+        if l.command and l.command.title:find(want) then
+          lens = l
+        end
       end
-    end
-    if not lens then
-      error('no lens titled ' .. want)
-    end
+      return lens ~= nil
+    end)
     vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
     choose(function(title)
       return title:find(want) ~= nil
