@@ -1,6 +1,7 @@
 // Templates generated for tests that need one too large to commit: the issue-21 case of a large inventory file
 // (tens of thousands of addresses, most of them unused: each a hint) with one task naming a group that does not
-// exist (one error, which must not hide behind the hints).
+// exist (one error, which must not hide behind the hints). The good task names its Grafana display name, so the only
+// problems are that error and the hints.
 
 export interface UnusedInventory {
   text: string;
@@ -25,7 +26,7 @@ export function unusedInventory(bytes: number, used = 2000, missingGroup = 'no-s
   const tail =
     `\n  },\n  "groups": { "mesh": { "type": "mesh", "addresses": [${usedNames.map((n) => `{ "name": "${n}" }`).join(', ')}] } },\n` +
     `  "tests": { "rtt": { "type": "rtt", "spec": { "source": "{% address[0] %}", "dest": "{% address[1] %}" } } },\n` +
-    `  "tasks": {\n    "mesh-rtt": { "group": "mesh", "test": "rtt" },\n    "broken": { "group": "${missingGroup}", "test": "rtt" }\n  }\n}\n`;
+    `  "tasks": {\n    "mesh-rtt": { "group": "mesh", "test": "rtt", "reference": { "display-task-name": "mesh-rtt" } },\n    "broken": { "group": "${missingGroup}", "test": "rtt" }\n  }\n}\n`;
   const parts: string[] = [];
   let size = '{\n  "addresses": {\n'.length + tail.length;
   for (let i = 0; ; i++) {
