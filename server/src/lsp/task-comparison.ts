@@ -13,7 +13,7 @@ import type {
   TaskDiffResult,
 } from '../../../common/protocol';
 import { policyFor } from '../template/includes/scope';
-import { diagnosticsOf, diffExpansions, scheduleHostLoads, type HostLoad } from '../template/task-diff';
+import { diagnosticsOf, diffExpansions } from '../template/task-diff';
 import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
 import type { SharedExpansions } from './expansion-shared';
 
@@ -28,8 +28,6 @@ interface Base {
   key: string;
   result: Promise<ExpandTasksResult>;
   diagnostics: Promise<TaskDiffDiagnostic[]>;
-  /** Its hosts' loads (the schedule model), computed on the first comparison that shows them. */
-  load?: Map<string, HostLoad>;
 }
 
 interface Kept {
@@ -79,17 +77,9 @@ export class TaskComparisons {
       base.diagnostics,
       diagnosticsOf(input.text, policy, input.jq),
     ]);
-    // Host loads only for the tree (the status bar's summary after each edit does not show them).
-    const withLoads = !job.summaryOnly;
-    if (withLoads) base.load ??= scheduleHostLoads(old);
     const diff = diffExpansions(
-      { result: old, source: job.base.source, diagnostics: oldDiagnostics, load: withLoads ? base.load : undefined },
-      {
-        result: current,
-        source: input.uri,
-        diagnostics: newDiagnostics,
-        load: withLoads ? scheduleHostLoads(current) : undefined,
-      },
+      { result: old, source: job.base.source, diagnostics: oldDiagnostics },
+      { result: current, source: input.uri, diagnostics: newDiagnostics },
     );
     const id = String(this.nextId++);
     this.kept.set(input.uri, { id, old, new: current });
