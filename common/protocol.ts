@@ -553,7 +553,10 @@ export interface CompareTasksParams {
 export interface CompareTasksResult {
   uri: string;
   version: number | null;
-  /** Names this comparison in psconfig/compareTaskJson (the server keeps the latest comparison per template). */
+  /**
+   * Names this comparison in psconfig/compareTaskJson (the server keeps the latest full comparison per template;
+   * a summary-only one is not kept and its id is empty).
+   */
   id: string;
   /** Set when nothing could be compared (the template cannot be read, ...). */
   error?: string;
