@@ -10,6 +10,7 @@ import { parseTimestamp, readDuration } from '../archive-client/url';
 import { normalisePoints } from '../archive-client/values';
 import { toCsv } from '../archive-client/export-csv';
 import { bulk, explainWriteError, post, register, writeToken, WriteUsageError } from './archive-write';
+import { flag, scanOptions, type CommandOptions } from './options';
 
 const USAGE = `usage:
   psconfig-tools archive search URL [--source A] [--destination B] [--measurement-agent M] [--tool-name T]
@@ -38,27 +39,33 @@ interface Parsed {
   flags: Set<string>;
 }
 
-const FLAGS = new Set(['token-on-reads', 'help']);
 const WRITES = new Set(['register', 'post', 'bulk']);
+
+const ARCHIVE_OPTIONS: CommandOptions<Parsed> = {
+  options: {
+    '--token-on-reads': flag((p) => p.flags.add('token-on-reads')),
+    '--help': flag((p) => p.flags.add('help')),
+  },
+  positional: (p, arg) => {
+    p.positional.push(arg);
+  },
+  // Every other --name takes a value (each subcommand reads those it knows); a single-dash -x is an argument.
+  unknown: (p, arg, name, value) => {
+    if (!arg.startsWith('--')) {
+      p.positional.push(arg);
+      return;
+    }
+    const v = value();
+    if (v === undefined) return `${name} needs a value`;
+    const key = name.slice(2);
+    p.options.set(key, [...(p.options.get(key) ?? []), v]);
+  },
+};
 
 function parseArgs(args: string[]): Parsed {
   const out: Parsed = { positional: [], options: new Map(), flags: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (!a.startsWith('--')) {
-      out.positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (FLAGS.has(name)) {
-      out.flags.add(name);
-      continue;
-    }
-    const value = eq > 0 ? a.slice(eq + 1) : args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    out.options.set(name, [...(out.options.get(name) ?? []), value]);
-  }
+  const problem = scanOptions(args, out, ARCHIVE_OPTIONS);
+  if (problem !== undefined) throw new UsageError(problem);
   return out;
 }
 

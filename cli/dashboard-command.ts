@@ -15,6 +15,20 @@ import { summarise, type DashboardReport, reportOf } from '../dashboard/report';
 import { effectiveThresholds, METRIC_IDS, type MetricId } from '../dashboard/metrics';
 import { DashboardSession, DEFAULT_SESSION_OPTIONS, type WindowChoice } from '../dashboard/session';
 import { renderTable } from './dashboard-table';
+import {
+  allowRemoteOption,
+  commandArgs,
+  flag,
+  formatOption,
+  jqOption,
+  listOption,
+  onePositional,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type JqArgs,
+  type Problem,
+} from './options';
 
 const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive URL] [--metric M] [--window W]
                                 [--threshold METRIC.warning=N]... [--format table|json] [--max-reads N]
@@ -35,7 +49,7 @@ Exit 0: all configured pairs ok or warning; 1: some pair is red, failed, has no 
 or the template cannot be read or expanded.
 `;
 
-interface Args {
+interface Args extends JqArgs {
   file?: string;
   tasks: string[];
   archive?: string;
@@ -47,11 +61,65 @@ interface Args {
   timeoutMs?: number;
   maxResponseBytes?: number;
   tokenOnReads: boolean;
-  jq?: string;
-  allowRemote: boolean;
 }
 
-function parseArgs(argv: string[]): Args | string {
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--task': listOption((a) => a.tasks, '--task needs a task name'),
+    '--archive': {
+      value: (a, v) => {
+        if (!v) return '--archive needs a URL';
+        a.archive = v;
+      },
+    },
+    '--metric': {
+      value: (a, v) => {
+        if (!METRIC_IDS.includes(v as MetricId)) return `--metric must be one of ${METRIC_IDS.join(', ')}`;
+        a.metric = v as MetricId;
+      },
+    },
+    '--window': {
+      value: (a, v) => {
+        if (v === 'auto') a.window = 'auto';
+        else {
+          const r = readDuration(v ?? '');
+          if ('error' in r) return `--window must be auto or a duration such as 1h, 1d or 3600: ${r.error}`;
+          if (r.seconds <= 0) return `--window must be a positive duration (got ${v ?? 'nothing'})`;
+          a.window = r.seconds;
+        }
+      },
+    },
+    '--threshold': {
+      value: (a, given) => {
+        const v = given ?? '';
+        const m = /^([a-z]+)\.(warning|critical)=(-?[\d.]+(?:e-?\d+)?)$/i.exec(v);
+        if (!m || !METRIC_IDS.includes(m[1] as MetricId) || !Number.isFinite(Number(m[3])))
+          return `--threshold must be METRIC.warning=N or METRIC.critical=N with METRIC one of ${METRIC_IDS.join(', ')} (got ${v})`;
+        (a.thresholds[m[1]] ??= {})[m[2]] = Number(m[3]);
+      },
+    },
+    '--format': formatOption(['table', 'json'], (a, f) => (a.format = f)),
+    '--max-reads': {
+      value: (a, v) => {
+        if (!v || !/^\d+$/.test(v)) return '--max-reads needs a whole number';
+        a.maxReads = Number(v);
+      },
+    },
+    '--timeout': timeoutOption((a, ms) => (a.timeoutMs = ms)),
+    '--max-response-mb': {
+      value: (a, v) => {
+        if (!v || !(Number(v) > 0)) return '--max-response-mb needs a number of megabytes';
+        a.maxResponseBytes = Number(v) * 1024 * 1024;
+      },
+    },
+    '--token-on-reads': flag((a) => (a.tokenOnReads = true)),
+    '--jq': jqOption(),
+    '--allow-remote-includes': allowRemoteOption(),
+  },
+  positional: onePositional((first, second) => `only one TEMPLATE (got ${first} and ${second})`),
+};
+
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = {
     tasks: [],
     window: 'auto',
@@ -61,104 +129,14 @@ function parseArgs(argv: string[]): Args | string {
     tokenOnReads: false,
     allowRemote: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    switch (name) {
-      case '--task': {
-        const v = value();
-        if (!v) return '--task needs a task name';
-        a.tasks.push(v);
-        break;
-      }
-      case '--archive': {
-        const v = value();
-        if (!v) return '--archive needs a URL';
-        a.archive = v;
-        break;
-      }
-      case '--metric': {
-        const v = value();
-        if (!METRIC_IDS.includes(v as MetricId)) return `--metric must be one of ${METRIC_IDS.join(', ')}`;
-        a.metric = v as MetricId;
-        break;
-      }
-      case '--window': {
-        const v = value();
-        if (v === 'auto') a.window = 'auto';
-        else {
-          const r = readDuration(v ?? '');
-          if ('error' in r) return `--window must be auto or a duration such as 1h, 1d or 3600: ${r.error}`;
-          if (r.seconds <= 0) return `--window must be a positive duration (got ${v ?? 'nothing'})`;
-          a.window = r.seconds;
-        }
-        break;
-      }
-      case '--threshold': {
-        const v = value() ?? '';
-        const m = /^([a-z]+)\.(warning|critical)=(-?[\d.]+(?:e-?\d+)?)$/i.exec(v);
-        if (!m || !METRIC_IDS.includes(m[1] as MetricId) || !Number.isFinite(Number(m[3])))
-          return `--threshold must be METRIC.warning=N or METRIC.critical=N with METRIC one of ${METRIC_IDS.join(', ')} (got ${v})`;
-        (a.thresholds[m[1]] ??= {})[m[2]] = Number(m[3]);
-        break;
-      }
-      case '--format': {
-        const v = value();
-        if (v !== 'table' && v !== 'json') return `--format must be table or json, not ${v ?? '(nothing)'}`;
-        a.format = v;
-        break;
-      }
-      case '--max-reads': {
-        const v = value();
-        if (!v || !/^\d+$/.test(v)) return '--max-reads needs a whole number';
-        a.maxReads = Number(v);
-        break;
-      }
-      case '--timeout': {
-        const v = value();
-        if (!v || !(Number(v) > 0)) return '--timeout needs a number of seconds';
-        a.timeoutMs = Number(v) * 1000;
-        break;
-      }
-      case '--max-response-mb': {
-        const v = value();
-        if (!v || !(Number(v) > 0)) return '--max-response-mb needs a number of megabytes';
-        a.maxResponseBytes = Number(v) * 1024 * 1024;
-        break;
-      }
-      case '--token-on-reads':
-        a.tokenOnReads = true;
-        break;
-      case '--jq': {
-        const v = value();
-        if (!v) return '--jq needs a path';
-        a.jq = v;
-        break;
-      }
-      case '--allow-remote-includes':
-        a.allowRemote = true;
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
-        if (a.file !== undefined) return `only one TEMPLATE (got ${a.file} and ${arg})`;
-        a.file = arg;
-    }
-  }
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
   return a.file ? a : 'missing TEMPLATE';
 }
 
 export async function runDashboardCommand(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`psconfig-tools dashboard: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs('dashboard', USAGE, argv, parseArgs);
+  if (typeof args === 'number') return args;
   const file = resolve(args.file as string);
   let text: string;
   try {

@@ -11,6 +11,20 @@ import { commandLineScope, policyFor } from '../server/src/template/includes/sco
 import { renderMarkdown, renderText } from './diff-render';
 import { isGitRevisionPath, readGitRevision } from './git-input';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
+import {
+  allowRemoteOption,
+  commandArgs,
+  flag,
+  formatOption,
+  jqMemoryOption,
+  jqOption,
+  listOption,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type JqArgs,
+  type Problem,
+} from './options';
 
 const USAGE = `usage: psconfig-tools diff OLD NEW [--agent ADDRESS]... [--format text|json|markdown] [--report-only] [--no-diagnostics] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 
@@ -34,19 +48,32 @@ Includes of both versions are read from the current directory (for REV:PATH too:
 Exit status: 0 nothing lost; 1 tasks removed, new failures or new errors (0 with --report-only); 2 unreadable input.
 `;
 
-interface Args {
+interface Args extends JqArgs {
   inputs: string[];
   agents: string[];
   format: 'text' | 'json' | 'markdown';
   reportOnly: boolean;
   diagnostics: boolean;
-  jq?: string;
-  jqMemoryMb?: number;
-  allowRemote: boolean;
   limits: InputLimits;
 }
 
-function parseArgs(argv: string[]): Args | string {
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--agent': listOption((a) => a.agents, '--agent needs an address'),
+    '--format': formatOption(['text', 'json', 'markdown'], (a, f) => (a.format = f)),
+    '--report-only': flag((a) => (a.reportOnly = true)),
+    '--no-diagnostics': flag((a) => (a.diagnostics = false)),
+    '--allow-remote-includes': allowRemoteOption(),
+    '--jq': jqOption(),
+    '--jq-memory-mb': jqMemoryOption(),
+    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+  },
+  positional: (a, arg) => {
+    a.inputs.push(arg);
+  },
+};
+
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = {
     inputs: [],
     agents: [],
@@ -56,38 +83,8 @@ function parseArgs(argv: string[]): Args | string {
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (name === '--agent') {
-      const v = value();
-      if (!v) return '--agent needs an address';
-      a.agents.push(v);
-    } else if (name === '--format') {
-      const v = value();
-      if (v !== 'text' && v !== 'json' && v !== 'markdown')
-        return `--format must be text, json or markdown, not ${v ?? '(nothing)'}`;
-      a.format = v;
-    } else if (name === '--report-only') a.reportOnly = true;
-    else if (name === '--no-diagnostics') a.diagnostics = false;
-    else if (name === '--allow-remote-includes') a.allowRemote = true;
-    else if (name === '--jq') {
-      const v = value();
-      if (!v) return '--jq needs a path';
-      a.jq = v;
-    } else if (name === '--jq-memory-mb') {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v < 0) return '--jq-memory-mb needs a number of megabytes (0: no limit)';
-      a.jqMemoryMb = v;
-    } else if (name === '--timeout') {
-      const v = Number(value());
-      if (!(v > 0)) return '--timeout needs a number of seconds';
-      a.limits.timeoutMs = v * 1000;
-    } else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
-    else a.inputs.push(arg);
-  }
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
   if (a.inputs.length !== 2)
     return `diff needs OLD and NEW (got ${a.inputs.length} input${a.inputs.length === 1 ? '' : 's'})`;
   if (a.inputs[0] === '-' && a.inputs[1] === '-') return 'only one of OLD and NEW can be standard input';
@@ -110,15 +107,8 @@ async function readSide(arg: string, args: Args): Promise<CompareSide> {
 }
 
 export async function runDiffCommand(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`psconfig-tools diff: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs('diff', USAGE, argv, parseArgs);
+  if (typeof args === 'number') return args;
   const sides: CompareSide[] = [];
   for (const arg of args.inputs) {
     try {

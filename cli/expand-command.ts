@@ -4,6 +4,21 @@
 // 2: the file cannot be read or parsed, or bad usage.
 import { expandText } from '../server/src/template/expand/from-text';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
+import {
+  allowRemoteOption,
+  commandArgs,
+  flag,
+  formatOption,
+  jqMemoryOption,
+  jqOption,
+  listOption,
+  onePositional,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type JqArgs,
+  type Problem,
+} from './options';
 
 const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 
@@ -26,18 +41,28 @@ const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format
 Notes (where pSConfig 5.x would behave differently) and errors go to stderr.
 `;
 
-interface Args {
+interface Args extends JqArgs {
   file?: string;
   agents: string[];
   format: 'json' | 'pscheduler';
   includeRefused: boolean;
-  jq?: string;
-  jqMemoryMb?: number;
-  allowRemote: boolean;
   limits: InputLimits;
 }
 
-function parseArgs(argv: string[]): Args | string {
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--agent': listOption((a) => a.agents, '--agent needs an address'),
+    '--format': formatOption(['json', 'pscheduler'], (a, f) => (a.format = f)),
+    '--jq': jqOption(),
+    '--jq-memory-mb': jqMemoryOption(),
+    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+    '--include-refused': flag((a) => (a.includeRefused = true)),
+    '--allow-remote-includes': allowRemoteOption(),
+  },
+  positional: onePositional((first, second) => `only one INPUT can be expanded (got ${first} and ${second})`),
+};
+
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = {
     agents: [],
     format: 'json',
@@ -45,60 +70,15 @@ function parseArgs(argv: string[]): Args | string {
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string | undefined => {
-      const eq = arg.indexOf('=');
-      if (eq > 0) return arg.slice(eq + 1);
-      return argv[++i];
-    };
-    const name = arg.startsWith('--') ? arg.split('=')[0] : arg;
-    if (name === '--agent') {
-      const v = value();
-      if (!v) return '--agent needs an address';
-      a.agents.push(v);
-    } else if (name === '--format') {
-      const v = value();
-      if (v !== 'json' && v !== 'pscheduler') return `--format must be json or pscheduler, not ${v ?? '(nothing)'}`;
-      a.format = v;
-    } else if (name === '--jq') {
-      const v = value();
-      if (!v) return '--jq needs a path';
-      a.jq = v;
-    } else if (name === '--jq-memory-mb') {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v < 0) return '--jq-memory-mb needs a number of megabytes (0: no limit)';
-      a.jqMemoryMb = v;
-    } else if (name === '--timeout') {
-      const v = Number(value());
-      if (!(v > 0)) return '--timeout needs a number of seconds';
-      a.limits.timeoutMs = v * 1000;
-    } else if (name === '--include-refused') {
-      a.includeRefused = true;
-    } else if (name === '--allow-remote-includes') {
-      a.allowRemote = true;
-    } else if (arg.startsWith('-') && arg !== '-') {
-      return `unknown option ${arg}`;
-    } else if (a.file === undefined) {
-      a.file = arg;
-    } else {
-      return `only one INPUT can be expanded (got ${a.file} and ${arg})`;
-    }
-  }
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
   if (a.includeRefused && a.format !== 'pscheduler') return '--include-refused goes with --format pscheduler';
   return a.file ? a : 'missing INPUT';
 }
 
 export async function runExpandCommand(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`psconfig-tools expand: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs('expand', USAGE, argv, parseArgs);
+  if (typeof args === 'number') return args;
   const read = await readTemplateArg('expand', args.file as string, args.limits, args.allowRemote);
   if (!read) return 2;
   const { input, uri, includes } = read;

@@ -12,6 +12,15 @@ import { FIXABLE_CODES, type FixableCode, type LocalhostChoice } from '../server
 import { isLoopbackHost } from '../server/src/template/legacy-variables';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput } from './inputs';
 import { unifiedDiff } from './unified-diff';
+import {
+  flag,
+  onePositional,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type FlagOption,
+  type Problem,
+} from './options';
 
 const SHORT_CODES = FIXABLE_CODES.map((c) => c.slice('psconfig/'.length));
 
@@ -31,49 +40,54 @@ Exit 0: no diagnostic of the selected codes is left; 1: some could not be fixed;
 `;
 
 interface Args {
-  input?: string;
+  file?: string;
   write: boolean;
   only?: Set<FixableCode>;
   localhost?: LocalhostChoice;
   timeoutMs: number;
 }
 
-function parseArgs(argv: string[]): Args | string {
+/** -h or --help where it stands: '' (the usage, exit 0) unless a problem came before it. */
+const help: FlagOption<Args> = { flag: () => '' };
+
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--write': flag((a) => (a.write = true)),
+    '-w': flag((a) => (a.write = true)),
+    '--only': {
+      value: (a, v) => {
+        if (!v) return '--only needs a diagnostic code';
+        for (const item of v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)) {
+          const code = `psconfig/${item.replace(/^psconfig\//, '')}`;
+          if (!(FIXABLE_CODES as readonly string[]).includes(code))
+            return `--only: \`${item}\` has no fix; fixable codes: ${SHORT_CODES.join(', ')}`;
+          (a.only ??= new Set()).add(code as FixableCode);
+        }
+      },
+    },
+    '--archive-host': {
+      value: (a, v) => {
+        const problem = archiveHostProblem(v);
+        if (problem) return `--archive-host: ${problem}`;
+        a.localhost = { kind: 'host', host: v! };
+      },
+    },
+    '--timeout': timeoutOption((a, ms) => (a.timeoutMs = ms)),
+    '-h': help,
+    '--help': help,
+  },
+  positional: onePositional((first, second) => `one TEMPLATE at a time (got ${first} and ${second})`),
+};
+
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = { write: false, timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (name === '--write' || name === '-w') a.write = true;
-    else if (name === '--only') {
-      const v = value();
-      if (!v) return '--only needs a diagnostic code';
-      for (const item of v
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean)) {
-        const code = `psconfig/${item.replace(/^psconfig\//, '')}`;
-        if (!(FIXABLE_CODES as readonly string[]).includes(code))
-          return `--only: \`${item}\` has no fix; fixable codes: ${SHORT_CODES.join(', ')}`;
-        (a.only ??= new Set()).add(code as FixableCode);
-      }
-    } else if (name === '--archive-host') {
-      const v = value();
-      const problem = archiveHostProblem(v);
-      if (problem) return `--archive-host: ${problem}`;
-      a.localhost = { kind: 'host', host: v! };
-    } else if (name === '--timeout') {
-      const v = Number(value());
-      if (!(v > 0)) return '--timeout needs a number of seconds';
-      a.timeoutMs = v * 1000;
-    } else if (name === '-h' || name === '--help') return '';
-    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
-    else if (a.input !== undefined) return `one TEMPLATE at a time (got ${a.input} and ${arg})`;
-    else a.input = arg;
-  }
-  if (a.input === undefined) return 'no TEMPLATE given';
-  if (a.write && (a.input === '-' || /^https?:\/\//i.test(a.input))) return '--write needs a file';
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
+  if (a.file === undefined) return 'no TEMPLATE given';
+  if (a.write && (a.file === '-' || /^https?:\/\//i.test(a.file))) return '--write needs a file';
   return a;
 }
 
@@ -105,7 +119,7 @@ export async function runFixCommand(argv: string[]): Promise<number> {
     process.stderr.write(args ? `psconfig-tools fix: ${args}\n\n${USAGE}` : USAGE);
     return args ? 2 : 0;
   }
-  const name = args.input!;
+  const name = args.file!;
   let text: string;
   try {
     text = (await readInput(name, { ...DEFAULT_INPUT_LIMITS, timeoutMs: args.timeoutMs })).text;

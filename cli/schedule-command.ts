@@ -18,6 +18,20 @@ import {
 import { hostFilter } from '../server/src/template/schedule/report';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import { renderScheduleTable } from './schedule-table';
+import {
+  allowRemoteOption,
+  commandArgs,
+  flag,
+  formatOption,
+  jqOption,
+  listOption,
+  onePositional,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type JqArgs,
+  type Problem,
+} from './options';
 
 const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
                                [--start YYYY-MM-DD] [--suggest] [--jq PATH] [--allow-remote-includes] [--timeout SECONDS]
@@ -41,7 +55,7 @@ load exceeds 1; 2: usage, or the template cannot be read or expanded.
 
 const MAX_DAYS = 31;
 
-interface Args {
+interface Args extends JqArgs {
   file?: string;
   days: number;
   seed: number;
@@ -50,8 +64,6 @@ interface Args {
   runs: boolean;
   startMs: number;
   suggest: boolean;
-  jq?: string;
-  allowRemote: boolean;
   limits: InputLimits;
 }
 
@@ -60,7 +72,44 @@ function todayUtc(): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 }
 
-function parseArgs(argv: string[]): Args | string {
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--days': {
+      value: (a, v) => {
+        if (!v || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_DAYS)
+          return `--days needs a whole number of days from 1 to ${MAX_DAYS} (got ${v ?? 'nothing'})`;
+        a.days = Number(v);
+      },
+    },
+    '--seed': {
+      value: (a, v) => {
+        if (!v || !/^\d+$/.test(v) || Number(v) > 0xffffffff)
+          return `--seed needs a whole number from 0 to 4294967295 (got ${v ?? 'nothing'})`;
+        a.seed = Number(v);
+      },
+    },
+    '--host': listOption((a) => a.hosts, '--host needs an address'),
+    '--format': formatOption(['table', 'json'], (a, f) => (a.format = f)),
+    '--start': {
+      value: (a, given) => {
+        const v = given ?? '';
+        const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+        const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+        if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v)
+          return `--start needs a date as YYYY-MM-DD (got ${v || 'nothing'})`;
+        a.startMs = ms;
+      },
+    },
+    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+    '--jq': jqOption(),
+    '--runs': flag((a) => (a.runs = true)),
+    '--suggest': flag((a) => (a.suggest = true)),
+    '--allow-remote-includes': allowRemoteOption(),
+  },
+  positional: onePositional((first, second) => `only one TEMPLATE (got ${first} and ${second})`),
+};
+
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = {
     days: 2,
     seed: 1,
@@ -72,87 +121,14 @@ function parseArgs(argv: string[]): Args | string {
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    switch (name) {
-      case '--days': {
-        const v = value();
-        if (!v || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_DAYS)
-          return `--days needs a whole number of days from 1 to ${MAX_DAYS} (got ${v ?? 'nothing'})`;
-        a.days = Number(v);
-        break;
-      }
-      case '--seed': {
-        const v = value();
-        if (!v || !/^\d+$/.test(v) || Number(v) > 0xffffffff)
-          return `--seed needs a whole number from 0 to 4294967295 (got ${v ?? 'nothing'})`;
-        a.seed = Number(v);
-        break;
-      }
-      case '--host': {
-        const v = value();
-        if (!v) return '--host needs an address';
-        a.hosts.push(v);
-        break;
-      }
-      case '--format': {
-        const v = value();
-        if (v !== 'table' && v !== 'json') return `--format must be table or json, not ${v ?? '(nothing)'}`;
-        a.format = v;
-        break;
-      }
-      case '--start': {
-        const v = value() ?? '';
-        const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-        const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-        if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v)
-          return `--start needs a date as YYYY-MM-DD (got ${v || 'nothing'})`;
-        a.startMs = ms;
-        break;
-      }
-      case '--timeout': {
-        const v = Number(value());
-        if (!(v > 0)) return '--timeout needs a number of seconds';
-        a.limits.timeoutMs = v * 1000;
-        break;
-      }
-      case '--jq': {
-        const v = value();
-        if (!v) return '--jq needs a path';
-        a.jq = v;
-        break;
-      }
-      case '--runs':
-        a.runs = true;
-        break;
-      case '--suggest':
-        a.suggest = true;
-        break;
-      case '--allow-remote-includes':
-        a.allowRemote = true;
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
-        if (a.file !== undefined) return `only one TEMPLATE (got ${a.file} and ${arg})`;
-        a.file = arg;
-    }
-  }
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
   return a.file ? a : 'missing TEMPLATE';
 }
 
 export async function runScheduleCommand(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`psconfig-tools schedule: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs('schedule', USAGE, argv, parseArgs);
+  if (typeof args === 'number') return args;
   const read = await readTemplateArg('schedule', args.file as string, args.limits, args.allowRemote);
   if (!read) return 2;
   const { input, uri, includes } = read;

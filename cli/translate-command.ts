@@ -16,6 +16,15 @@ import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import { InputError, readInput } from './inputs';
 import { validateText } from './validate-command';
+import {
+  flag,
+  onePositional,
+  scanOptions,
+  type CommandOptions,
+  type FlagOption,
+  type Problem,
+  type ValueOption,
+} from './options';
 
 const USAGE = `usage: psconfig-tools translate INPUT [options]
 
@@ -29,33 +38,44 @@ const USAGE = `usage: psconfig-tools translate INPUT [options]
 `;
 
 interface Args {
-  input: string;
+  file?: string;
   output?: string;
   quiet: boolean;
   options: TranslateOptions;
 }
 
-function parseArgs(argv: string[]): Args | string {
-  const options: TranslateOptions = {};
-  let input: string | undefined;
-  let output: string | undefined;
-  let quiet = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-o' || a === '--output') {
-      output = argv[++i];
-      if (!output) return `${a} needs a file name`;
-    } else if (a === '--use-force-bidirectional') options.useForceBidirectional = true;
-    else if (a === '--disable-bwctl') options.disableBwctl = true;
-    else if (a === '--as-4x') options.perfsonar5 = false;
-    else if (a === '-q' || a === '--quiet') quiet = true;
-    else if (a === '-h' || a === '--help') return '';
-    else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
-    else if (input !== undefined) return 'only one input can be translated at a time';
-    else input = a;
-  }
-  if (input === undefined) return 'no input given';
-  return { input, output, quiet, options };
+/** -h or --help where it stands: '' (the usage, exit 0) unless a problem came before it. */
+const help: FlagOption<Args> = { flag: () => '' };
+const output: ValueOption<Args> = {
+  value: (a, v, name) => {
+    if (!v) return `${name} needs a file name`;
+    a.output = v;
+  },
+};
+const quiet = flag<Args>((a) => (a.quiet = true));
+
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '-o': output,
+    '--output': output,
+    '--use-force-bidirectional': flag((a) => (a.options.useForceBidirectional = true)),
+    '--disable-bwctl': flag((a) => (a.options.disableBwctl = true)),
+    '--as-4x': flag((a) => (a.options.perfsonar5 = false)),
+    '-q': quiet,
+    '--quiet': quiet,
+    '-h': help,
+    '--help': help,
+  },
+  positional: onePositional(() => 'only one input can be translated at a time'),
+  inlineValues: false,
+};
+
+function parseArgs(argv: readonly string[]): (Args & { file: string }) | Problem {
+  const a: Args = { quiet: false, options: {} };
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
+  if (a.file === undefined) return 'no input given';
+  return { ...a, file: a.file };
 }
 
 export async function runTranslateCommand(argv: string[]): Promise<number> {
@@ -70,10 +90,10 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
   }
   let text: string;
   try {
-    text = (await readInput(args.input)).text;
+    text = (await readInput(args.file)).text;
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    process.stderr.write(`psconfig-tools translate: ${args.input}: ${e.message}\n`);
+    process.stderr.write(`psconfig-tools translate: ${args.file}: ${e.message}\n`);
     return 2;
   }
   const parsed = parseTemplate(text);
@@ -81,14 +101,14 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
     const lines = new LineIndex(text);
     for (const e of parsed.syntaxErrors.slice(0, 10)) {
       const p = lines.positionAt(e.start);
-      process.stderr.write(`${args.input}:${p.line + 1}:${p.character + 1}: error ${e.message}\n`);
+      process.stderr.write(`${args.file}:${p.line + 1}:${p.character + 1}: error ${e.message}\n`);
     }
-    process.stderr.write(`psconfig-tools translate: ${args.input} is not valid JSON\n`);
+    process.stderr.write(`psconfig-tools translate: ${args.file} is not valid JSON\n`);
     return 2;
   }
   if (!isMeshConfig(parsed)) {
     process.stderr.write(
-      `psconfig-tools translate: ${args.input} is not a MeshConfig file (it has addresses, groups, tasks or includes, or neither organizations nor a tests list)\n`,
+      `psconfig-tools translate: ${args.file} is not a MeshConfig file (it has addresses, groups, tasks or includes, or neither organizations nor a tests list)\n`,
     );
     return 2;
   }
@@ -102,7 +122,7 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
     for (const d of notes) {
       const p = lines.positionAt(d.start);
       process.stderr.write(
-        `${args.input}:${p.line + 1}:${p.character + 1}: ${d.severity} ${d.message.replace(/^Translation: /, '')}\n`,
+        `${args.file}:${p.line + 1}:${p.character + 1}: ${d.severity} ${d.message.replace(/^Translation: /, '')}\n`,
       );
     }
     const lost = translation.notes.filter((n) => n.severity === 'warning').length;

@@ -25,6 +25,17 @@ import {
 } from '../server/src/template/diagnostic-cap';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
 import { toSarif } from './sarif';
+import {
+  allowRemoteOption,
+  commandArgs,
+  flag,
+  formatOption,
+  scanOptions,
+  timeoutOption,
+  type CommandOptions,
+  type Problem,
+  type ValueOption,
+} from './options';
 
 export interface CliDiagnostic {
   file: string;
@@ -107,15 +118,58 @@ interface Args {
   limits: InputLimits;
 }
 
-const LEVEL_FLAGS: Record<string, SeverityLevel> = {
-  '--ignore': 'off',
-  '--error': 'error',
-  '--warning': 'warning',
-  '--info': 'information',
-  '--hint': 'hint',
+/** Adds each code of a comma-separated list at `level`; the problem with the first that is no code. */
+function setCodes(a: Args, list: string, level: SeverityLevel): Problem | undefined {
+  for (const item of list.split(',').filter((x) => x.trim() !== '')) {
+    const c = diagnosticCodeOf(item);
+    if ('error' in c) return c.error;
+    a.overrides.set(c.code, level);
+  }
+  return undefined;
+}
+
+/** --ignore, --error, --warning, --info, --hint CODE. */
+const levelOption = (level: SeverityLevel): ValueOption<Args> => ({
+  value: (a, v, name) => {
+    if (!v) return `${name} needs a diagnostic code`;
+    const problem = setCodes(a, v, level);
+    if (problem) return `${name}: ${problem}`;
+  },
+});
+
+const OPTIONS: CommandOptions<Args> = {
+  options: {
+    '--format': formatOption(
+      ['text', 'json', 'sarif'],
+      (a, f) => (a.format = f),
+      (v) => `"${v ?? ''}"`,
+    ),
+    '--quiet': flag((a) => (a.quiet = true)),
+    '-q': flag((a) => (a.quiet = true)),
+    '--no-jq': flag((a) => (a.jq = false)),
+    '--allow-remote-includes': allowRemoteOption(),
+    '--ignore': levelOption('off'),
+    '--error': levelOption('error'),
+    '--warning': levelOption('warning'),
+    '--info': levelOption('information'),
+    '--hint': levelOption('hint'),
+    '--severity': {
+      value: (a, v) => {
+        const m = /^([^=]+)=(.+)$/.exec(v ?? '');
+        const level = m ? severityLevelOf(m[2]) : undefined;
+        if (!m || !level) return '--severity needs CODE=LEVEL (LEVEL: error, warning, information, hint or off)';
+        const problem = setCodes(a, m[1], level);
+        if (problem) return `--severity: ${problem}`;
+      },
+    },
+    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+  },
+  positional: (a, arg) => {
+    a.inputs.push(arg);
+  },
 };
 
-function parseArgs(argv: string[]): Args | string {
+function parseArgs(argv: readonly string[]): Args | Problem {
   const a: Args = {
     inputs: [],
     format: 'text',
@@ -125,45 +179,8 @@ function parseArgs(argv: string[]): Args | string {
     overrides: new Map(),
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  const setCodes = (list: string, level: SeverityLevel): string | undefined => {
-    for (const item of list.split(',').filter((x) => x.trim() !== '')) {
-      const c = diagnosticCodeOf(item);
-      if ('error' in c) return c.error;
-      a.overrides.set(c.code, level);
-    }
-    return undefined;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (name === '--format') {
-      const v = value();
-      if (v !== 'text' && v !== 'json' && v !== 'sarif')
-        return `--format must be text, json or sarif, not "${v ?? ''}"`;
-      a.format = v;
-    } else if (name === '--quiet' || name === '-q') a.quiet = true;
-    else if (name === '--no-jq') a.jq = false;
-    else if (name === '--allow-remote-includes') a.allowRemote = true;
-    else if (name in LEVEL_FLAGS) {
-      const v = value();
-      if (!v) return `${name} needs a diagnostic code`;
-      const problem = setCodes(v, LEVEL_FLAGS[name]);
-      if (problem) return `${name}: ${problem}`;
-    } else if (name === '--severity') {
-      const m = /^([^=]+)=(.+)$/.exec(value() ?? '');
-      const level = m ? severityLevelOf(m[2]) : undefined;
-      if (!m || !level) return '--severity needs CODE=LEVEL (LEVEL: error, warning, information, hint or off)';
-      const problem = setCodes(m[1], level);
-      if (problem) return `--severity: ${problem}`;
-    } else if (name === '--timeout') {
-      const v = Number(value());
-      if (!(v > 0)) return '--timeout needs a number of seconds';
-      a.limits.timeoutMs = v * 1000;
-    } else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg}`;
-    else a.inputs.push(arg);
-  }
+  const problem = scanOptions(argv, a, OPTIONS);
+  if (problem !== undefined) return problem;
   return a.inputs.length ? a : 'no INPUT given';
 }
 
@@ -172,15 +189,8 @@ function plural(n: number, word: string): string {
 }
 
 export async function runValidateCommand(argv: string[]): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`psconfig-tools validate: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs('validate', USAGE, argv, parseArgs);
+  if (typeof args === 'number') return args;
   let results: CliDiagnostic[] = [];
   const found = noCounts();
   let unreadable = 0;
