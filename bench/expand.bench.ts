@@ -4,55 +4,11 @@
 import * as os from 'node:os';
 import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
+import { meshTemplate } from '../test/generated-templates';
 import { loadBundled } from './bundled';
 
 function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
   return loadBundled(['server/src/template/expand', 'server/src/template/jq']);
-}
-
-/** The bench mesh: n addresses, one mesh group, a throughput test, an http archive, two jq variables per task. */
-export function meshTemplate(n: number): Record<string, unknown> {
-  const addresses: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++)
-    addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
-  return {
-    addresses,
-    archives: {
-      central: {
-        archiver: 'http',
-        data: {
-          schema: 2,
-          _url: 'https://archive.example.net/logstash',
-          _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
-        },
-      },
-    },
-    groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
-    tests: {
-      throughput: {
-        type: 'throughput',
-        spec: {
-          source: '{% address[0] %}',
-          dest: '{% address[1] %}',
-          duration: 'PT30S',
-          'source-node': '{% pscheduler_address[0] %}',
-        },
-      },
-    },
-    schedules: { every4h: { repeat: 'PT4H', slip: 'PT4H', sliprand: true } },
-    tasks: {
-      mesh: {
-        group: 'mesh',
-        test: 'throughput',
-        schedule: 'every4h',
-        archives: ['central'],
-        reference: {
-          'display-set-source': '{% jq .addresses[0]._meta."display-name" %}',
-          'display-set-dest': '{% jq .addresses[1]._meta."display-name" %}',
-        },
-      },
-    },
-  };
 }
 
 /** The same number of task-shaped objects built by a plain loop (what any implementation must at least pay). */

@@ -4,48 +4,11 @@
 //   npm run bench -- expansion-sharing
 import type { ExpandTasksParams, ExpandTasksResult } from '../common/protocol';
 import { expandText } from '../server/src/template/expand/from-text';
+import { meshTemplate } from '../test/generated-templates';
 import { LspClient } from '../test/lsp/lsp-client';
 
-function mesh(n: number): string {
-  const addresses: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++)
-    addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
-  return JSON.stringify(
-    {
-      addresses,
-      archives: {
-        central: {
-          archiver: 'http',
-          data: {
-            schema: 2,
-            _url: 'https://archive.example.net/logstash',
-            _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
-          },
-        },
-      },
-      groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
-      tests: {
-        throughput: {
-          type: 'throughput',
-          spec: { source: '{% address[0] %}', dest: '{% address[1] %}', duration: 'PT30S' },
-        },
-      },
-      tasks: {
-        mesh: {
-          group: 'mesh',
-          test: 'throughput',
-          archives: ['central'],
-          reference: { 'display-set-source': '{% jq .addresses[0]._meta."display-name" %}' },
-        },
-      },
-    },
-    null,
-    2,
-  );
-}
-
 export async function run(): Promise<void> {
-  const text = mesh(200);
+  const text = JSON.stringify(meshTemplate(200), null, 2);
   const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
   const requests: Omit<ExpandTasksParams, 'uri'>[] = [
     { limit: 10_000 },

@@ -8,7 +8,7 @@ import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
 import type * as ScheduleModule from '../server/src/template/schedule';
 import { loadBundled } from './bundled';
-import { meshTemplate } from './expand.bench';
+import { meshTemplate } from '../test/generated-templates';
 
 type Engine = typeof ExpandModule & typeof JqModule & typeof ScheduleModule;
 

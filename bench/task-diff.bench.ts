@@ -10,7 +10,7 @@ import type * as IncludesScope from '../server/src/template/includes/scope';
 import type * as TaskDiff from '../server/src/template/task-diff';
 import { LspClient } from '../test/lsp/lsp-client';
 import { loadBundled } from './bundled';
-import { meshTemplate } from './expand.bench';
+import { meshTemplate } from '../test/generated-templates';
 
 type Engine = typeof FromText & typeof IncludesScope & typeof TaskDiff;
 

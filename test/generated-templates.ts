@@ -1,7 +1,7 @@
 // Templates generated for tests that need one too large to commit: the issue-21 case of a large inventory file
 // (tens of thousands of addresses, most of them unused: each a hint) with one task naming a group that does not
 // exist (one error, which must not hide behind the hints). The good task names its Grafana display name, so the only
-// problems are that error and the hints.
+// problems are that error and the hints. And the benches' full mesh, which tests build on too.
 
 export interface UnusedInventory {
   text: string;
@@ -39,5 +39,50 @@ export function unusedInventory(bytes: number, used = 2000, missingGroup = 'no-s
     text: `{\n  "addresses": {\n${parts.join(',\n')}${tail}`,
     unused: parts.length - used,
     missingGroup,
+  };
+}
+
+/** The bench mesh: n addresses, one mesh group, a throughput test, an http archive, two jq variables per task. */
+export function meshTemplate(n: number): Record<string, unknown> {
+  const addresses: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++)
+    addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
+  return {
+    addresses,
+    archives: {
+      central: {
+        archiver: 'http',
+        data: {
+          schema: 2,
+          _url: 'https://archive.example.net/logstash',
+          _headers: { 'x-ps-observer': '{% scheduled_by_address %}' },
+        },
+      },
+    },
+    groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
+    tests: {
+      throughput: {
+        type: 'throughput',
+        spec: {
+          source: '{% address[0] %}',
+          dest: '{% address[1] %}',
+          duration: 'PT30S',
+          'source-node': '{% pscheduler_address[0] %}',
+        },
+      },
+    },
+    schedules: { every4h: { repeat: 'PT4H', slip: 'PT4H', sliprand: true } },
+    tasks: {
+      mesh: {
+        group: 'mesh',
+        test: 'throughput',
+        schedule: 'every4h',
+        archives: ['central'],
+        reference: {
+          'display-set-source': '{% jq .addresses[0]._meta."display-name" %}',
+          'display-set-dest': '{% jq .addresses[1]._meta."display-name" %}',
+        },
+      },
+    },
   };
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { exampleText } from '../fixtures';
-import { unusedInventory } from '../generated-templates';
+import { meshTemplate, unusedInventory } from '../generated-templates';
 import { haveProc, residentMb } from '../processes';
 import { LspClient } from './lsp-client';
 
@@ -14,28 +14,13 @@ const RETIRED = /background worker retired/;
 const LIMIT_MS = 300_000; // waits, not thresholds: minutes on a loaded 2-core machine
 
 /**
- * A template built to make its expansion large: every one of the mesh's combinations carries the same long header
- * in its archive (the task JSON of n·(n−1) tasks, each with `headerKb` of it), as the fuzzer's hostile inputs do.
+ * A template built to make its expansion large: the bench mesh with, in its archive, a long header every one of its
+ * n·(n−1) tasks carries (`headerKb` of it in each task's JSON), as the fuzzer's hostile inputs do.
  */
 function repeatedHeaderMesh(n: number, headerKb: number): string {
-  const addresses: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++) addresses[`host-${i}`] = { address: `host-${i}.example.net` };
-  return JSON.stringify({
-    addresses,
-    archives: {
-      central: {
-        archiver: 'http',
-        data: {
-          schema: 2,
-          _url: 'https://archive.example.net/logstash',
-          _headers: { 'x-note': 'n'.repeat(headerKb * 1024), 'x-observer': '{% scheduled_by_address %}' },
-        },
-      },
-    },
-    groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
-    tests: { rtt: { type: 'rtt', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
-    tasks: { mesh: { group: 'mesh', test: 'rtt', archives: ['central'] } },
-  });
+  const template = meshTemplate(n) as { archives: { central: { data: { _headers: Record<string, string> } } } };
+  template.archives.central.data._headers['x-note'] = 'n'.repeat(headerKb * 1024);
+  return JSON.stringify(template);
 }
 
 async function waitForLog(client: LspClient, pattern: RegExp, from: number): Promise<void> {
