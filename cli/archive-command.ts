@@ -63,10 +63,9 @@ const ARCHIVE_OPTIONS: CommandOptions<Parsed> = {
 };
 
 function parseArgs(args: string[]): Parsed {
-  const out: Parsed = { positional: [], options: new Map(), flags: new Set() };
-  const problem = scanOptions(args, out, ARCHIVE_OPTIONS);
-  if (problem !== undefined) throw new UsageError(problem);
-  return out;
+  const parsed = scanOptions(args, { positional: [], options: new Map(), flags: new Set<string>() }, ARCHIVE_OPTIONS);
+  if (typeof parsed === 'string') throw new UsageError(parsed);
+  return parsed;
 }
 
 function one(p: Parsed, name: string): string | undefined {

@@ -23,11 +23,9 @@ import {
   jqOption,
   listOption,
   onePositional,
-  scanOptions,
   timeoutOption,
   type CommandOptions,
   type JqArgs,
-  type Problem,
 } from './options';
 
 const USAGE = `usage: psconfig-tools dashboard TEMPLATE [--task T]... [--archive URL] [--metric M] [--window W]
@@ -117,10 +115,11 @@ const OPTIONS: CommandOptions<Args> = {
     '--allow-remote-includes': allowRemoteOption(),
   },
   positional: onePositional((first, second) => `only one TEMPLATE (got ${first} and ${second})`),
+  done: (a) => (a.file ? undefined : 'missing TEMPLATE'),
 };
 
-function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = {
+export async function runDashboardCommand(argv: string[]): Promise<number> {
+  const initial: Args = {
     tasks: [],
     window: 'auto',
     thresholds: {},
@@ -129,13 +128,7 @@ function parseArgs(argv: readonly string[]): Args | Problem {
     tokenOnReads: false,
     allowRemote: false,
   };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  return a.file ? a : 'missing TEMPLATE';
-}
-
-export async function runDashboardCommand(argv: string[]): Promise<number> {
-  const args = commandArgs('dashboard', USAGE, argv, parseArgs);
+  const args = commandArgs('dashboard', USAGE, argv, initial, OPTIONS);
   if (typeof args === 'number') return args;
   const file = resolve(args.file as string);
   let text: string;

@@ -12,18 +12,15 @@ import { renderMarkdown, renderText } from './diff-render';
 import { isGitRevisionPath, readGitRevision } from './git-input';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
 import {
-  allowRemoteOption,
   commandArgs,
+  everyPositional,
+  expandingOptions,
   flag,
   formatOption,
   jqMemoryOption,
-  jqOption,
   listOption,
-  scanOptions,
-  timeoutOption,
   type CommandOptions,
   type JqArgs,
-  type Problem,
 } from './options';
 
 const USAGE = `usage: psconfig-tools diff OLD NEW [--agent ADDRESS]... [--format text|json|markdown] [--report-only] [--no-diagnostics] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
@@ -63,33 +60,16 @@ const OPTIONS: CommandOptions<Args> = {
     '--format': formatOption(['text', 'json', 'markdown'], (a, f) => (a.format = f)),
     '--report-only': flag((a) => (a.reportOnly = true)),
     '--no-diagnostics': flag((a) => (a.diagnostics = false)),
-    '--allow-remote-includes': allowRemoteOption(),
-    '--jq': jqOption(),
     '--jq-memory-mb': jqMemoryOption(),
-    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+    ...expandingOptions(),
   },
-  positional: (a, arg) => {
-    a.inputs.push(arg);
+  positional: everyPositional(),
+  done: (a) => {
+    if (a.inputs.length !== 2)
+      return `diff needs OLD and NEW (got ${a.inputs.length} input${a.inputs.length === 1 ? '' : 's'})`;
+    if (a.inputs[0] === '-' && a.inputs[1] === '-') return 'only one of OLD and NEW can be standard input';
   },
 };
-
-function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = {
-    inputs: [],
-    agents: [],
-    format: 'text',
-    reportOnly: false,
-    diagnostics: true,
-    allowRemote: false,
-    limits: { ...DEFAULT_INPUT_LIMITS },
-  };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  if (a.inputs.length !== 2)
-    return `diff needs OLD and NEW (got ${a.inputs.length} input${a.inputs.length === 1 ? '' : 's'})`;
-  if (a.inputs[0] === '-' && a.inputs[1] === '-') return 'only one of OLD and NEW can be standard input';
-  return a;
-}
 
 /** One version: its text, and the URI and include policy the engine is given. */
 async function readSide(arg: string, args: Args): Promise<CompareSide> {
@@ -107,7 +87,16 @@ async function readSide(arg: string, args: Args): Promise<CompareSide> {
 }
 
 export async function runDiffCommand(argv: string[]): Promise<number> {
-  const args = commandArgs('diff', USAGE, argv, parseArgs);
+  const initial: Args = {
+    inputs: [],
+    agents: [],
+    format: 'text',
+    reportOnly: false,
+    diagnostics: true,
+    allowRemote: false,
+    limits: { ...DEFAULT_INPUT_LIMITS },
+  };
+  const args = commandArgs('diff', USAGE, argv, initial, OPTIONS);
   if (typeof args === 'number') return args;
   const sides: CompareSide[] = [];
   for (const arg of args.inputs) {

@@ -5,19 +5,15 @@
 import { expandText } from '../server/src/template/expand/from-text';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import {
-  allowRemoteOption,
   commandArgs,
+  expandingOptions,
   flag,
   formatOption,
   jqMemoryOption,
-  jqOption,
   listOption,
   onePositional,
-  scanOptions,
-  timeoutOption,
   type CommandOptions,
   type JqArgs,
-  type Problem,
 } from './options';
 
 const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
@@ -53,31 +49,26 @@ const OPTIONS: CommandOptions<Args> = {
   options: {
     '--agent': listOption((a) => a.agents, '--agent needs an address'),
     '--format': formatOption(['json', 'pscheduler'], (a, f) => (a.format = f)),
-    '--jq': jqOption(),
     '--jq-memory-mb': jqMemoryOption(),
-    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
     '--include-refused': flag((a) => (a.includeRefused = true)),
-    '--allow-remote-includes': allowRemoteOption(),
+    ...expandingOptions(),
   },
   positional: onePositional((first, second) => `only one INPUT can be expanded (got ${first} and ${second})`),
+  done: (a) => {
+    if (a.includeRefused && a.format !== 'pscheduler') return '--include-refused goes with --format pscheduler';
+    if (!a.file) return 'missing INPUT';
+  },
 };
 
-function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = {
+export async function runExpandCommand(argv: string[]): Promise<number> {
+  const initial: Args = {
     agents: [],
     format: 'json',
     includeRefused: false,
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  if (a.includeRefused && a.format !== 'pscheduler') return '--include-refused goes with --format pscheduler';
-  return a.file ? a : 'missing INPUT';
-}
-
-export async function runExpandCommand(argv: string[]): Promise<number> {
-  const args = commandArgs('expand', USAGE, argv, parseArgs);
+  const args = commandArgs('expand', USAGE, argv, initial, OPTIONS);
   if (typeof args === 'number') return args;
   const read = await readTemplateArg('expand', args.file as string, args.limits, args.allowRemote);
   if (!read) return 2;

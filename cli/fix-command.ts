@@ -80,15 +80,14 @@ const OPTIONS: CommandOptions<Args> = {
     '--help': help,
   },
   positional: onePositional((first, second) => `one TEMPLATE at a time (got ${first} and ${second})`),
+  done: (a) => {
+    if (a.file === undefined) return 'no TEMPLATE given';
+    if (a.write && (a.file === '-' || /^https?:\/\//i.test(a.file))) return '--write needs a file';
+  },
 };
 
 function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = { write: false, timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  if (a.file === undefined) return 'no TEMPLATE given';
-  if (a.write && (a.file === '-' || /^https?:\/\//i.test(a.file))) return '--write needs a file';
-  return a;
+  return scanOptions(argv, { write: false, timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs }, OPTIONS);
 }
 
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';

@@ -10,6 +10,8 @@
 // their own messages, accept those spellings and report `--` as an unknown option, and their tests check that.
 // Matching all of it on top of parseArgs' tokens would be more code than this scanner.
 
+import type { InputLimits } from './inputs';
+
 /** An option that takes no value; an inline value (`--runs=x`) is ignored, as the commands always did. */
 export interface FlagOption<A> {
   flag: (a: A, name: string) => string | void;
@@ -34,13 +36,15 @@ export interface CommandOptions<A> {
   unknown?: (a: A, arg: string, name: string, value: () => string | undefined) => string | void;
   /** False: `--name=value` is not split (translate never accepted it: `--output=F` is an unknown option). */
   inlineValues?: boolean;
+  /** What is checked once every argument is read (a missing TEMPLATE, options that go together). */
+  done?: (a: A) => string | void;
 }
 
 /** A problem with the arguments: the text a command prints before its usage. */
 export type Problem = string;
 
-/** Reads `argv` into `a` as `spec` says; the first problem, or undefined. */
-export function scanOptions<A>(argv: readonly string[], a: A, spec: CommandOptions<A>): Problem | undefined {
+/** Reads `argv` into `a` as `spec` says: `a`, or the first problem. */
+export function scanOptions<A extends object>(argv: readonly string[], a: A, spec: CommandOptions<A>): A | Problem {
   const split = spec.inlineValues ?? true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -57,24 +61,27 @@ export function scanOptions<A>(argv: readonly string[], a: A, spec: CommandOptio
     else problem = spec.positional(a, arg);
     if (typeof problem === 'string') return problem;
   }
-  return undefined;
+  const problem = spec.done?.(a);
+  return typeof problem === 'string' ? problem : a;
 }
 
 /**
- * The start every command shares: -h or --help anywhere prints the usage (exit 0); a problem with the arguments is
- * printed as `psconfig-tools COMMAND: PROBLEM`, then the usage (exit 2). The arguments, or that exit status.
+ * The start every command shares: -h or --help anywhere prints the usage (exit 0); otherwise `argv` is read into
+ * `initial` as `spec` says, and a problem is printed as `psconfig-tools COMMAND: PROBLEM`, then the usage (exit 2).
+ * The arguments, or that exit status.
  */
-export function commandArgs<A>(
+export function commandArgs<A extends object>(
   command: string,
   usage: string,
   argv: readonly string[],
-  parse: (argv: readonly string[]) => A | Problem,
+  initial: A,
+  spec: CommandOptions<A>,
 ): A | number {
   if (argv.includes('-h') || argv.includes('--help')) {
     process.stdout.write(usage);
     return 0;
   }
-  const args = parse(argv);
+  const args = scanOptions(argv, initial, spec);
   if (typeof args === 'string') {
     process.stderr.write(`psconfig-tools ${command}: ${args}\n\n${usage}`);
     return 2;
@@ -130,6 +137,10 @@ export const timeoutOption = <A>(set: (a: A, ms: number) => void): ValueOption<A
   },
 });
 
+/** `--timeout SECONDS` of the inputs a command reads (files, URLs, git) and of their remote includes. */
+export const inputTimeoutOption = <A extends { limits: InputLimits }>(): ValueOption<A> =>
+  timeoutOption((a, ms) => (a.limits.timeoutMs = ms));
+
 /** The options of the commands that run jq and read includes. */
 export interface JqArgs {
   jq?: string;
@@ -157,6 +168,20 @@ export const jqMemoryOption = <A extends JqArgs>(): ValueOption<A> => ({
 /** `--allow-remote-includes`: fetch http(s) includes. */
 export const allowRemoteOption = <A extends { allowRemote: boolean }>(): FlagOption<A> =>
   flag((a) => (a.allowRemote = true));
+
+/** The options of the commands that expand a template they read: --jq, --allow-remote-includes, --timeout. */
+export const expandingOptions = <A extends JqArgs & { limits: InputLimits }>(): Record<string, OptionSpec<A>> => ({
+  '--jq': jqOption(),
+  '--allow-remote-includes': allowRemoteOption(),
+  '--timeout': inputTimeoutOption(),
+});
+
+/** Every argument that is not an option, in `inputs` (validate's INPUT..., diff's OLD NEW). */
+export const everyPositional =
+  <A extends { inputs: string[] }>() =>
+  (a: A, arg: string): void => {
+    a.inputs.push(arg);
+  };
 
 /** The one TEMPLATE (or INPUT) of a command, in `file`; a second is refused with `tooMany(first, second)`. */
 export const onePositional =

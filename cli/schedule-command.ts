@@ -19,18 +19,14 @@ import { hostFilter } from '../server/src/template/schedule/report';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import { renderScheduleTable } from './schedule-table';
 import {
-  allowRemoteOption,
   commandArgs,
+  expandingOptions,
   flag,
   formatOption,
-  jqOption,
   listOption,
   onePositional,
-  scanOptions,
-  timeoutOption,
   type CommandOptions,
   type JqArgs,
-  type Problem,
 } from './options';
 
 const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
@@ -100,17 +96,16 @@ const OPTIONS: CommandOptions<Args> = {
         a.startMs = ms;
       },
     },
-    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
-    '--jq': jqOption(),
     '--runs': flag((a) => (a.runs = true)),
     '--suggest': flag((a) => (a.suggest = true)),
-    '--allow-remote-includes': allowRemoteOption(),
+    ...expandingOptions(),
   },
   positional: onePositional((first, second) => `only one TEMPLATE (got ${first} and ${second})`),
+  done: (a) => (a.file ? undefined : 'missing TEMPLATE'),
 };
 
-function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = {
+export async function runScheduleCommand(argv: string[]): Promise<number> {
+  const initial: Args = {
     days: 2,
     seed: 1,
     hosts: [],
@@ -121,13 +116,7 @@ function parseArgs(argv: readonly string[]): Args | Problem {
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  return a.file ? a : 'missing TEMPLATE';
-}
-
-export async function runScheduleCommand(argv: string[]): Promise<number> {
-  const args = commandArgs('schedule', USAGE, argv, parseArgs);
+  const args = commandArgs('schedule', USAGE, argv, initial, OPTIONS);
   if (typeof args === 'number') return args;
   const read = await readTemplateArg('schedule', args.file as string, args.limits, args.allowRemote);
   if (!read) return 2;

@@ -68,14 +68,11 @@ const OPTIONS: CommandOptions<Args> = {
   },
   positional: onePositional(() => 'only one input can be translated at a time'),
   inlineValues: false,
+  done: (a) => (a.file === undefined ? 'no input given' : undefined),
 };
 
-function parseArgs(argv: readonly string[]): (Args & { file: string }) | Problem {
-  const a: Args = { quiet: false, options: {} };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  if (a.file === undefined) return 'no input given';
-  return { ...a, file: a.file };
+function parseArgs(argv: readonly string[]): Args | Problem {
+  return scanOptions(argv, { quiet: false, options: {} }, OPTIONS);
 }
 
 export async function runTranslateCommand(argv: string[]): Promise<number> {
@@ -90,7 +87,7 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
   }
   let text: string;
   try {
-    text = (await readInput(args.file)).text;
+    text = (await readInput(args.file!)).text; // set: parseArgs refuses no input
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     process.stderr.write(`psconfig-tools translate: ${args.file}: ${e.message}\n`);

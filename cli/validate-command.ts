@@ -28,12 +28,11 @@ import { toSarif } from './sarif';
 import {
   allowRemoteOption,
   commandArgs,
+  everyPositional,
   flag,
   formatOption,
-  scanOptions,
-  timeoutOption,
+  inputTimeoutOption,
   type CommandOptions,
-  type Problem,
   type ValueOption,
 } from './options';
 
@@ -119,7 +118,7 @@ interface Args {
 }
 
 /** Adds each code of a comma-separated list at `level`; the problem with the first that is no code. */
-function setCodes(a: Args, list: string, level: SeverityLevel): Problem | undefined {
+function setCodes(a: Args, list: string, level: SeverityLevel): string | undefined {
   for (const item of list.split(',').filter((x) => x.trim() !== '')) {
     const c = diagnosticCodeOf(item);
     if ('error' in c) return c.error;
@@ -162,15 +161,18 @@ const OPTIONS: CommandOptions<Args> = {
         if (problem) return `--severity: ${problem}`;
       },
     },
-    '--timeout': timeoutOption((a, ms) => (a.limits.timeoutMs = ms)),
+    '--timeout': inputTimeoutOption(),
   },
-  positional: (a, arg) => {
-    a.inputs.push(arg);
-  },
+  positional: everyPositional(),
+  done: (a) => (a.inputs.length ? undefined : 'no INPUT given'),
 };
 
-function parseArgs(argv: readonly string[]): Args | Problem {
-  const a: Args = {
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export async function runValidateCommand(argv: string[]): Promise<number> {
+  const initial: Args = {
     inputs: [],
     format: 'text',
     quiet: false,
@@ -179,17 +181,7 @@ function parseArgs(argv: readonly string[]): Args | Problem {
     overrides: new Map(),
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
-  const problem = scanOptions(argv, a, OPTIONS);
-  if (problem !== undefined) return problem;
-  return a.inputs.length ? a : 'no INPUT given';
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export async function runValidateCommand(argv: string[]): Promise<number> {
-  const args = commandArgs('validate', USAGE, argv, parseArgs);
+  const args = commandArgs('validate', USAGE, argv, initial, OPTIONS);
   if (typeof args === 'number') return args;
   let results: CliDiagnostic[] = [];
   const found = noCounts();

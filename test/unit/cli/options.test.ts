@@ -41,7 +41,7 @@ const SPEC: CommandOptions<Args> = {
 
 function scan(argv: string[], spec: CommandOptions<Args> = SPEC): Args | string {
   const a: Args = { agents: [], format: 'text', quiet: false, allowRemote: false };
-  return scanOptions(argv, a, spec) ?? a;
+  return scanOptions(argv, a, spec);
 }
 
 function parsed(argv: string[]): Args {
@@ -159,4 +159,11 @@ test('a handler returning an empty problem stops the scan (the commands use it f
   const spec: CommandOptions<Args> = { ...SPEC, options: { ...SPEC.options, '--help': { flag: () => '' } } };
   assert.equal(scan(['--help', '--bogus'], spec), '');
   assert.equal(scan(['--bogus', '--help'], spec), 'unknown option --bogus');
+});
+
+test('done checks what needs every argument read, after the first problem of the scan', () => {
+  const spec: CommandOptions<Args> = { ...SPEC, done: (a) => (a.file ? undefined : 'missing TEMPLATE') };
+  assert.equal(scan([], spec), 'missing TEMPLATE');
+  assert.equal(scan(['--bogus'], spec), 'unknown option --bogus');
+  assert.equal((scan(['t.json'], spec) as Args).file, 't.json');
 });
