@@ -320,6 +320,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         const rows = await texts(tree.locator('.monaco-list-row'));
         if (!rows.some((r) => r.includes('−4 ~2 tasks on 3 agents')))
           throw new Error(`the header does not say −4 ~2 tasks on 3 agents: ${rows.join(' | ')}`);
+        if (!rows.some((r) => r.startsWith('Host load changes')))
+          throw new Error(`no row of the hosts whose load changes: ${rows.join(' | ')}`);
         return `${rows.slice(0, 6).join(' | ')}; status bar "${(await status.innerText()).trim()}"`;
       },
     );
