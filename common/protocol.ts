@@ -385,3 +385,53 @@ export interface ScheduleReportJson {
   tasks: ScheduleTaskJson[];
   runs?: ScheduleRunJson[];
 }
+
+/** Argument of the `psconfig.openSchedule` command (a task's lens, the Tasks view, the palette). */
+export interface OpenScheduleArgs {
+  /** Template URI (default: the active pSConfig editor, else the Tasks view's template). */
+  uri?: string;
+  /** Highlight this task, and show the hosts its runs occupy first. */
+  task?: string;
+  /** Show this agent's host first. */
+  agent?: string;
+}
+
+export interface ScheduleParams {
+  uri: string;
+  /** With every simulated run (the timeline); without, the loads and per-task counts only. */
+  runs?: boolean;
+  /** Without the per-task entries (the Tasks view needs only the hosts' and agents' loads). */
+  noTasks?: boolean;
+  /** Runs only on these hosts (default: every host, within the answer's bound). */
+  hosts?: string[];
+  /** The hosts this task's runs occupy come first within the bound. */
+  task?: string;
+  /** This agent's hosts come first within the bound. */
+  agent?: string;
+}
+
+/** One agent's load: the hosts that lead the tasks it creates, and the largest load among them. */
+export interface ScheduleAgentLoad {
+  agent: string;
+  hosts: string[];
+  exclusiveLoad: number;
+  normalLoad: number;
+}
+
+/** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
+export interface ScheduleResult extends ScheduleReportJson {
+  uri: string;
+  version: number | null;
+  /** Set when the template cannot be expanded or simulated at all. */
+  error?: string;
+  /** The simulated span, after the warm-up (ISO 8601 UTC). */
+  span?: { start: string; end: string };
+  agents: ScheduleAgentLoad[];
+  /** Runs of the asked hosts left out of `runs` by the answer's bound. */
+  runsLeftOut?: number;
+  /** What the simulation assumed or left out that the reader should know, one sentence each. */
+  notes: string[];
+  elapsedMs: number;
+}
+
+export const ScheduleRequest: RequestDef<ScheduleParams, ScheduleResult> = { method: 'psconfig/schedule' };

@@ -1,6 +1,6 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
-//                                        dist/dashboard.js, loaded on first use), dist/server.js, dist/cli.js,
+//                                        dist/dashboard.js, dist/schedule.js, loaded on first use), dist/server.js, dist/cli.js,
 //                                        dist/webview/* (explorer, dashboard, schedule)
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
@@ -27,17 +27,21 @@ const LAZY = [
     bundle: 'language-client.js',
   },
   { source: 'client/src/dashboard/panel.ts', specifier: './dashboard/panel', bundle: 'dashboard.js' },
+  { source: 'client/src/schedule/panel.ts', specifier: './schedule/panel', bundle: 'schedule.js' },
 ];
 /** In the client bundle, a lazy module is a require of its sibling bundle. */
 const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel)$/ }, (args) => {
-      const lazy = LAZY.find((l) => l.specifier === args.path);
-      return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))
-        ? { path: `./${lazy.bundle}`, external: true }
-        : undefined;
-    });
+    build.onResolve(
+      { filter: /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel)$/ },
+      (args) => {
+        const lazy = LAZY.find((l) => l.specifier === args.path);
+        return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))
+          ? { path: `./${lazy.bundle}`, external: true }
+          : undefined;
+      },
+    );
   },
 };
 // `import()` becomes `require()`: a lazily loaded bundle is CommonJS like the rest (a real dynamic import would have
