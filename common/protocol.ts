@@ -332,58 +332,61 @@ export interface OpenDashboardArgs {
   task?: string;
 }
 
-// ---- Schedule (issue 19): what pScheduler's scheduler would do with the tasks a template creates ----
+// ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----
 
-/** pScheduler's scheduling class of a test type (its plug-in's `enumerate`, `scheduling-class`). */
-export type SchedulingClass = 'exclusive' | 'normal' | 'background' | 'background-multi';
+/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
+export type SchedulingClassName = 'exclusive' | 'normal' | 'background' | 'background-multi';
 
-/** One host's load, as `psconfig-tools schedule --format json` prints it. */
-export interface ScheduleHostJson {
-  /** The string the tasks' participants are known by (the spec's `source`/`dest` after expansion). */
+/**
+ * A simulated schedule, as `psconfig-tools schedule --format json` prints it and the host timeline panel reads it
+ * (docs/schedule.md). Times are ISO 8601 UTC; counts cover the simulated span (the warm-up day left out).
+ */
+export interface ScheduleReport {
+  hosts: ScheduleHostRow[];
+  tasks: ScheduleTaskRow[];
+  /** Every simulated run of the span; only when asked for (`--runs`). */
+  runs?: ScheduleRunRow[];
+}
+
+export interface ScheduleHostRow {
+  /** The string the tasks' participants name the host by (spec source/dest or *-node after expansion). */
   address: string;
-  /** Σ duration/repeat over the exclusive runs it takes part in (above 1: more than the day has). */
+  /** Sum of duration / repeat over the exclusive tasks the host takes part in (above 1: cannot all fit). */
   exclusiveLoad: number;
-  /** The same over its normal (latency) runs. */
+  /** The same over normal tasks (latency), which block exclusive runs on the host. */
   normalLoad: number;
-  /** How many tasks (combinations) it takes part in as a participant. */
+  /** pScheduler tasks the host takes part in (every class). */
   tasks: number;
 }
 
-/** One task (combination) an agent would create, and how its runs fared in the simulation. */
-export interface ScheduleTaskJson {
+/** One pScheduler task an agent would create (one combination of a template task). */
+export interface ScheduleTaskRow {
   task: string;
+  /** Address names of the combination, as `psconfig-tools expand` prints them. */
   addresses: string[];
-  agent?: string;
-  /** Runs its repeat grid asks for in the simulated span. */
+  agent: string;
+  /** Runs the repeat grid asks for in the span. */
   wanted: number;
   scheduled: number;
   nonstart: number;
-  /** Whole seconds pScheduler would store as the run duration (the picked tool's `duration`). */
+  /** The whole seconds pScheduler stores for every run (the tool's duration program). */
   durationSeconds: number;
-  tool?: string;
-  class: SchedulingClass;
+  /** The tool pScheduler would pick; null when no tool can run the test. */
+  tool: string | null;
+  class: SchedulingClassName;
 }
 
-/** One simulated run (`--runs`). */
-export interface ScheduleRunJson {
+export interface ScheduleRunRow {
   task: string;
   addresses: string[];
-  /** Host addresses whose schedules the run occupies (the test's `participants`). */
+  /** Host addresses of the run's participants, the lead first. */
   participants: string[];
-  class: SchedulingClass;
-  /** ISO 8601 UTC. */
+  class: SchedulingClassName;
   start: string;
   end: string;
   state: 'scheduled' | 'nonstart';
-  /** Why it did not start, in pScheduler's own words. */
+  /** Non-starters: pScheduler's own reason ("No times available for this run."). */
   reason?: string;
-}
-
-/** `psconfig-tools schedule --format json [--runs]`; also what the host timeline panel draws. */
-export interface ScheduleReportJson {
-  hosts: ScheduleHostJson[];
-  tasks: ScheduleTaskJson[];
-  runs?: ScheduleRunJson[];
 }
 
 /** Argument of the `psconfig.openSchedule` command (a task's lens, the Tasks view, the palette). */
@@ -419,7 +422,7 @@ export interface ScheduleAgentLoad {
 }
 
 /** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
-export interface ScheduleResult extends ScheduleReportJson {
+export interface ScheduleResult extends ScheduleReport {
   uri: string;
   version: number | null;
   /** Set when the template cannot be expanded or simulated at all. */

@@ -3,7 +3,7 @@
 // draws a host, orders, runs under a point in time, totals per task) and the host's message handling (host.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ScheduleReportJson } from '../../common/protocol';
+import type { ScheduleReport } from '../../common/protocol';
 import { createScheduleHost, type TimelineSource } from '../../client/src/schedule/host';
 import { buildTimelineHtml } from '../../client/src/schedule/html';
 import { CLASS_CODES, RUN_NONSTART, type HostToTimeline } from '../../client/src/schedule/messages';
@@ -87,7 +87,7 @@ test('bounds and bad input: runs and hosts past the limits, unreadable runs, par
   assert.ok(onB >= 0);
   assert.equal(d.runCombination.filter((c) => c === onB).length, 1);
 
-  assert.throws(() => timelineOf({ report: {} as ScheduleReportJson, title: 't' }), /needs "hosts" and "tasks"/);
+  assert.throws(() => timelineOf({ report: {} as ScheduleReport, title: 't' }), /needs "hosts" and "tasks"/);
   // Without a span the runs give it.
   const free = timelineOf({ report: smallReport(), title: 't' });
   assert.equal(free.start, Date.parse(SPAN.start));

@@ -1,5 +1,5 @@
 // Schedule reports for the timeline tests, written out by hand in the shape `psconfig-tools schedule --format json
-// --runs` prints (common/protocol.ts ScheduleReportJson). These are drawing inputs, not a model: the runs are laid
+// --runs` prints (common/protocol.ts ScheduleReport). These are drawing inputs, not a model: the runs are laid
 // down by the rules below so every test knows where each run is and what it should show.
 //
 // smallReport(): three hosts over two days from 2026-12-01T00:00:00Z, four tasks.
@@ -9,7 +9,7 @@
 // - `owd` (latency, normal, 21 s, owping): a→b, a's schedule only, every 10 minutes at mm:05:00.
 // - `bg` (latencybg, background-multi, 24 h, powstream): a→c, one run per day from 00:00:00.
 // - `path` (trace, background, 10 s, traceroute): b→a, b's schedule only, every 10 minutes at mm:00:30.
-import type { ScheduleReportJson, ScheduleRunJson, ScheduleTaskJson, SchedulingClass } from '../../common/protocol';
+import type { ScheduleReport, ScheduleRunRow, ScheduleTaskRow, SchedulingClassName } from '../../common/protocol';
 
 export const SPAN = { start: '2026-12-01T00:00:00.000Z', end: '2026-12-03T00:00:00.000Z' };
 const T0 = Date.parse(SPAN.start);
@@ -23,16 +23,16 @@ interface Plan {
   task: string;
   addresses: string[];
   participants: string[];
-  cls: SchedulingClass;
+  cls: SchedulingClassName;
   seconds: number;
   tool: string;
   /** Start times (ms) and whether each will not start. */
   runs: { at: number; nonstart?: boolean }[];
 }
 
-function report(plans: Plan[]): ScheduleReportJson {
-  const runs: ScheduleRunJson[] = [];
-  const tasks: ScheduleTaskJson[] = [];
+function report(plans: Plan[]): ScheduleReport {
+  const runs: ScheduleRunRow[] = [];
+  const tasks: ScheduleTaskRow[] = [];
   const load = new Map<string, { exclusiveLoad: number; normalLoad: number; tasks: number }>();
   const spanSeconds = DAYS * 86400;
   for (const p of plans) {
@@ -80,7 +80,7 @@ function every(stepSeconds: number, offsetSeconds: number, days = DAYS): number[
   return out;
 }
 
-export function smallReport(): ScheduleReportJson {
+export function smallReport(): ScheduleReport {
   const { a, b, c } = HOSTS;
   const hours = every(3600, 0);
   const tput = (src: string, dst: string, slot: number, nonstart: boolean): Plan => ({
@@ -134,7 +134,7 @@ export function smallReport(): ScheduleReportJson {
  * another on a shared clock (19 s each, so no two runs on a host overlap), with every tenth pair's runs non-started.
  * For drawing many rows and hundreds of thousands of runs, not for what a scheduler would do.
  */
-export function meshReport(n: number, repeatHours = 4, days = 1): ScheduleReportJson {
+export function meshReport(n: number, repeatHours = 4, days = 1): ScheduleReport {
   const names = Array.from({ length: n }, (_, i) => `mesh-${String(i + 1).padStart(3, '0')}.example.net`);
   const plans: Plan[] = [];
   let k = 0;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { ScheduleReportJson } from '../../common/protocol';
+import type { ScheduleReport } from '../../common/protocol';
 import { launchChromium, screenshotDir } from './harness';
 import { startTimelineHarness, type TimelineHarness } from './schedule-harness';
 import { HOSTS, meshReport, NO_TIMES, smallReport, SPAN } from './schedule-report';
@@ -25,7 +25,7 @@ after(async () => {
 });
 
 async function open(
-  report: ScheduleReportJson = smallReport(),
+  report: ScheduleReport = smallReport(),
   extra: Partial<Parameters<typeof startTimelineHarness>[0]> = {},
 ): Promise<TimelineHarness> {
   const h = await startTimelineHarness({ browser, load: async () => ({ report, span: SPAN }), ...extra });

@@ -1,13 +1,13 @@
 // The host timeline's host side (pure: no vscode import): loads the schedule report, turns it into the page's arrays
 // (timeline-data.ts), answers the page's messages and reloads when the template changes. The VS Code panel and the
 // Chromium harness both run it.
-import type { ScheduleReportJson } from '../../../common/protocol';
+import type { ScheduleReport } from '../../../common/protocol';
 import type { HostToTimeline, TimelineData, TimelineFocus, TimelineToHost } from './messages';
 import { timelineOf } from './timeline-data';
 
 /** What a load gives: the report (with runs), the simulated span, or why there is none. */
 export interface TimelineSource {
-  report?: ScheduleReportJson;
+  report?: ScheduleReport;
   span?: { start: string; end: string };
   error?: string;
   /** Sentences the source adds to the page's notes (a simplification, a cut answer). */

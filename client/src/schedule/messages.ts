@@ -1,12 +1,12 @@
 // The one typed definition of every message between the host timeline webview and its host (the VS Code panel, or
 // the Chromium test harness). The page gets the simulated runs as parallel arrays (a day of a 200-address mesh is
 // hundreds of thousands of runs: a few arrays, not an object per run); everything it shows comes from these.
-import type { SchedulingClass } from '../../../common/protocol';
+import type { SchedulingClassName } from '../../../common/protocol';
 
 /** Class codes of the arrays, in plot-schedule's column order (pscheduler-core/pscheduler-core/plot-schedule). */
-export const CLASS_CODES: readonly SchedulingClass[] = ['exclusive', 'normal', 'background', 'background-multi'];
+export const CLASS_CODES: readonly SchedulingClassName[] = ['exclusive', 'normal', 'background', 'background-multi'];
 
-export const CLASS_LABEL: Record<SchedulingClass, string> = {
+export const CLASS_LABEL: Record<SchedulingClassName, string> = {
   exclusive: 'Exclusive',
   normal: 'Normal',
   background: 'Background single-result',

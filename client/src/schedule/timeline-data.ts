@@ -3,7 +3,7 @@
 // combination, hosts by index. Pure and bounded: the page never receives more than MAX_TIMELINE_RUNS runs or
 // MAX_TIMELINE_HOSTS hosts, and a run it cannot read (unknown class, unreadable time) is left out and counted in a
 // note rather than dropped silently.
-import type { ScheduleReportJson, ScheduleRunJson, SchedulingClass } from '../../../common/protocol';
+import type { ScheduleReport, ScheduleRunRow, SchedulingClassName } from '../../../common/protocol';
 import {
   CLASS_CODES,
   RUN_NONSTART,
@@ -19,7 +19,7 @@ export const MAX_TIMELINE_RUNS = 300_000;
 export const MAX_TIMELINE_HOSTS = 5_000;
 
 export interface TimelineInput {
-  report: ScheduleReportJson;
+  report: ScheduleReport;
   title: string;
   /** The simulated span (ISO 8601); default: from the first run's start to the last run's end. */
   span?: { start: string; end: string };
@@ -77,7 +77,7 @@ function indexer(list: string[]): (text: string) => number {
 }
 
 function classCode(c: unknown): number {
-  return CLASS_CODES.indexOf(c as SchedulingClass);
+  return CLASS_CODES.indexOf(c as SchedulingClassName);
 }
 
 function isStringArray(v: unknown): v is string[] {
@@ -196,7 +196,7 @@ export function timelineOf(input: TimelineInput): TimelineData {
   let first = Infinity;
   let last = -Infinity;
   for (let i = 0; i < count; i++) {
-    const r = runs[i] as ScheduleRunJson | undefined;
+    const r = runs[i] as ScheduleRunRow | undefined;
     const start = r ? isoMs(r.start) : NaN;
     const end = r ? isoMs(r.end) : NaN;
     if (!r || !(end >= start) || classCode(r.class) < 0) {
