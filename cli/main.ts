@@ -3,6 +3,7 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runDiffCommand } from './diff-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
@@ -13,6 +14,9 @@ commands:
                                                INPUT: a file, - (standard input) or an http(s) URL
   expand INPUT [--agent ADDRESS]... [--format json|pscheduler]
                                                the pScheduler tasks each agent would create
+  diff OLD NEW [--agent ADDRESS]... [--format text|json|markdown] [--report-only]
+                                               what a change does to each agent's tasks (OLD, NEW: file, URL
+                                               or REV:PATH from git); exit 1 when it removes tasks or adds errors
   archive search URL [filters] [--format json|table]
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
   archive register URL METADATA.json | post BASE_URI (--ts T --val V | POINTS.json) | bulk METADATA_URI DATA.json
@@ -29,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
       return runValidateCommand(rest);
     case 'expand':
       return runExpandCommand(rest);
+    case 'diff':
+      return runDiffCommand(rest);
     case 'archive':
       return runArchiveCommand(rest);
     case 'dashboard':

@@ -178,11 +178,36 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * The lens commands (every code lens the server lists carries one; they answer LensCommandResult):
+ * - showTasks (ShowTasksArgs): the task preview as a text document the client opens (window/showDocument);
+ * - showDashboard (OpenDashboardArgs): the task's configured pairs and archives as a text document;
+ * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser.
+ * A client without window/showDocument gets a window/showMessage naming the file or URL. The VS Code extension
+ * shows its own views for these lenses instead (client/src/language/lens-commands.ts).
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  showTasks: 'psconfig.server.showTasks',
+  showDashboard: 'psconfig.server.showDashboard',
+  openArchive: 'psconfig.server.openArchive',
 } as const;
+
+/** Argument of the task lens's command: the template and the task whose lens it is. */
+export interface ShowTasksArgs {
+  uri: string;
+  task?: string;
+}
+
+/** What a lens command did. */
+export interface LensCommandResult {
+  /** `document`: the client opened `target` (window/showDocument); `message`: it was sent a message naming it. */
+  shown: 'document' | 'message';
+  /** The file written (file: URI) or the archive URL. */
+  target?: string;
+  /** One line: what the lens found (also the message, when that is how it was shown). */
+  message: string;
+}
 
 export interface PreviewTasksText {
   uri: string;
@@ -330,6 +355,116 @@ export interface OpenDashboardArgs {
   uri?: string;
   /** Only this task (default: every task, one grid each). */
   task?: string;
+}
+
+// ---- Task diff: what a change to a template does to the tasks each agent creates (docs/task-diff.md) ----------
+
+/**
+ * A task as the diff identifies it, with the agent that schedules it (the entry's `agent`): the template's task
+ * name and the combination's address strings in order, as pSConfig names a combination in its messages
+ * (`task=T,addresses=a->b`, task_generator.py `_handle_next_error`).
+ */
+export interface TaskDiffTask {
+  task: string;
+  addresses: string[];
+}
+
+/** One part of a task's JSON that differs: `test.type`, `test.spec.<key>`, `archives`, `schedule`, `tools`,
+ *  `reference` (without the agent's own `psconfig` block), `contexts`, `priority`, or `task` (a renamed task whose
+ *  JSON is the same). A side without the part has no `old` / `new`. */
+export interface TaskDiffPart {
+  part: string;
+  old?: unknown;
+  new?: unknown;
+  /** What the agent does with this change when it is not plain replacement (private spec fields, renames). */
+  note?: string;
+}
+
+export interface TaskDiffChanged extends TaskDiffTask {
+  parts: TaskDiffPart[];
+}
+
+export interface TaskDiffAgent {
+  agent: string;
+  added: TaskDiffTask[];
+  removed: TaskDiffTask[];
+  changed: TaskDiffChanged[];
+}
+
+/** Diagnostic counts of one side, by severity. */
+export interface TaskDiffDiagnosticCounts {
+  error: number;
+  warning: number;
+  information: number;
+  hint: number;
+}
+
+/** What one version yields as a whole. */
+export interface TaskDiffSide {
+  /** What was read: a file, a URL, `REV:PATH`, or the editor's document. */
+  source?: string;
+  /** Set when the template cannot be expanded at all (a JSON syntax error, ...): it yields no task. */
+  error?: string;
+  /** Combinations that create a task. */
+  tasks: number;
+  /** Combinations that create none: failed expansions and, of those, tasks pScheduler would refuse. */
+  failed: number;
+  refused: number;
+  /** Tasks whose iteration stopped (for example `scheduled-by` too big). */
+  taskErrors: number;
+  /** Absent when the diagnostics were not computed. */
+  diagnostics?: TaskDiffDiagnosticCounts;
+}
+
+/** A combination that fails in the new version and did not fail that way in the old one, or a task that stopped. */
+export interface TaskDiffFailure {
+  task: string;
+  /** Absent for a task-level error. */
+  addresses?: string[];
+  agent?: string;
+  error: string;
+  refused?: boolean;
+}
+
+/** A diagnostic of the new version that the old one did not have (matched by severity, code and message). */
+export interface TaskDiffDiagnostic {
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  code: string;
+  message: string;
+  /** 1-based line in the new version. */
+  line?: number;
+}
+
+/** One host's load before and after (schedule model), only for hosts where it differs. */
+export interface TaskDiffHostLoad {
+  host: string;
+  exclusiveLoad: { old: number; new: number };
+  normalLoad: { old: number; new: number };
+}
+
+export interface TaskDiffResult {
+  summary: { added: number; removed: number; changed: number; agentsAffected: number };
+  /** Agents with at least one added, removed or changed task. */
+  agents: TaskDiffAgent[];
+  old: TaskDiffSide;
+  new: TaskDiffSide;
+  newFailures: TaskDiffFailure[];
+  newDiagnostics: TaskDiffDiagnostic[];
+  /** With the schedule model: hosts whose exclusive or normal load changes. */
+  hosts?: TaskDiffHostLoad[];
+}
+
+/** `−1,204 +12 ~3 tasks on 37 agents` (removed, added, changed), or `no task changes`: one wording for the
+ *  command line, the status bar and the comparison tree. */
+export function taskDiffHeadline(s: TaskDiffResult['summary']): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const parts: string[] = [];
+  if (s.removed) parts.push(`−${n(s.removed)}`);
+  if (s.added) parts.push(`+${n(s.added)}`);
+  if (s.changed) parts.push(`~${n(s.changed)}`);
+  if (!parts.length) return 'no task changes';
+  const total = s.removed + s.added + s.changed;
+  return `${parts.join(' ')} task${total === 1 ? '' : 's'} on ${n(s.agentsAffected)} agent${s.agentsAffected === 1 ? '' : 's'}`;
 }
 
 // ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----

@@ -5,8 +5,22 @@
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 //   node scripts/build.mjs --dist=DIR    bundles into DIR instead of dist/ (the activation bench builds a copy)
+//   node scripts/build.mjs --language-server[=DIR]
+//                                        only the npm package of the language server, ready for `npm pack DIR`
+//                                        (default dist/language-server): packages/language-server/ with the
+//                                        production bundles of server.js and cli.js, the schema, LICENSE and NOTICE
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, mkdirSync, copyFileSync, existsSync, chmodSync } from 'node:fs';
+import {
+  readdirSync,
+  statSync,
+  mkdirSync,
+  copyFileSync,
+  existsSync,
+  chmodSync,
+  readFileSync,
+  writeFileSync,
+  rmSync,
+} from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +61,7 @@ const lazyModules = {
 // `import()` becomes `require()`: a lazily loaded bundle is CommonJS like the rest (a real dynamic import would have
 // Node's ESM loader re-scan the whole file for exports, ~0.3 s for the explorer bundle).
 const cjsImports = { 'dynamic-import': false };
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const node = {
   ...common,
   platform: 'node',
@@ -54,7 +69,55 @@ const node = {
   format: 'cjs',
   mainFields: ['module', 'main'],
   supported: cjsImports,
+  define: { PSCONFIG_VERSION: JSON.stringify(rootPackage.version) },
 };
+/** The language server and the CLI, bundled into `dir`: executables (the npm package's bins run them directly). */
+const executables = (dir, extra = {}) => [
+  {
+    ...node,
+    ...extra,
+    entryPoints: ['server/src/server.ts'],
+    outfile: `${dir}/server.js`,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  { ...node, ...extra, entryPoints: ['cli/main.ts'], outfile: `${dir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+];
+
+const languageServerArg = [...args].find((a) => a === '--language-server' || a.startsWith('--language-server='));
+if (languageServerArg) {
+  await packageLanguageServer(
+    languageServerArg.slice('--language-server='.length) || join(root, 'dist/language-server'),
+  );
+  process.exit(0);
+}
+
+/**
+ * The npm package `psconfig-language-server` in `dir`: packages/language-server/package.json with the extension's
+ * version, licence and repository, the production bundles VS Code runs, and the files they read at run time.
+ */
+async function packageLanguageServer(dir) {
+  const out = resolve(root, dir);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'dist'), { recursive: true });
+  // The production bundles, as `npm run package` puts them in the extension.
+  await Promise.all(executables(join(out, 'dist'), { minify: true, sourcemap: false }).map((b) => esbuild.build(b)));
+  const own = JSON.parse(readFileSync(join(root, 'packages/language-server/package.json'), 'utf8'));
+  const pkg = { name: own.name, version: rootPackage.version, ...own, license: rootPackage.license };
+  if (rootPackage.repository) {
+    const repo =
+      typeof rootPackage.repository === 'string'
+        ? { type: 'git', url: rootPackage.repository }
+        : rootPackage.repository;
+    pkg.repository = { ...repo, directory: 'packages/language-server' };
+  }
+  for (const key of ['homepage', 'bugs', 'author']) if (rootPackage[key] && !pkg[key]) pkg[key] = rootPackage[key];
+  writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  copyFileSync(join(root, 'packages/language-server/README.md'), join(out, 'README.md'));
+  for (const f of ['LICENSE', 'NOTICE']) copyFileSync(join(root, f), join(out, f));
+  mkdirSync(join(out, 'schemas'));
+  copyFileSync(join(root, 'schemas/psconfig.schema.json'), join(out, 'schemas/psconfig.schema.json'));
+  for (const f of ['server.js', 'cli.js']) chmodSync(join(out, 'dist', f), 0o755);
+}
 const builds = [
   // The VS Code side: `vscode` is provided by the host. The language client and the archive explorer (with the
   // archive client and undici) are bundles of their own, loaded on first use (see LAZY).
@@ -68,13 +131,7 @@ const builds = [
   ...LAZY.map((l) =>
     esbuild.build({ ...node, entryPoints: [l.source], outfile: `${dist}/${l.bundle}`, external: ['vscode'] }),
   ),
-  esbuild.build({ ...node, entryPoints: ['server/src/server.ts'], outfile: `${dist}/server.js` }),
-  esbuild.build({
-    ...node,
-    entryPoints: ['cli/main.ts'],
-    outfile: `${dist}/cli.js`,
-    banner: { js: '#!/usr/bin/env node' },
-  }),
+  ...executables(dist).map((b) => esbuild.build(b)),
   // Browser code of the archive explorer webview (no Node APIs, no remote resources).
   esbuild.build({
     ...common,
@@ -145,3 +202,4 @@ mkdirSync(resolve(root, dist, 'webview'), { recursive: true });
 const uplotCss = join(root, 'node_modules/uplot/dist/uPlot.min.css');
 if (existsSync(uplotCss)) copyFileSync(uplotCss, resolve(root, dist, 'webview/uPlot.min.css'));
 chmodSync(resolve(root, dist, 'cli.js'), 0o755);
+chmodSync(resolve(root, dist, 'server.js'), 0o755);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the extension, its tests and its benchmarks need on a fresh Debian machine:
-# Debian's jq (for `{% jq %}` variables) and chromium (webview tests), then the npm packages.
+# Debian's jq (for `{% jq %}` variables) and chromium (webview tests), Neovim and Emacs with eglot (the language
+# server's npm package tried in real editors, test/editors/; about 1.5 minutes of apt on a fresh machine), then the
+# npm packages.
 # Offline-safe: node-jq's own jq download is skipped when JQ_PATH is set (we point it at Debian's jq);
 # with internet and no Debian jq, node-jq downloads its own as usual.
 set -euo pipefail
@@ -8,6 +10,13 @@ cd "$(dirname "$0")/.."
 need=()
 command -v jq >/dev/null || need+=(jq)
 command -v chromium >/dev/null || need+=(chromium)
+command -v nvim >/dev/null || need+=(neovim)
+command -v emacs >/dev/null || need+=(emacs-nox)
+# eglot is built into Emacs 29+; Debian 12's Emacs 28 gets it from elpa-eglot.
+if command -v dpkg >/dev/null && ! dpkg -s elpa-eglot >/dev/null 2>&1 &&
+  ! { command -v emacs >/dev/null && emacs --batch --eval '(require (quote eglot))' >/dev/null 2>&1; }; then
+  need+=(elpa-eglot)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -9,8 +9,32 @@ function envNumber(name: string, fallback: number): number {
   return Number(process.env[name] ?? '') || fallback;
 }
 
+/** Set by the build (scripts/build.mjs) from package.json; absent in the transpiled tests. */
+declare const PSCONFIG_VERSION: string | undefined;
+const VERSION = typeof PSCONFIG_VERSION === 'string' ? PSCONFIG_VERSION : 'development';
+
+const USAGE = `psconfig-language-server ${VERSION}: the pSConfig template language server (perfSONAR)
+
+usage: psconfig-language-server --stdio      LSP over standard input and output (what editors start)
+       psconfig-language-server --node-ipc   LSP over Node's IPC channel (VS Code)
+       psconfig-language-server --socket=PORT | --pipe=NAME
+       psconfig-language-server --version
+
+jq for {% jq %} variables: the client's psconfig.jq.path setting, else JQ_PATH, else jq on PATH.
+`;
+
+/** One of the transports vscode-languageserver's createConnection reads from the command line. */
+const hasTransport = (args: string[]): boolean =>
+  args.some((a) => a === '--stdio' || a === '--node-ipc' || a.startsWith('--socket=') || a.startsWith('--pipe='));
+
+const args = process.argv.slice(2);
 if (isBackgroundWorker()) serveBackgroundJobs();
-else {
+else if (args.includes('--version')) process.stdout.write(`${VERSION}\n`);
+else if (args.includes('--help') || !hasTransport(args)) {
+  // (Without a transport createConnection would throw "Connection input stream is not set".)
+  process.stdout.write(USAGE);
+  if (!args.includes('--help')) process.exitCode = 2;
+} else {
   const connection = createConnection(ProposedFeatures.all);
   const log = consoleLogger(connection);
   // stdout is the protocol channel with --stdio: anything printed by a library must go to the log instead.

@@ -228,5 +228,9 @@ suite('editing', () => {
     });
     const titles = lenses.map((l) => l.command?.title ?? '');
     assert.ok(titles.includes('6 tasks for 3 agents'), `lens titles: ${titles.join(' | ')}`);
+    // The server's lens command (a text document, for other editors) arrives as the extension's Tasks view.
+    const task = lenses.find((l) => l.command?.title === '6 tasks for 3 agents');
+    assert.equal(task?.command?.command, 'psconfig.previewTasks');
+    assert.equal(String(task?.command?.arguments?.[0]), doc.uri.toString());
   });
 });

@@ -97,11 +97,11 @@ test('code lenses: task counts, a dashboard per task, and an esmond archive open
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
   assert.equal(lenses.length, 3);
   const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
-  const task = resolved.find((l) => l.command?.command === 'psconfig.previewTasks');
+  const task = resolved.find((l) => l.command?.command === ServerCommands.showTasks);
   assert.equal(task?.command?.title, '6 tasks for 3 agents');
-  assert.deepEqual(task?.command?.arguments, [meshUri]);
+  assert.deepEqual(task?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
   assert.deepEqual(task?.range.start, positionOf(meshText, '"example-task-throughput": {', 1));
-  const archive = resolved.find((l) => l.command?.command === 'psconfig.openArchiveExplorer');
+  const archive = resolved.find((l) => l.command?.command === ServerCommands.openArchive);
   assert.ok(archive, JSON.stringify(resolved));
   assert.deepEqual(archive.command?.arguments, [
     {
@@ -112,7 +112,7 @@ test('code lenses: task counts, a dashboard per task, and an esmond archive open
       eventType: 'throughput',
     },
   ]);
-  const dashboard = resolved.find((l) => l.command?.command === 'psconfig.openDashboard');
+  const dashboard = resolved.find((l) => l.command?.command === ServerCommands.showDashboard);
   assert.equal(dashboard?.command?.title, 'Dashboard');
   assert.deepEqual(dashboard?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
   assert.deepEqual(dashboard?.range.start, task?.range.start);

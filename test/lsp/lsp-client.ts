@@ -11,6 +11,8 @@ import {
   type Diagnostic,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type InitializeResult,
+  type ShowDocumentParams,
 } from 'vscode-languageserver-protocol/node';
 import type { TemplateChangedParams } from '../../common/protocol';
 
@@ -26,6 +28,10 @@ export interface StartOptions {
   /** Extra environment of the server process (replaces the variables it names). */
   env?: Record<string, string>;
   configurationDelayMs?: number;
+  /** Declare window.showDocument support (the client answers every request with success). */
+  showDocument?: boolean;
+  /** The server's command line (default: `node dist/server.js --stdio`), e.g. the packed package's binary. */
+  command?: string[];
 }
 
 /**
@@ -74,6 +80,11 @@ export class LspClient {
   private waiters: Waiter[] = [];
   /** `client/registerCapability` registrations the server asked for (file watchers, …). */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** window/showDocument requests and window/showMessage notifications the server sent. */
+  readonly shownDocuments: ShowDocumentParams[] = [];
+  readonly messages: { type: number; message: string }[] = [];
+  /** What the server answered to `initialize`. */
+  initializeResult: InitializeResult | undefined;
   private exited = false;
   private versions = new Map<string, number>();
   /** What the server gets for workspace/configuration section `psconfig` (VS Code's nested shape). */
@@ -127,6 +138,13 @@ export class LspClient {
     );
     this.connection.onRequest('client/unregisterCapability', () => null);
     this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.onRequest('window/showDocument', (p: ShowDocumentParams) => {
+      this.shownDocuments.push(p);
+      return { success: true };
+    });
+    this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => {
+      this.messages.push(p);
+    });
     this.connection.listen();
   }
 
@@ -136,7 +154,8 @@ export class LspClient {
    * registration of file watchers (relative patterns). `workspaceFolders`: folder URIs.
    */
   static async start(options: StartOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [serverJs, '--stdio'], {
+    const [program, ...args] = options.command ?? [process.execPath, serverJs, '--stdio'];
+    const child = spawn(program, args, {
       cwd: repoRoot,
       env: {
         ...process.env,
@@ -152,7 +171,7 @@ export class LspClient {
       child.once('exit', (code) =>
         reject(
           new Error(
-            `${serverJs} exited with code ${code} before initializing: ${client.logs
+            `${args.join(' ')} exited with code ${code} before initializing: ${client.logs
               .map((l) => l.message)
               .join('')
               .slice(0, 2000)}`,
@@ -164,19 +183,14 @@ export class LspClient {
     return client;
   }
 
-  private async initialize(options: {
-    itemDefaults?: boolean;
-    snippets?: boolean;
-    watchFiles?: boolean;
-    workspaceFolders?: string[];
-  }) {
+  private async initialize(options: StartOptions) {
     const client = this;
     const itemDefaults = options.itemDefaults === true;
     const completion = {
       ...(itemDefaults ? { completionList: { itemDefaults: ['editRange'] } } : {}),
       ...(options.snippets ? { completionItem: { snippetSupport: true } } : {}),
     };
-    await client.connection.sendRequest('initialize', {
+    client.initializeResult = await client.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: null,
       workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder-${i}` })) ?? null,
@@ -191,6 +205,7 @@ export class LspClient {
           rename: { prepareSupport: true },
           ...(Object.keys(completion).length ? { completion } : {}),
         },
+        ...(options.showDocument ? { window: { showDocument: { support: true } } } : {}),
       },
     });
     await client.connection.sendNotification('initialized', {});

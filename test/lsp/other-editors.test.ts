@@ -1,12 +1,13 @@
 // What Neovim, Emacs and Helix users meet: settings changes (pushed or pulled) re-check open documents, a bare
-// `jq.path` is found on PATH, a quick fix whose range arrives shifted changes nothing, the preview and the
-// expansion are server commands, and hovers keep template text literal.
+// `jq.path` is found on PATH, a quick fix whose range arrives shifted (byte columns, CRLF, an edit above) still
+// changes only the name it was about, the preview and the expansion are server commands, and hovers keep template
+// text literal.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import type { CodeAction, Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { ServerCommands, type ExpandTasksResult, type PreviewTasksText } from '../../common/protocol';
-import { LspClient, positionOf } from './lsp-client';
+import { applyEdits, LspClient, positionOf } from './lsp-client';
 
 const JQ = process.env.JQ_PATH ?? '/usr/bin/jq';
 let client: LspClient;
@@ -78,37 +79,71 @@ test('a bare jq.path is looked up on the server’s PATH', async () => {
   }
 });
 
-test('"Change to" edits only when the range still holds the name the diagnostic was about', async () => {
-  const uri = 'file:///tmp/quick-fix.psconfig.json';
-  const text = template('{% address[1] %}', 'mesh-grop');
-  const diagnostics = await client.open(uri, text);
-  const d = diagnostics.find((x) => x.code === 'psconfig/unknown-group');
-  assert.ok(d);
-  const ask = (diagnostic: Diagnostic): Promise<CodeAction[]> =>
-    client.request<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: diagnostic.range,
-      context: { diagnostics: [diagnostic] },
-    });
-  assert.ok((await ask(d)).some((a) => a.title === 'Change to "mesh-group"'));
-  // The editor shifted the text by one line; the client still sends the old diagnostic, whose range now lies on
-  // another part of the template.
-  await client.change(uri, [{ text: `\n${text}` }]);
-  const stale = await ask(d);
-  assert.ok(!stale.some((a) => a.title.startsWith('Change to')), JSON.stringify(stale));
-  // The same diagnostic moved with the text (as a client that tracks edits sends it) still gets its fix.
-  const moved = {
-    ...d,
-    range: {
-      start: { ...d.range.start, line: d.range.start.line + 1 },
-      end: { ...d.range.end, line: d.range.end.line + 1 },
-    },
-  };
-  const fixes = await ask(moved);
-  const change = fixes.find((a) => a.title === 'Change to "mesh-group"');
-  assert.ok(change?.edit?.changes?.[uri]?.[0]);
-  assert.deepEqual(change.edit.changes[uri][0].range, moved.range);
-  client.close(uri);
+/** A template whose task sits on one line after non-ASCII text, as hand-written templates have it. */
+function oneLineTask(group: string, eol = '\n'): string {
+  return [
+    '{',
+    '  "addresses": { "a": { "address": "a.example.net" }, "b": { "address": "b.example.net" } },',
+    '  "groups": { "mesh-group": { "type": "mesh", "addresses": [ { "name": "a" }, { "name": "b" } ] } },',
+    '  "tests": { "t": { "type": "latencybg", "spec": { "source": "{% address[0] %}", "dest": "{% address[1] %}" } } },',
+    `  "tasks": { "réseau-café ☕": { "group": "${group}", "test": "t" } }`,
+    '}',
+    '',
+  ].join(eol);
+}
+
+/** The range as Neovim 0.7–0.10 send it back: the columns counted in UTF-8 bytes of the line. */
+function byteColumns(text: string, range: Diagnostic['range']): Diagnostic['range'] {
+  const lines = text.split(/\r?\n/);
+  const col = (p: { line: number; character: number }) => ({
+    line: p.line,
+    character: Buffer.byteLength(lines[p.line].slice(0, p.character), 'utf8'),
+  });
+  return { start: col(range.start), end: col(range.end) };
+}
+
+const askFixes = (uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> =>
+  client.request<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic] },
+  });
+
+/** The text after the "Change to" action's edits, or undefined when it was not offered. */
+async function changedBy(uri: string, text: string, diagnostic: Diagnostic, to: string): Promise<string | undefined> {
+  const change = (await askFixes(uri, diagnostic)).find((a) => a.title === `Change to "${to}"`);
+  const edits = change?.edit?.changes?.[uri];
+  if (!edits) return undefined;
+  assert.equal(edits.length, 1, 'one edit: the name');
+  return applyEdits(text, edits);
+}
+
+test('"Change to" with shifted ranges: byte columns, CRLF, non-ASCII before the name, an edit above', async () => {
+  for (const eol of ['\n', '\r\n']) {
+    const uri = `file:///tmp/quick-fix-${eol === '\n' ? 'lf' : 'crlf'}.psconfig.json`;
+    const text = oneLineTask('mesh-grop', eol);
+    const diagnostics = await client.open(uri, text);
+    const d = diagnostics.find((x) => x.code === 'psconfig/unknown-group');
+    assert.ok(d, JSON.stringify(diagnostics));
+    const fixed = oneLineTask('mesh-group', eol);
+    // The range as published, and as Neovim sends it back (byte columns: two "é" and a "☕" shift it by 4).
+    assert.equal(await changedBy(uri, text, d, 'mesh-group'), fixed);
+    const bytes = { ...d, range: byteColumns(text, d.range) };
+    assert.equal(bytes.range.start.character - d.range.start.character, 4);
+    assert.equal(await changedBy(uri, text, bytes, 'mesh-group'), fixed, `byte columns (${JSON.stringify(eol)})`);
+    // A line inserted above (a comment key: the template stays valid): the client still sends the old diagnostic;
+    // the name is found at its place in the tree.
+    const edited = text.replace(`{${eol}`, `{${eol}  "#": "a note",${eol}`);
+    await client.change(uri, [{ text: edited }]);
+    assert.equal(
+      await changedBy(uri, edited, bytes, 'mesh-group'),
+      fixed.replace(`{${eol}`, `{${eol}  "#": "a note",${eol}`),
+    );
+    // The name at that place was retyped by hand since: the old diagnostic changes nothing.
+    await client.change(uri, [{ text: edited.replace('"mesh-grop"', '"mesh-gr"') }]);
+    assert.equal(await changedBy(uri, edited, bytes, 'mesh-group'), undefined);
+    client.close(uri);
+  }
 });
 
 test('preview and expansion through workspace/executeCommand', async () => {

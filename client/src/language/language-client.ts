@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { ServerSettings } from '../../../common/protocol';
 import { LANGUAGE_ID } from './language-id';
+import { withExtensionCommand } from './lens-commands';
 import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
 
 export { LANGUAGE_ID } from './language-id';
@@ -53,6 +54,12 @@ export function createLanguageClient(
     // Only the settings the server reads (not, say, psconfig.archives) make it recompute previews.
     synchronize: { configurationSection: SERVER_SETTING_KEYS.map((key) => `${SECTION}.${key}`) },
     middleware: {
+      // The server's lens commands become the extension's views (lens-commands.ts).
+      provideCodeLenses: async (document, token, next) => (await next(document, token))?.map(withExtensionCommand),
+      resolveCodeLens: async (lens, token, next) => {
+        const resolved = await next(lens, token);
+        return resolved && withExtensionCommand(resolved);
+      },
       workspace: {
         configuration: async (params, token, next) => {
           const base = await next(params, token);

@@ -29,7 +29,7 @@ import {
   taskLensTitle,
   type ArchiveExplorerArgs,
 } from '../template/navigation/code-lenses';
-import type { OpenDashboardArgs } from '../../../common/protocol';
+import { ServerCommands, type OpenDashboardArgs, type ShowTasksArgs } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts, type TaskFact } from '../template/navigation/hover';
 import {
@@ -305,7 +305,7 @@ export function registerFeatures(d: FeatureDeps): void {
         const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
         lenses.push({
           range: toRange(m.doc, l.start, l.end),
-          command: { title: l.title, command: 'psconfig.openDashboard', arguments: [args] },
+          command: { title: l.title, command: ServerCommands.showDashboard, arguments: [args] },
         });
       }
       // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
@@ -328,7 +328,8 @@ export function registerFeatures(d: FeatureDeps): void {
       if (data.kind === 'task') {
         const counts = await d.expansion.counts(doc);
         const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
-        return { ...lens, command: { title, command: 'psconfig.previewTasks', arguments: [data.uri] } };
+        const args: ShowTasksArgs = { uri: data.uri, task: data.task };
+        return { ...lens, command: { title, command: ServerCommands.showTasks, arguments: [args] } };
       }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
@@ -338,7 +339,7 @@ export function registerFeatures(d: FeatureDeps): void {
       if (!found)
         return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
       const args: ArchiveExplorerArgs = found.args;
-      return { ...lens, command: { title: found.title, command: 'psconfig.openArchiveExplorer', arguments: [args] } };
+      return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
     }),
   );
 }

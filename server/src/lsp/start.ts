@@ -28,6 +28,7 @@ import {
   type DashboardPairsResult,
   type ExpandTasksParams,
   type ExpandTasksResult,
+  type LensCommandResult,
   type PreviewTasksText,
   type ServerMemoryResult,
   ServerCommands,
@@ -45,6 +46,7 @@ import { SchemaService } from './schema-service';
 import { previewText } from '../template/expand/preview-text';
 import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
+import { LENS_COMMANDS, LensCommands } from './lens-commands';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
 
 /** How long the first checks wait for the client's answer to workspace/configuration. */
@@ -110,6 +112,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   let workspaceFoldersSupported = false;
   let editRangeDefault = false;
   let snippetSupport = false;
+  let showDocumentSupport = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(options.workerEntry, log);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
@@ -208,10 +211,11 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     editRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    showDocumentSupport = params.capabilities.window?.showDocument?.support === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
-      settings = toServerSettings(
-        (params.initializationOptions as Record<string, unknown>).settings ?? params.initializationOptions,
-      );
+      // `{ settings }` (the VS Code client), `{ psconfig }` (Helix sends its `config` table here), or the section.
+      const options = params.initializationOptions as Record<string, unknown>;
+      settings = toServerSettings(options.settings ?? options.psconfig ?? options);
     }
     return {
       capabilities: {
@@ -362,18 +366,61 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     ),
   );
 
+  // What every code lens runs (lens-commands.ts).
+  const lensCommands = new LensCommands({
+    connection,
+    log,
+    canShowDocument: () => showDocumentSupport,
+    expand: expandFor,
+    dashboardPairs: (uri, tasks) => dashboardPairsFor({ uri, tasks }),
+  });
+
   // The same for clients without our custom request (Neovim, Emacs, Helix): workspace/executeCommand.
   connection.onExecuteCommand((params, token) =>
-    runSafe<ExpandTasksResult | PreviewTasksText | null>(log, 'executeCommand', null, token, async () => {
-      const arg: unknown = params.arguments?.[0];
-      // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
-      const request: ExpandTasksParams =
-        typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
-      if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
-      if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
-      throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
-    }),
+    runSafe<ExpandTasksResult | PreviewTasksText | LensCommandResult | null>(
+      log,
+      'executeCommand',
+      null,
+      token,
+      async () => {
+        const arg: unknown = params.arguments?.[0];
+        // Without an argument (Helix's :lsp-workspace-command): the document last opened or edited, as below.
+        if (LENS_COMMANDS.includes(params.command))
+          return lensCommands.run(params.command, arg ?? (lastTouched ? { uri: lastTouched } : undefined), token);
+        // Without an argument (Helix's :lsp-workspace-command passes none): the document last opened or edited.
+        const request: ExpandTasksParams =
+          typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
+        if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
+        if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
+        throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
+      },
+    ),
   );
+
+  /** The dashboard pairs of an open document (or the file on disk), for the request and the Dashboard lens alike. */
+  const dashboardPairsFor = async (params: DashboardPairsParams): Promise<DashboardPairsResult> => {
+    if (!params || typeof params.uri !== 'string')
+      throw new ResponseError(ErrorCodes.InvalidParams, 'dashboardPairs needs { uri }');
+    const tasks = Array.isArray(params.tasks) ? params.tasks.filter((t) => typeof t === 'string') : undefined;
+    const open = documents.get(params.uri);
+    if (open) return expansion.dashboardPairs(open, tasks, true);
+    const u = URI.parse(params.uri);
+    const none = (error: string): DashboardPairsResult => ({
+      uri: params.uri,
+      version: null,
+      error,
+      tasks: [],
+      elapsedMs: 0,
+    });
+    if (u.scheme !== 'file') return none('The document is not open.');
+    let text: string;
+    try {
+      text = await readFile(u.fsPath, 'utf8');
+    } catch (err) {
+      return none(`Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return expansion.dashboardPairs(TextDocument.create(params.uri, 'psconfig', 0, text), tasks, false);
+  };
 
   connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>
     runSafe<DashboardPairsResult>(
@@ -381,29 +428,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       'dashboardPairs',
       { uri: params?.uri ?? '', version: null, error: 'internal error (see the server log)', tasks: [], elapsedMs: 0 },
       token,
-      async () => {
-        if (!params || typeof params.uri !== 'string')
-          throw new ResponseError(ErrorCodes.InvalidParams, 'dashboardPairs needs { uri }');
-        const tasks = Array.isArray(params.tasks) ? params.tasks.filter((t) => typeof t === 'string') : undefined;
-        const open = documents.get(params.uri);
-        if (open) return expansion.dashboardPairs(open, tasks, true);
-        const u = URI.parse(params.uri);
-        const none = (error: string): DashboardPairsResult => ({
-          uri: params.uri,
-          version: null,
-          error,
-          tasks: [],
-          elapsedMs: 0,
-        });
-        if (u.scheme !== 'file') return none('The document is not open.');
-        let text: string;
-        try {
-          text = await readFile(u.fsPath, 'utf8');
-        } catch (err) {
-          return none(`Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
-        }
-        return expansion.dashboardPairs(TextDocument.create(params.uri, 'psconfig', 0, text), tasks, false);
-      },
+      () => dashboardPairsFor(params),
     ),
   );
 
@@ -416,7 +441,10 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     }),
   );
 
+  // (A client that exits without shutdown still gets the lens files removed.)
+  connection.onExit(() => lensCommands.dispose());
   connection.onShutdown(() => {
+    lensCommands.dispose();
     publisher.dispose();
     runner.dispose();
     for (const t of changed.values()) clearTimeout(t.timer);

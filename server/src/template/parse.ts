@@ -146,8 +146,8 @@ export function itemsOf(node: JsonNode | undefined): JsonNode[] {
 }
 
 /** JSON path of a node (object keys and array indexes), like jsonc-parser's getNodePath. */
-export function nodePath(node: JsonNode): JsonPath {
-  return node.tree.path(node.index);
+export function nodePath(node: JsonNode, positions?: Map<number, number>): JsonPath {
+  return node.tree.path(node.index, positions);
 }
 
 /** The innermost node containing offset (a string token's quotes count as inside). */

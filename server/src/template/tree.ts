@@ -424,8 +424,12 @@ export class Tree {
     return offset >= this.start[i] && (offset < this.end[i] || (includeRightBound && offset === this.end[i]));
   }
 
-  /** JSON path of node i (object keys and array indexes), like jsonc-parser's getNodePath. */
-  path(i: number): JsonPath {
+  /**
+   * JSON path of node i (object keys and array indexes), like jsonc-parser's getNodePath. `positions` (node → its
+   * index in its array), when given, is filled for every item of an array the first time one of them is asked about,
+   * so the paths of many items of one long array cost one walk of it, not one each.
+   */
+  path(i: number, positions?: Map<number, number>): JsonPath {
     let depth = 0;
     for (let n = i; n > 0;) {
       const p = this.parent[n];
@@ -452,8 +456,14 @@ export class Tree {
         n = this.parent[p];
       } else {
         if (t === ARRAY) {
-          let c = 0;
-          for (let s = this.firstChild(p); s >= 0 && s !== n; s = this.nextSibling(s, p)) c++;
+          let c = positions?.get(n);
+          if (c === undefined) {
+            c = 0;
+            if (positions) {
+              for (let s = this.firstChild(p), at = 0; s >= 0; s = this.nextSibling(s, p)) positions.set(s, at++);
+              c = positions.get(n) ?? 0;
+            } else for (let s = this.firstChild(p); s >= 0 && s !== n; s = this.nextSibling(s, p)) c++;
+          }
           out[--k] = c;
         }
         n = p;

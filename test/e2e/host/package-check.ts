@@ -1,8 +1,9 @@
-// Checks what the .vsix put on disk when code-server installed it: what runs is there, sources, tests and
-// node_modules are not.
+// Checks what the .vsix put on disk when code-server installed it: what runs is there, nothing else is (the lists
+// are test/vsix/contents.ts, which the package test reads the .vsix itself against).
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PassResult } from './in-host-pass';
+import { REQUIRED_FILES, unexpectedFiles } from '../../vsix/contents';
 
 /** Every file under `dir`, relative to it. */
 function listFiles(dir: string, base = dir): string[] {
@@ -12,40 +13,8 @@ function listFiles(dir: string, base = dir): string[] {
   });
 }
 
-// vsce stores LICENSE as LICENSE.txt and README.md as readme.md.
-const REQUIRED = [
-  'package.json',
-  'dist/client.js',
-  'dist/archive-explorer.js',
-  'dist/language-client.js',
-  'dist/server.js',
-  'dist/cli.js',
-  'dist/webview/explorer.js',
-  'dist/webview/dashboard.js',
-  'dist/webview/dashboard.css',
-  'dist/schedule.js',
-  'dist/webview/schedule.js',
-  'dist/webview/schedule.css',
-  'schemas/psconfig.schema.json',
-  'syntaxes/psconfig.tmLanguage.json',
-  'language-configuration.json',
-  'media/perfsonar.svg',
-  'LICENSE.txt',
-  'readme.md',
-];
-const FORBIDDEN = [
-  /^node_modules\//,
-  /^out\//,
-  /^test\//,
-  /^bench\//,
-  /^src\//,
-  /\/src\//,
-  /\.ts$/,
-  /\.map$/,
-  /^scripts\//,
-  /tsconfig/,
-  /^\.ci\//,
-];
+/** What VS Code itself writes into an installed extension's folder. */
+const WRITTEN_BY_INSTALL = /^\.vsixmanifest$/;
 
 export function checkInstalledPackage(extensionsDir: string, print: (l: string) => void): PassResult {
   const folder = readdirSync(extensionsDir).find((n) => n.startsWith('perfsonar-tools.psconfig-vscode-'));
@@ -58,15 +27,15 @@ export function checkInstalledPackage(extensionsDir: string, print: (l: string) 
   const bytes = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
   let passed = 0;
   let failed = 0;
-  const missing = REQUIRED.filter((f) => !existsSync(join(root, f)));
+  const missing = REQUIRED_FILES.filter((f) => !existsSync(join(root, f)));
   if (missing.length) {
     failed++;
     print(`✖ the package holds what runs; missing: ${missing.join(', ')}`);
   } else {
     passed++;
-    print(`✔ the package holds what runs (${REQUIRED.length} required files present)`);
+    print(`✔ the package holds what runs (${REQUIRED_FILES.length} required files present)`);
   }
-  const extra = files.filter((f) => FORBIDDEN.some((re) => re.test(f)));
+  const extra = unexpectedFiles(files.filter((f) => !WRITTEN_BY_INSTALL.test(f)));
   if (extra.length) {
     failed++;
     print(
@@ -74,7 +43,7 @@ export function checkInstalledPackage(extensionsDir: string, print: (l: string) 
     );
   } else {
     passed++;
-    print(`✔ the package holds no sources, tests, source maps or node_modules`);
+    print(`✔ the package holds nothing else (no sources, tests, source maps or node_modules)`);
   }
   print(`  installed ${folder}: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB unpacked`);
   return { exitCode: failed ? 1 : 0, passed, failed };

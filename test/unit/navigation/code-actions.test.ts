@@ -81,21 +81,59 @@ test('a missing required property is added to the object the diagnostic names', 
   });
 });
 
-test('a shifted range (an older diagnostic on edited text) changes nothing it was not about', () => {
+test('a shifted range: "Change to" finds the name at its place in the tree, and edits only it', () => {
   const text = TEMPLATE.replace('"schedule": "often"', '"schedule": "ofen"');
   const d = validateTemplate(text).diagnostics.find((x) => x.code === 'psconfig/unknown-schedule');
   assert.ok(d);
-  // Ten characters inserted before the reference: the old range now covers other text.
+  assert.deepEqual(d.data, {
+    kind: 'missing-ref',
+    section: 'schedules',
+    name: 'ofen',
+    closest: 'often',
+    path: ['tasks', 't-mesh', 'schedule'],
+  });
+  // Ten characters inserted before the reference: the old range now covers other text; the data finds the name.
   const at = text.indexOf('"schedule": "ofen"');
   const edited = `${text.slice(0, at)}"x": 1234, ${text.slice(at)}`;
-  const shifted = quickFixes(navModel(edited), d);
-  assert.ok(!shifted.some((f) => f.title.startsWith('Change to')), JSON.stringify(shifted));
-  // A range partly over the name is refused too; the exact range still gets its fix.
-  const partial = quickFixes(navModel(text), { ...d, end: d.end - 1 });
-  assert.ok(!partial.some((f) => f.title.startsWith('Change to')));
+  const shifted = quickFixes(navModel(edited), d).find((f) => f.title === 'Change to "often"');
+  assert.ok(shifted);
+  assert.equal(applyOffsetEdits(edited, shifted.edits), edited.replace('"ofen"', '"often"'));
+  // A range partly over the name, or off by a few columns: the same one edit.
+  for (const range of [
+    { start: d.start, end: d.end - 1 },
+    { start: d.start + 3, end: d.end + 3 },
+  ]) {
+    const fixes = quickFixes(navModel(text), { ...d, ...range });
+    const fix = fixes.find((f) => f.title.startsWith('Change to'));
+    assert.deepEqual(fix?.edits, [{ start: d.start, end: d.end, newText: 'often' }]);
+  }
+  // The name at that place changed since (edited by hand): nothing to change.
+  const retyped = text.replace('"schedule": "ofen"', '"schedule": "ofte"');
+  assert.ok(!quickFixes(navModel(retyped), d).some((f) => f.title.startsWith('Change to')));
+  // The same name elsewhere in the tree is another reference: not this diagnostic's to change.
+  const moved = text
+    .replace('"schedule": "ofen"', '"schedule": "often"')
+    .replace('"test": "ping", "reference"', '"test": "ping", "schedule": "ofen", "reference"');
+  assert.ok(!quickFixes(navModel(moved), d).some((f) => f.title.startsWith('Change to')));
+  // Without a path (a client that dropped part of the data), only the exact range is trusted.
+  const bare = { ...d, start: d.start + 3, end: d.end + 3, data: { ...(d.data as object), path: undefined } };
+  assert.ok(!quickFixes(navModel(text), bare).some((f) => f.title.startsWith('Change to')));
   assert.equal(quickFixes(navModel(text), d)[0].title, 'Change to "often"');
   // A diagnostic whose name has since been defined offers no "Create".
   const data = { ...(d.data as object), name: 'often' };
   const fixes = quickFixes(navModel(TEMPLATE), { ...d, data });
   assert.ok(!fixes.some((f) => f.title.startsWith('Create')), JSON.stringify(fixes));
+});
+
+test('paths of many unknown names in one long array are counted in one walk of it', () => {
+  const names = Array.from({ length: 3000 }, (_, i) => `host-${i}`);
+  const text = JSON.stringify({
+    addresses: { a: { address: 'a.example.net' } },
+    groups: { g: { type: 'mesh', addresses: names.map((name) => ({ name })) } },
+    tests: { t: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
+    tasks: { task: { group: 'g', test: 't' } },
+  });
+  const unknown = validateTemplate(text).diagnostics.filter((x) => x.code === 'psconfig/unknown-address');
+  assert.equal(unknown.length, 3000);
+  assert.deepEqual((unknown[2999].data as { path: unknown }).path, ['groups', 'g', 'addresses', 2999, 'name']);
 });

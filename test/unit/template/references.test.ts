@@ -74,6 +74,7 @@ test('every kind of reference is checked, at the name, with pSConfig wording', (
     section: 'groups',
     name: 'nogroup',
     closest: undefined,
+    path: ['tasks', 'task', 'group'],
   });
 });
 

@@ -2,8 +2,8 @@
 // when needed) or replace a near-miss name with the closest defined one. Also renames a misspelt property.
 import { closestName } from '../rules/closest-name';
 import type { DiagnosticData } from '../rules/diagnostic';
-import { keyOf, nodeAtOffset, propertyValue, stringValue, type JsonNode } from '../parse';
-import { isSection, type SymbolKind } from '../symbols';
+import { keyOf, nodeAtOffset, nodePath, propertyValue, stringValue, type JsonNode } from '../parse';
+import { isSection, type Reference, type SymbolKind } from '../symbols';
 import { singular } from './completion';
 import type { TemplateModel } from '../model';
 import type { TextEditOffsets } from './names';
@@ -33,16 +33,7 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
   if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
   if (data?.kind === 'replace-value') return replaceValue(model, diag, data.value);
   if (data?.kind === 'set-schema') return setSchema(model, diag, data.version);
-  const found = model.index.referenceAt(diag.start);
-  // Edit only what the diagnostic was about: a range that arrives shifted (an older version's diagnostic, or a
-  // client that moved it) may now sit on another reference, or on part of one.
-  const ref =
-    found &&
-    found.start === diag.start &&
-    found.end === diag.end &&
-    (data?.kind !== 'missing-ref' || (found.name === data.name && found.kind === data.section))
-      ? found
-      : undefined;
+  const ref = referenceOf(model, diag, data?.kind === 'missing-ref' ? data : undefined);
   let kind: SymbolKind | undefined;
   let name: string | undefined;
   let address: string | undefined;
@@ -77,6 +68,36 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
   const create = defined ? undefined : createObject(model, kind, name, address);
   if (create) actions.push(create);
   return actions;
+}
+
+type MissingRef = Extract<DiagnosticData, { kind: 'missing-ref' }>;
+
+/**
+ * The reference the diagnostic is about, in the current text. Its range, when it still covers exactly that name;
+ * otherwise the reference at the data's path with the data's section and name. Ranges come back shifted from clients
+ * that count columns differently (Neovim 0.7–0.10 send a diagnostic's byte columns, so any non-ASCII character
+ * earlier on the line moves it) or from an older version of the text. Never a guess: without a reference that
+ * still holds the same name at the same place in the tree, nothing is edited.
+ */
+function referenceOf(
+  model: TemplateModel,
+  diag: FixableDiagnostic,
+  data: MissingRef | undefined,
+): Reference | undefined {
+  const found = model.index.referenceAt(diag.start);
+  if (found && found.start === diag.start && found.end === diag.end) {
+    if (!data || (found.name === data.name && found.kind === data.section)) return found;
+  }
+  if (!data?.path) return undefined;
+  const path = data.path;
+  const kind = data.section as SymbolKind;
+  return model.index
+    .referencesTo(kind, data.name, kind === 'labels' ? data.address : undefined)
+    .find((r) => r.kind === kind && r.name === data.name && samePath(nodePath(r.node), path));
+}
+
+function samePath(a: readonly (string | number)[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function escapeInner(s: string): string {

@@ -1,5 +1,6 @@
 // The diagnostic value every check produces (offsets into the template text; the LSP layer converts them).
 import type { DiagnosticCode } from './codes';
+import type { JsonPath } from '../json-node';
 
 export type { DiagnosticCode } from './codes';
 
@@ -8,7 +9,9 @@ export type DiagnosticTag = 'unnecessary' | 'deprecated';
 
 /** Extra data for quick fixes. */
 export type DiagnosticData =
-  | { kind: 'missing-ref'; section: string; name: string; closest?: string; address?: string }
+  /** `path`: where the reference sits in the tree (keys and array indexes from the root), so a fix still finds it
+   *  when the client hands the range back shifted (byte columns, an older version). */
+  | { kind: 'missing-ref'; section: string; name: string; closest?: string; address?: string; path?: JsonPath }
   | { kind: 'unknown-property'; property: string; closest?: string }
   | { kind: 'missing-property'; property: string }
   | { kind: 'unused'; section: string; name: string }

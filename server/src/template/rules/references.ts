@@ -42,6 +42,8 @@ export function checkReferences(
   const { index } = model;
   const out: TemplateDiagnostic[] = [];
   const complete = includes?.complete ?? true;
+  // Array items' positions, counted once per array for the diagnostics' paths (a long list of unknown names).
+  const positions = new Map<number, number>();
   const nowhere = includes && includes.entries.length > 0 ? ' None of the included files defines it either.' : '';
   for (const r of index.references) {
     if (r.field === 'default-address-label') continue; // semantics.ts: a label no selected address has
@@ -70,7 +72,16 @@ export function checkReferences(
           `${owner(r)} references a label ${r.name} for address object ${r.address} that does not exist. Add it under \`labels\` of address \`${r.address}\` (or of one of its remote-addresses entries)${hint(closest)}.`,
           r.start,
           r.end,
-          { data: { kind: 'missing-ref', section: 'labels', name: r.name, closest, address: r.address } },
+          {
+            data: {
+              kind: 'missing-ref',
+              section: 'labels',
+              name: r.name,
+              closest,
+              address: r.address,
+              path: nodePath(r.node, positions),
+            },
+          },
         ),
       );
       continue;
@@ -90,7 +101,15 @@ export function checkReferences(
           `Address ${r.ownerName} has a remote definition for ${r.name}, which is not an address in this template, so it never applies. Rename the entry to the address it is for${hint(closest)}.`,
           r.start,
           r.end,
-          { data: { kind: 'missing-ref', section: 'addresses', name: r.name, closest } },
+          {
+            data: {
+              kind: 'missing-ref',
+              section: 'addresses',
+              name: r.name,
+              closest,
+              path: nodePath(r.node, positions),
+            },
+          },
         ),
       );
       continue;
@@ -103,7 +122,7 @@ export function checkReferences(
         r.start,
         r.end,
         {
-          data: { kind: 'missing-ref', section: r.kind, name: r.name, closest },
+          data: { kind: 'missing-ref', section: r.kind, name: r.name, closest, path: nodePath(r.node, positions) },
         },
       ),
     );

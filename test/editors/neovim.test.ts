@@ -1,0 +1,114 @@
+// Neovim (Debian's, headless) with only its built-in LSP client (test/editors/neovim/init.lua) runs the language
+// server installed from the packed tarball: diagnostics arrive, each code lens runs through the server
+// (vim.lsp.codelens.run()), and the "Change to" quick fix applies to the misspelt name alone although Neovim 0.7
+// sends its range in byte columns. test/editors/neovim/harness.lua drives the editor and reports what it saw.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { repoRoot } from '../fixtures';
+import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, writeEditorTemplate } from './editor-template';
+import { packAndInstall, type PackedServer } from './packed-server';
+
+const here = join(repoRoot(), 'test', 'editors', 'neovim');
+const JQ = process.env.JQ_PATH || '/usr/bin/jq';
+const NVIM_TIMEOUT_MS = 240_000;
+
+interface Seen {
+  error?: string;
+  version: { major: number; minor: number; patch: number };
+  diagnostics: { code: string; lnum: number; col: number; message: string }[];
+  messages: string[];
+  lenses: { title: string; command: string; message: string; text: string | null }[];
+  sent: { code: string; range: { start: { line: number; character: number } } }[];
+  before: string;
+  after: string;
+}
+
+let packed: PackedServer;
+let seen: Seen;
+
+before(async () => {
+  const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
+  assert.equal(version.status, 0, 'Neovim is installed (scripts/setup.sh: apt-get install neovim)');
+  packed = packAndInstall();
+  const work = join(packed.dir, 'neovim');
+  const template = writeEditorTemplate(join(work, 'templates'));
+  const result = join(work, 'result.json');
+  const home = join(work, 'home');
+  mkdirSync(home, { recursive: true });
+  const env = {
+    PATH: [dirname(packed.bin), dirname(process.execPath), dirname(JQ), '/usr/bin', '/bin'].join(':'),
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_STATE_HOME: join(home, 'state'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    PSCONFIG_LANGUAGE_SERVER: packed.bin,
+    PSCONFIG_TEMPLATE: template,
+    PSCONFIG_RESULT: result,
+  };
+  const nvim = spawn(
+    'nvim',
+    ['--headless', '-n', '-i', 'NONE', '-u', join(here, 'init.lua'), '-c', `luafile ${join(here, 'harness.lua')}`],
+    { cwd: dirname(template), env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  nvim.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  nvim.stderr.on('data', (b: Buffer) => (output += b.toString()));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => nvim.kill('SIGKILL'), NVIM_TIMEOUT_MS);
+    nvim.on('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  assert.equal(code, 0, `nvim exited with ${code}: ${output.slice(-2000)}`);
+  seen = JSON.parse(readFileSync(result, 'utf8')) as Seen;
+  assert.equal(seen.error, undefined, `the harness failed: ${seen.error}\n${output.slice(-2000)}`);
+});
+after(() => packed?.remove());
+
+test('Neovim receives the server’s diagnostics', () => {
+  console.log(`Neovim ${seen.version.major}.${seen.version.minor}.${seen.version.patch}`);
+  const group = seen.diagnostics.find((d) => d.code === 'psconfig/unknown-group');
+  assert.ok(group, JSON.stringify(seen.diagnostics));
+  assert.match(group.message, /references a group mesh-grop that does not exist/);
+  assert.equal(group.lnum, misspeltColumns().line);
+});
+
+test('each code lens runs through the server and says where its result is', () => {
+  const [tasks, dashboard, archive] = seen.lenses;
+  assert.equal(tasks.title, '2 tasks for 2 agents');
+  assert.equal(tasks.command, 'psconfig.server.showTasks');
+  assert.match(
+    tasks.message,
+    /^throughput: 2 tasks for 2 agents — see \/.*\/mesh\.psconfig\.json-[0-9a-f]{8}\.tasks\.txt$/,
+  );
+  assert.ok(
+    tasks.text?.includes('  throughput  throughput · group mesh-group\n    a.example.net → b.example.net'),
+    tasks.text ?? '',
+  );
+  assert.equal(dashboard.command, 'psconfig.server.showDashboard');
+  // (Neovim's line has two lenses: vim.ui.select chose this one.)
+  assert.ok(dashboard.text?.includes('2 configured directions'), dashboard.text ?? '');
+  assert.ok(dashboard.text?.includes('  a.example.net → b.example.net  [1]'), dashboard.text ?? '');
+  assert.equal(archive.command, 'psconfig.server.openArchive');
+  assert.equal(
+    archive.message,
+    'archive search for throughput a.example.net → b.example.net — open ' +
+      'https://archive.example.net/esmond/perfsonar/archive/?input-source=a.example.net&input-destination=b.example.net&event-type=throughput',
+  );
+});
+
+test('"Change to" edits only the misspelt name, though Neovim sends the range in byte columns', () => {
+  const { utf16, bytes } = misspeltColumns();
+  const sent = seen.sent.find((d) => d.code === 'psconfig/unknown-group');
+  assert.ok(sent);
+  // What Neovim 0.7–0.10 do: the column it sends back is the byte column, not the UTF-16 one it was given.
+  assert.equal(sent.range.start.character, bytes);
+  assert.notEqual(bytes, utf16);
+  assert.equal(seen.before, EDITOR_TEMPLATE.replace(/\n$/, ''));
+  assert.equal(seen.after, EDITOR_TEMPLATE_FIXED.replace(/\n$/, ''));
+});
