@@ -506,8 +506,8 @@ export interface ScheduleTaskRow {
   nonstart: number;
   /** The whole seconds pScheduler stores for every run (the tool's duration program). */
   durationSeconds: number;
-  /** The tool pScheduler would pick; null when no tool can run the test. */
-  tool: string | null;
+  /** The tool pScheduler would pick; absent when no tool can run the test. */
+  tool?: string;
   class: SchedulingClassName;
 }
 
@@ -556,6 +556,22 @@ export interface ScheduleAgentLoad {
   normalLoad: number;
 }
 
+/** One template task over the simulated span: its pScheduler tasks' runs summed, per day (for lenses and hovers). */
+export interface ScheduleTemplateTask {
+  task: string;
+  /** pScheduler tasks (combinations) modelled. */
+  combinations: number;
+  /** Runs a day the repeat grid asks for, are scheduled and are posted as non-starters (averaged over the span). */
+  wantedPerDay: number;
+  scheduledPerDay: number;
+  nonstartPerDay: number;
+  /** Combinations that lose runs. */
+  losing: number;
+  /** Run duration in whole seconds (the picked tool's), the smallest and largest among the combinations. */
+  durationSeconds: { min: number; max: number };
+  tools: string[];
+}
+
 /** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
 export interface ScheduleResult extends ScheduleReport {
   uri: string;
@@ -565,6 +581,8 @@ export interface ScheduleResult extends ScheduleReport {
   /** The simulated span, after the warm-up (ISO 8601 UTC). */
   span?: { start: string; end: string };
   agents: ScheduleAgentLoad[];
+  /** Per template task, in the template's order. */
+  templateTasks: ScheduleTemplateTask[];
   /** Runs of the asked hosts left out of `runs` by the answer's bound. */
   runsLeftOut?: number;
   /** What the simulation assumed or left out that the reader should know, one sentence each. */

@@ -5,7 +5,13 @@
 import { Worker, parentPort, workerData, isMainThread } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import type { DashboardPairsResult, ExpandTasksResult, HeapFigures } from '../../../common/protocol';
+import type {
+  DashboardPairsResult,
+  ExpandTasksResult,
+  HeapFigures,
+  ScheduleParams,
+  ScheduleResult,
+} from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
 import type { TaskFact } from '../template/navigation/hover';
@@ -13,6 +19,7 @@ import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
 import { runAlone, SharedExpansions } from './expansion-shared';
+import { SharedSchedules } from './schedule-shared';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 import { heapFigures } from './memory-report';
@@ -30,6 +37,8 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
+  | { kind: 'schedule'; input: EngineInput; params: ScheduleParams }
+  | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
   | { kind: 'forget'; uri: string }
   | { kind: 'memory' };
 
@@ -106,6 +115,7 @@ export function serveBackgroundJobs(): void {
   lowerThreadPriority();
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
+  const schedules = new SharedSchedules(expansions);
   const fail = (id: number, err: unknown): void =>
     post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   port.on('message', (job: Job) => {
@@ -130,10 +140,21 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
+        schedules.forget(job.uri);
       } else if (job.kind === 'memory') {
         post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
         expansions.pairs(job.input, job.tasks).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'schedule') {
+        schedules.answer(job.input, job.params).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'scheduleDiagnostics') {
+        schedules.diagnostics(job.input, pollerOf(job.cancel) ?? (() => false)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -175,6 +196,8 @@ interface Pending {
 
 /** A job that takes longer than this is abandoned and the worker restarted (a bug, or a pathological input). */
 const JOB_LIMIT_MS = 60_000;
+/** Schedule jobs wait for the expansion, then simulate (at most SCHEDULE_LIMIT_MS) and re-simulate fixes. */
+const SCHEDULE_JOB_LIMIT_MS = 150_000;
 
 /**
  * Main-thread side. If no worker can be started (the code is not running from the bundle), jobs run in-process.
@@ -186,6 +209,7 @@ export class BackgroundRunner {
   private broken = false;
   /** Used when there is no worker. */
   private readonly local = new SharedExpansions();
+  private readonly localSchedules = new SharedSchedules(this.local);
 
   constructor(
     private readonly entry: string | undefined,
@@ -258,10 +282,25 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
   }
 
-  /** Drops the full expansion kept for `uri` (closed, or settings changed). */
+  /** The simulated schedule of a document (psconfig/schedule), from the full expansion kept where the engine runs. */
+  async schedule(input: EngineInput, params: ScheduleParams): Promise<ScheduleResult> {
+    if (!this.ensureWorker()) return this.localSchedules.answer(input, params);
+    return (await this.send({ kind: 'schedule', input, params })) as ScheduleResult;
+  }
+
+  /** The schedule's findings as diagnostics; 'cancelled' when `cancel` (the next edit) stopped the simulation. */
+  async scheduleDiagnostics(input: EngineInput, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
+    if (!this.ensureWorker()) return this.localSchedules.diagnostics(input, () => cancel.cancelled);
+    return (await this.send({ kind: 'scheduleDiagnostics', input, cancel: cancel.buffer })) as
+      | TemplateDiagnostic[]
+      | 'cancelled';
+  }
+
+  /** Drops the full expansion (and its simulated schedule) kept for `uri` (closed, or settings changed). */
   forgetExpansion(uri: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
     this.local.forget(uri);
+    this.localSchedules.forget(uri);
   }
 
   /** The worker's heap after a full collection (none without a worker, or before its first job). */
@@ -288,11 +327,12 @@ export class BackgroundRunner {
   ): Promise<unknown> {
     const worker = this.worker!;
     const id = this.nextId++;
+    const limit = job.kind === 'schedule' || job.kind === 'scheduleDiagnostics' ? SCHEDULE_JOB_LIMIT_MS : JOB_LIMIT_MS;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.log.error(`background ${job.kind} took over ${JOB_LIMIT_MS} ms; restarting the worker`);
+        this.log.error(`background ${job.kind} took over ${limit} ms; restarting the worker`);
         this.restart(new Error(`${job.kind} timed out`));
-      }, JOB_LIMIT_MS);
+      }, limit);
       this.pending.set(id, { resolve, reject, later, laterFail, timer, settled: false });
       worker.postMessage({ ...job, id } as Job);
     });

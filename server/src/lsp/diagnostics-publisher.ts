@@ -1,5 +1,6 @@
 // Debounced, per-document diagnostics: one pass publishes everything the synchronous rules find, then slower
-// checks (jq compiling expressions) are merged in when they finish, if the document has not changed meanwhile.
+// checks (jq compiling expressions), then the simulated schedule's findings, are merged in when they finish, if the
+// document has not changed meanwhile (an edit stops them).
 // The checks run in a worker thread (background-worker.ts), so the main thread keeps answering requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -38,6 +39,8 @@ export class DiagnosticsPublisher {
     private readonly includes: IncludeHooks,
     /** `psconfig.diagnostics.severity`, read (severity-overrides.ts). */
     private readonly severity: () => SeverityOverrides | undefined = () => undefined,
+    /** The simulated schedule's diagnostics of a version, after the checks ('cancelled' once an edit stopped it). */
+    private readonly schedule?: (doc: TextDocument, cancel: CancelFlag) => Promise<TemplateDiagnostic[] | 'cancelled'>,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -110,15 +113,29 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    const diagnostics = outcome.diagnostics;
+    let diagnostics = outcome.diagnostics;
     await this.publish(now, diagnostics);
     try {
-      const extra = await outcome.later.finally(() => this.cancels.get(uri) === cancel && this.cancels.delete(uri));
+      const extra = await outcome.later;
       const latest = this.current(uri);
-      if (extra.length > 0 && latest && latest.version === version)
-        await this.publish(latest, [...diagnostics, ...extra]);
+      if (extra.length > 0 && latest && latest.version === version) {
+        diagnostics = [...diagnostics, ...extra];
+        await this.publish(latest, diagnostics);
+      }
+      // Last and heaviest: the simulated schedule of this version's expansion, stopped by the next edit.
+      if (this.schedule && latest && latest.version === version && !cancel.cancelled) {
+        const started = Date.now();
+        const found = await this.schedule(latest, cancel);
+        const ms = Date.now() - started;
+        if (ms > 2000) this.log.info(`schedule diagnostics for ${uri} took ${ms} ms`);
+        const after = this.current(uri);
+        if (found !== 'cancelled' && found.length > 0 && after && after.version === version)
+          await this.publish(after, [...diagnostics, ...found]);
+      }
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      if (this.cancels.get(uri) === cancel) this.cancels.delete(uri);
     }
   }
 

@@ -8,13 +8,16 @@ import type {
   DashboardPairsResult,
   ExpandTasksParams,
   ExpandTasksResult,
+  ScheduleParams,
+  ScheduleResult,
   ServerSettings,
 } from '../../../common/protocol';
+import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
-import { includeScopeKey } from './expansion-engine';
+import { includeScopeKey, type EngineInput } from './expansion-engine';
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
 export interface Cancellable {
@@ -196,20 +199,37 @@ export class ExpansionService {
    * Tasks view and the lenses; a file that is not open is expanded for this request alone.
    */
   dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
+    return this.runner.pairs(this.engineInput(doc, open), tasks);
+  }
+
+  /**
+   * The simulated schedule of a document (psconfig/schedule): an open document's is simulated once per version, from
+   * the full expansion its previews share; a file that is not open is simulated for this request alone.
+   */
+  async schedule(doc: TextDocument, params: ScheduleParams, open: boolean): Promise<ScheduleResult> {
+    await this.ready();
+    return this.runner.schedule(this.engineInput(doc, open), params);
+  }
+
+  /** The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). */
+  async scheduleDiagnostics(doc: TextDocument, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
+    await this.ready();
+    return this.runner.scheduleDiagnostics(this.engineInput(doc, true), cancel);
+  }
+
+  /** The engine's input for the whole of a document (every agent, no limit); `open`: its version is shared. */
+  private engineInput(doc: TextDocument, open: boolean): EngineInput {
     const settings = this.settings();
-    return this.runner.pairs(
-      {
-        uri: doc.uri,
-        version: open ? doc.version : null,
-        text: doc.getText(),
-        includeScope: this.includeScope(doc.uri),
-        agentAddresses: [],
-        limit: undefined,
-        settings,
-        jq: jqConfigOf(settings),
-      },
-      tasks,
-    );
+    return {
+      uri: doc.uri,
+      version: open ? doc.version : null,
+      text: doc.getText(),
+      includeScope: this.includeScope(doc.uri),
+      agentAddresses: [],
+      limit: undefined,
+      settings,
+      jq: jqConfigOf(settings),
+    };
   }
 
   private start(

@@ -54,6 +54,11 @@ export class SharedExpansions {
     return dashboardPairsOf(full, template, tasks);
   }
 
+  /** What a full run of `input` depends on besides its text and version (for caches built on it). */
+  keyOf(input: EngineInput): string {
+    return runKey(input);
+  }
+
   forget(uri: string): void {
     const run = this.full.get(uri);
     if (run && !run.settled) run.cancelled = true;

@@ -151,6 +151,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       },
     },
     () => severityOverrides(),
+    (doc, cancel) => expansion.scheduleDiagnostics(doc, cancel),
   );
 
   // psconfig.diagnostics.severity, read once per settings value; what cannot be used is logged once.

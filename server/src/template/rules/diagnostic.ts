@@ -18,7 +18,16 @@ export type DiagnosticData =
   /** Replace the string at the diagnostic's range (an unknown test type, archiver, tool or enum value). */
   | { kind: 'replace-value'; value: string }
   /** Set `schema` of the object the diagnostic's key belongs to (a field of a later schema version). */
-  | { kind: 'set-schema'; version: number };
+  | { kind: 'set-schema'; version: number }
+  /** Change a schedule object: each change was re-simulated and the template then fits (rules/schedule.ts). */
+  | { kind: 'schedule-change'; changes: ScheduleChange[] };
+
+/** Fields to set in the schedule object `schedule` (ISO 8601 durations as the template writes them). */
+export interface ScheduleChange {
+  schedule: string;
+  change: { repeat?: string; slip?: string; sliprand?: true };
+  title: string;
+}
 
 export interface TemplateDiagnostic {
   /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
