@@ -6,7 +6,8 @@ Development tool only (never run by the build or the tests). It reads two things
   --oracle DIR   a directory with pScheduler's validators runnable offline (introspect.py, oracle.py and their
                  upstream/ copy of perfsonar/pscheduler @ meta.COMMIT); each plug-in's schema skeleton per version
                  is recorded from the running code, so what we store is exactly what json_validate is handed.
-  --pscheduler DIR  a git checkout of perfsonar/pscheduler (for the tool plug-ins' enumerate / can-run).
+  --pscheduler DIR  a git checkout of perfsonar/pscheduler (for the tool plug-ins' enumerate / can-run and each
+                 test's scheduling class from its enumerate).
 
 Kept: the validation keywords. Dropped: title/description/default/x-invalid-message (upstream prose, and not
 validation), keywords jsonschema ignores (such as upstream's misspelt " type"), and the top-level keywords
@@ -80,7 +81,13 @@ def version_key(kind, name):
     return "throughput_v%d" if (kind, name) == ("test", "throughput") else "v%d"
 
 
-def plugin_file(kind, name, facts, oracle):
+def scheduling_class(repo, name):
+    """The test's `scheduling-class` from its enumerate (DB/test.sql stores it verbatim on the test)."""
+    enum = git_show(repo, "pscheduler-test-%s/%s/enumerate" % (name, name))
+    return re.search(r'"scheduling-class"\s*:\s*"([^"]+)"', enum).group(1)
+
+
+def plugin_file(kind, name, facts, oracle, repo):
     import introspect
     got = introspect.schemas(kind, name)
     select = facts["select"]
@@ -134,6 +141,7 @@ def plugin_file(kind, name, facts, oracle):
     paths = ["pscheduler-%s-%s/%s/%s" % (kind, name, name, program)]
     if kind == "test":
         paths.insert(0, "pscheduler-test-%s/%s/validate.py" % (name, name))
+        paths.append("pscheduler-test-%s/%s/enumerate" % (name, name))
     out = {
         "kind": kind,
         "name": name,
@@ -142,6 +150,8 @@ def plugin_file(kind, name, facts, oracle):
         "select": select,
         "maxSchema": facts["maxSchema"],
     }
+    if kind == "test":
+        out["schedulingClass"] = scheduling_class(repo, name)
     if facts.get("validFalseString"):
         out["validFalseString"] = True
     if facts.get("rules"):
@@ -245,7 +255,7 @@ def main():
         if sorted(table) != sorted(listed[kind]):
             raise SystemExit("meta.py and the oracle disagree on the %s plug-ins" % kind)
         for name, facts in table.items():
-            write("%s-%s.json" % (kind, name), plugin_file(kind, name, facts, oracle))
+            write("%s-%s.json" % (kind, name), plugin_file(kind, name, facts, oracle, args.pscheduler))
     for name, facts in meta.TOOLS.items():
         write("tool-%s.json" % name, tool_file(args.pscheduler, name, facts))
     write("types.json", types_file())

@@ -1,6 +1,7 @@
 // What pScheduler 5.x accepts, read from our data files (schemas/pscheduler/, see its section in the README):
 // per test / archiver / context plug-in every schema version as the running code applies it, the common types
 // of python-pscheduler's jsonval.py, and which tool runs which test. Pure: no I/O (the JSON is bundled).
+import type { SchedulingClassName as SchedulingClass } from '../../../../common/protocol';
 import { ARCHIVER_FILES, CONTEXT_FILES, TEST_FILES, TOOL_FILES, TYPES_FILE } from './data-files';
 
 /** The draft-07 keywords pScheduler's skeletons use (jsonschema acts on these; our data holds nothing else). */
@@ -35,6 +36,9 @@ export interface Schema {
 
 export type PluginKind = 'test' | 'archiver' | 'context';
 
+/** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */
+export type { SchedulingClass };
+
 /** Checks a plug-in's program makes after the schema (rules.ts). */
 export type RuleId =
   'flip-needs-source' | 'netreach-network' | 'url-http-scheme' | 'single-ended-loopback' | 'routing-key-jq';
@@ -58,6 +62,8 @@ export interface PluginData {
   select: Selection;
   /** Highest `schema` accepted before any skeleton applies (null: never checked). */
   maxSchema: number | null;
+  /** Tests only: the `scheduling-class` of the test's enumerate (DB/test.sql stores it on the test as it is). */
+  schedulingClass?: SchedulingClass;
   /** The program reports `"valid": "False"` for a non-integer schema (the API server then accepts). */
   validFalseString?: boolean;
   rules?: RuleId[];

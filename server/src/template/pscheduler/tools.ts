@@ -3,7 +3,7 @@
 // tools every participant offers, the first of the task's `tools` (or the most preferred) whose can-run says yes;
 // when none can, the task is refused ("None of the participants could run this test").
 import { memberProp, memberValue, type NodeLike } from './nodes';
-import { allTools, type ToolCondition, type ToolData } from './catalog';
+import { allTools, tool as toolData, type ToolCondition, type ToolData } from './catalog';
 import { urlScheme } from './rules';
 import type { Expansion } from './validate';
 
@@ -174,6 +174,27 @@ export function toolsForSpec(testType: string, spec: NodeLike, opts: ToolCheckOp
 export function someToolCanRun(testType: string, spec: NodeLike, opts: ToolCheckOptions = {}): boolean {
   for (const t of toolsOf(testType)) if (canRunSpec(t, testType, spec, opts)) return true;
   return false;
+}
+
+/**
+ * The tool pScheduler would run the test with (pschedulerapiserver/tasks.py pick_tool, on the lists each participant
+ * answers from api_tools_for_test, DB/tool.sql: preference high first, then name): with the task's `tools`, the first
+ * of them whose can-run accepts the spec; without, the most preferred that can. A name pScheduler 5.x does not ship
+ * (a site's own tool) is chosen only when no shipped one listed can run it. Every participant is taken to have every
+ * tool, so their lists agree. undefined: no tool can (pScheduler refuses the task).
+ */
+export function pickTool(testType: string, spec: NodeLike, tools?: readonly string[]): string | undefined {
+  if (!tools || tools.length === 0) {
+    for (const t of toolsOf(testType)) if (canRunSpec(t, testType, spec, {})) return t.name;
+    return undefined;
+  }
+  let unknown: string | undefined;
+  for (const name of tools) {
+    const t = toolData(name);
+    if (!t) unknown ??= name;
+    else if (canRunSpec(t, testType, spec, {})) return t.name;
+  }
+  return unknown;
 }
 
 function toolsOf(testType: string): ToolData[] {

@@ -1,0 +1,59 @@
+// The scheduler's to-do list: each task's next run, ordered as schedule_runs_to_schedule hands them out (when the
+// run becomes due, then its wanted time, then the task's age), as a binary heap of task ids over key arrays the
+// simulation owns.
+
+export class DueQueue {
+  private readonly heap: Int32Array;
+  private size = 0;
+
+  constructor(
+    /** When each task's next run becomes due (seconds). */
+    private readonly due: Float64Array,
+    /** The grid point each task's next run is wanted at. */
+    private readonly wanted: Float64Array,
+  ) {
+    this.heap = new Int32Array(due.length);
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(i: number): void {
+    const h = this.heap;
+    let k = this.size++;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!this.before(i, h[parent])) break;
+      h[k] = h[parent];
+      k = parent;
+    }
+    h[k] = i;
+  }
+
+  pop(): number {
+    const h = this.heap;
+    const top = h[0];
+    const last = h[--this.size];
+    let k = 0;
+    for (;;) {
+      let child = 2 * k + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.before(h[child + 1], h[child])) child++;
+      if (!this.before(h[child], last)) break;
+      h[k] = h[child];
+      k = child;
+    }
+    h[k] = last;
+    return top;
+  }
+
+  private before(x: number, y: number): boolean {
+    const dx = this.due[x];
+    const dy = this.due[y];
+    if (dx !== dy) return dx < dy;
+    const wx = this.wanted[x];
+    const wy = this.wanted[y];
+    return wx !== wy ? wx < wy : x < y;
+  }
+}

@@ -1,0 +1,23 @@
+// The schedule model (pure: no LSP or VS Code imports): what pScheduler's scheduler would make of the tasks a
+// template's agents create. docs/schedule.md describes it; the API for the editor and the CLI:
+//
+//   const model = buildScheduleModel(expansion.combinations);          // tools, durations, classes, participants
+//   const sim = simulateSchedule(model, { days: 2, seed: 1, isCancelled });   // throws ScheduleCancelled
+//   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReport
+//   const findings = scheduleFindings(model, sim);                     // per template task and per host
+//   const fix = await suggestScheduleFix(model, sim, { task: 'mesh', sharing: ['mesh'] });   // re-simulated
+export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
+export { buildScheduleModel, hostLoads, type HostLoad, type ScheduleModel, type ScheduleTask } from './task-model';
+export {
+  effectiveSlip,
+  ScheduleCancelled,
+  simulateSchedule,
+  type ScheduleOverride,
+  type SimulationOptions,
+  type SimulationResult,
+} from './simulate';
+export { NONSTART_REASONS } from './run-log';
+export { blockersOf, type HostBlockers } from './blockers';
+export { isoTime, scheduleReport, taskTotals, type ReportOptions } from './report';
+export { schedulingClassOf, participantsOf, mustAvoid } from './participants';
+export { toolDuration } from './durations';
