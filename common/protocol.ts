@@ -191,6 +191,8 @@ export const ServerCommands = {
   showTasks: 'psconfig.server.showTasks',
   showDashboard: 'psconfig.server.showDashboard',
   openArchive: 'psconfig.server.openArchive',
+  /** A task's schedule lens (OpenScheduleArgs): the host timeline in VS Code, the schedule as text elsewhere. */
+  showSchedule: 'psconfig.server.showSchedule',
 } as const;
 
 /** Argument of the task lens's command: the template and the task whose lens it is. */
@@ -570,6 +572,8 @@ export interface ScheduleTemplateTask {
   /** Run duration in whole seconds (the picked tool's), the smallest and largest among the combinations. */
   durationSeconds: { min: number; max: number };
   tools: string[];
+  /** pScheduler's scheduling classes among the combinations. */
+  classes: string[];
 }
 
 /** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
@@ -591,3 +595,8 @@ export interface ScheduleResult extends ScheduleReport {
 }
 
 export const ScheduleRequest: RequestDef<ScheduleParams, ScheduleResult> = { method: 'psconfig/schedule' };
+
+/** A psconfig/schedule answer with nothing simulated: why not. */
+export function emptyScheduleResult(uri: string, error: string): ScheduleResult {
+  return { uri, version: null, error, hosts: [], tasks: [], agents: [], templateTasks: [], notes: [], elapsedMs: 0 };
+}

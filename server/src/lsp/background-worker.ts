@@ -37,7 +37,7 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
-  | { kind: 'schedule'; input: EngineInput; params: ScheduleParams }
+  | { kind: 'schedule'; input: EngineInput; params: ScheduleParams; cancel?: SharedArrayBuffer }
   | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
   | { kind: 'forget'; uri: string }
   | { kind: 'memory' };
@@ -149,7 +149,7 @@ export function serveBackgroundJobs(): void {
           (err: unknown) => fail(job.id, err),
         );
       } else if (job.kind === 'schedule') {
-        schedules.answer(job.input, job.params).then(
+        schedules.answer(job.input, job.params, pollerOf(job.cancel)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -282,18 +282,20 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
   }
 
-  /** The simulated schedule of a document (psconfig/schedule), from the full expansion kept where the engine runs. */
-  async schedule(input: EngineInput, params: ScheduleParams): Promise<ScheduleResult> {
-    if (!this.ensureWorker()) return this.localSchedules.answer(input, params);
-    return (await this.send({ kind: 'schedule', input, params })) as ScheduleResult;
+  /**
+   * The simulated schedule of a document (psconfig/schedule), from the full expansion kept where the engine runs.
+   * `cancel` stops only a simulation made for this request alone (a document that is not open).
+   */
+  async schedule(input: EngineInput, params: ScheduleParams, cancel?: CancelFlag): Promise<ScheduleResult> {
+    if (!this.ensureWorker()) return this.localSchedules.answer(input, params, cancel && (() => cancel.cancelled));
+    return (await this.send({ kind: 'schedule', input, params, cancel: cancel?.buffer })) as ScheduleResult;
   }
 
   /** The schedule's findings as diagnostics; 'cancelled' when `cancel` (the next edit) stopped the simulation. */
   async scheduleDiagnostics(input: EngineInput, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
     if (!this.ensureWorker()) return this.localSchedules.diagnostics(input, () => cancel.cancelled);
     return (await this.send({ kind: 'scheduleDiagnostics', input, cancel: cancel.buffer })) as
-      | TemplateDiagnostic[]
-      | 'cancelled';
+      TemplateDiagnostic[] | 'cancelled';
   }
 
   /** Drops the full expansion (and its simulated schedule) kept for `uri` (closed, or settings changed). */

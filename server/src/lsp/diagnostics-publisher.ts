@@ -40,7 +40,10 @@ export class DiagnosticsPublisher {
     /** `psconfig.diagnostics.severity`, read (severity-overrides.ts). */
     private readonly severity: () => SeverityOverrides | undefined = () => undefined,
     /** The simulated schedule's diagnostics of a version, after the checks ('cancelled' once an edit stopped it). */
-    private readonly schedule?: (doc: TextDocument, cancel: CancelFlag) => Promise<TemplateDiagnostic[] | 'cancelled'>,
+    private readonly scheduleFindings?: (
+      doc: TextDocument,
+      cancel: CancelFlag,
+    ) => Promise<TemplateDiagnostic[] | 'cancelled'>,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -123,9 +126,9 @@ export class DiagnosticsPublisher {
         await this.publish(latest, diagnostics);
       }
       // Last and heaviest: the simulated schedule of this version's expansion, stopped by the next edit.
-      if (this.schedule && latest && latest.version === version && !cancel.cancelled) {
+      if (this.scheduleFindings && latest && latest.version === version && !cancel.cancelled) {
         const started = Date.now();
-        const found = await this.schedule(latest, cancel);
+        const found = await this.scheduleFindings(latest, cancel);
         const ms = Date.now() - started;
         if (ms > 2000) this.log.info(`schedule diagnostics for ${uri} took ${ms} ms`);
         const after = this.current(uri);

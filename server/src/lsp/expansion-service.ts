@@ -206,9 +206,16 @@ export class ExpansionService {
    * The simulated schedule of a document (psconfig/schedule): an open document's is simulated once per version, from
    * the full expansion its previews share; a file that is not open is simulated for this request alone.
    */
-  async schedule(doc: TextDocument, params: ScheduleParams, open: boolean): Promise<ScheduleResult> {
+  async schedule(
+    doc: TextDocument,
+    params: ScheduleParams,
+    open: boolean,
+    token?: Cancellable,
+  ): Promise<ScheduleResult> {
     await this.ready();
-    return this.runner.schedule(this.engineInput(doc, open), params);
+    const cancel = new CancelFlag();
+    token?.onCancellationRequested(() => cancel.cancel());
+    return this.runner.schedule(this.engineInput(doc, open), params, cancel);
   }
 
   /** The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). */

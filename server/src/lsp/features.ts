@@ -25,11 +25,18 @@ import { quickFixes } from '../template/navigation/code-actions';
 import {
   archiveLenses,
   dashboardLenses,
+  scheduleLensTitle,
   taskLenses,
   taskLensTitle,
   type ArchiveExplorerArgs,
 } from '../template/navigation/code-lenses';
-import { ServerCommands, type OpenDashboardArgs, type ShowTasksArgs } from '../../../common/protocol';
+import {
+  ServerCommands,
+  type OpenDashboardArgs,
+  type OpenScheduleArgs,
+  type ScheduleTemplateTask,
+  type ShowTasksArgs,
+} from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts, type TaskFact } from '../template/navigation/hover';
 import {
@@ -63,6 +70,7 @@ interface ResolveData {
 /** Lens data carried from codeLens to codeLens/resolve. */
 type LensData =
   | { uri: string; version: number; kind: 'task'; task: string }
+  | { uri: string; version: number; kind: 'schedule'; task: string }
   | { uri: string; version: number; kind: 'archive'; archive: string };
 
 export interface FeatureDeps {
@@ -249,9 +257,18 @@ export function registerFeatures(d: FeatureDeps): void {
       const wait = latest ? HOVER_COUNTS_FRESH_MS : HOVER_COUNTS_WAIT_MS;
       tasks = (await withTimeout(d.expansion.counts(doc), wait)) ?? d.expansion.latestCounts(doc.uri) ?? [];
     }
+    let schedule: ScheduleTemplateTask[] | undefined;
+    if (target?.kind === 'tasks') {
+      // The simulated schedule's runs a day, when the worker has it (or has it soon): the hover does not wait longer.
+      const r = await withTimeout(
+        d.expansion.schedule(doc, { uri: doc.uri, noTasks: true }, true),
+        HOVER_SCHEDULE_WAIT_MS,
+      );
+      if (r && !r.error) schedule = r.templateTasks;
+    }
     let result = variable ? d.expansion.settled(doc) : undefined;
     if (variable && !result) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
-    return { tasks, combinations: result?.combinations ?? [] };
+    return { tasks, combinations: result?.combinations ?? [], schedule };
   };
 
   connection.onDocumentSymbol((params, token) =>
@@ -296,10 +313,13 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
       const base = { uri: m.doc.uri, version: m.doc.version };
-      const lenses: CodeLens[] = taskLenses(m.model).map((l) => ({
-        range: toRange(m.doc, l.start, l.end),
-        data: { ...base, kind: 'task', task: l.task } satisfies LensData,
-      }));
+      const lenses: CodeLens[] = [];
+      for (const l of taskLenses(m.model)) {
+        const range = toRange(m.doc, l.start, l.end);
+        lenses.push({ range, data: { ...base, kind: 'task', task: l.task } satisfies LensData });
+        // Runs a day in the simulated schedule: resolved when the worker's simulation of this version is done.
+        lenses.push({ range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData });
+      }
       // The dashboard lens needs nothing from an expansion: its command is complete now.
       for (const l of dashboardLenses(m.model)) {
         const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
@@ -330,6 +350,12 @@ export function registerFeatures(d: FeatureDeps): void {
         const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
         const args: ShowTasksArgs = { uri: data.uri, task: data.task };
         return { ...lens, command: { title, command: ServerCommands.showTasks, arguments: [args] } };
+      }
+      if (data.kind === 'schedule') {
+        const r = await d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
+        const title = scheduleLensTitle(data.task, r.templateTasks, r.error);
+        const args: OpenScheduleArgs = { uri: data.uri, task: data.task };
+        return { ...lens, command: { title, command: ServerCommands.showSchedule, arguments: [args] } };
       }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
@@ -385,6 +411,8 @@ const HOVER_COUNTS_WAIT_MS = 500;
 /** How long it waits for the current version's counts when an earlier version's are there to show. */
 const HOVER_COUNTS_FRESH_MS = 30;
 const HOVER_EXPANSION_WAIT_MS = 1500;
+/** How long a task's hover waits for the simulated schedule (which goes on for its lens and diagnostics). */
+const HOVER_SCHEDULE_WAIT_MS = 1500;
 
 function insideVariable(text: string, offset: number): boolean {
   const open = text.lastIndexOf('{%', offset);

@@ -3,30 +3,27 @@
 // diagnostics pass, the psconfig/schedule request (the host timeline, the Tasks view's loads) and the task lenses.
 // The simulation polls its cancellation: a newer version of the document, the edit that makes a diagnostics pass
 // stale, and a time limit all stop it; only small answers cross to the main thread (runs are bounded).
-import type {
-  ScheduleAgentLoad,
-  ScheduleParams,
-  ScheduleResult,
-  ScheduleTemplateTask,
-} from '../../../common/protocol';
+import { emptyScheduleResult, type ScheduleParams, type ScheduleResult } from '../../../common/protocol';
 import { analyseTemplate } from '../template/model';
-import { firstMember, keyOf } from '../template/parse';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
-import { scheduleDiagnostics, tasksSharingSchedule } from '../template/rules/schedule';
 import {
   buildScheduleModel,
-  hostLoads,
   ScheduleCancelled,
   scheduleFindings,
-  scheduleReport,
   simulateSchedule,
   suggestScheduleFixes,
-  templateTaskSchedules,
   type ScheduleFinding,
   type ScheduleModel,
   type ScheduleSuggestion,
   type SimulationResult,
 } from '../template/schedule';
+import {
+  notSimulated,
+  scheduleAnswer,
+  scheduleDiagnostics,
+  tasksSharingSchedule,
+  type ScheduleAnswer,
+} from '../template/schedule-editor';
 import type { EngineInput } from './expansion-engine';
 import type { SharedExpansions } from './expansion-shared';
 
@@ -37,8 +34,6 @@ export const SCHEDULE_SEED = 1;
 export const SCHEDULE_LIMIT_MS = 25_000;
 /** Time the diagnostics pass may spend re-simulating schedule changes for its quick fixes. */
 export const SUGGESTION_LIMIT_MS = 8_000;
-/** Runs one psconfig/schedule answer carries at most (about 8 MB of JSON): hosts are filled in one by one. */
-export const MAX_ANSWER_RUNS = 40_000;
 
 export interface ScheduleAnalysis {
   model: ScheduleModel;
@@ -49,6 +44,8 @@ export interface ScheduleAnalysis {
   findings?: ScheduleFinding[];
   /** Per template task, the schedule changes found to fit (computed once, by the first diagnostics pass). */
   suggestions?: Map<string, ScheduleSuggestion[]>;
+  /** The answer without runs or per-task rows (lenses, hovers, the Tasks view ask it often). */
+  summary?: ScheduleAnswer;
 }
 
 export type ScheduleOutcome = { analysis: ScheduleAnalysis } | { error: string; cancelled?: true };
@@ -121,46 +118,17 @@ export class SharedSchedules {
   }
 
   /** The psconfig/schedule answer: loads, per-task counts and, when asked, the runs of as many hosts as fit. */
-  async answer(input: EngineInput, params: ScheduleParams): Promise<ScheduleResult> {
+  async answer(input: EngineInput, params: ScheduleParams, isCancelled?: () => boolean): Promise<ScheduleResult> {
     const t0 = Date.now();
-    const o = await this.analysis(input);
-    const base = { uri: input.uri, version: input.version, elapsedMs: 0 };
-    if ('error' in o)
-      return { ...base, error: o.error, hosts: [], tasks: [], agents: [], templateTasks: [], notes: [], elapsedMs: Date.now() - t0 };
-    const { model, sim, epochMs } = o.analysis;
-    const spanEnd = epochMs + sim.spanEnd * 1000;
-    const span = { start: new Date(epochMs + sim.spanStart * 1000).toISOString(), end: new Date(spanEnd).toISOString() };
-    const notes: string[] = [];
-    if (model.skipped)
-      notes.push(
-        `${model.skipped.toLocaleString('en')} combinations are not simulated: they fail to expand or pScheduler would refuse them.`,
-      );
-    const all = scheduleReport(model, sim, { epochMs });
-    let hosts = params.hosts?.length ? lower(params.hosts) : undefined;
-    let runsLeftOut: number | undefined;
-    let report = all;
-    if (params.runs) {
-      const picked = pickHosts(model, sim, hostsFirst(model, params), hosts);
-      hosts = picked.hosts;
-      runsLeftOut = picked.leftOut || undefined;
-      report = scheduleReport(model, sim, { epochMs, hosts, runs: true });
-      if (report.runs && report.runs.length > MAX_ANSWER_RUNS) {
-        runsLeftOut = (runsLeftOut ?? 0) + report.runs.length - MAX_ANSWER_RUNS;
-        report.runs = report.runs.slice(0, MAX_ANSWER_RUNS);
-      }
-    } else if (hosts) report = scheduleReport(model, sim, { epochMs, hosts });
-    return {
-      ...base,
-      span,
-      hosts: report.hosts,
-      tasks: params.noTasks ? [] : report.tasks,
-      ...(report.runs ? { runs: report.runs } : {}),
-      agents: agentLoads(model),
-      templateTasks: templateTasksOf(model, sim),
-      ...(runsLeftOut ? { runsLeftOut } : {}),
-      notes,
-      elapsedMs: o.analysis.elapsedMs + (Date.now() - t0),
-    };
+    const o = await this.analysis(input, input.version === null ? isCancelled : undefined);
+    const base = { uri: input.uri, version: input.version };
+    if ('error' in o) return { ...emptyScheduleResult(input.uri, o.error), ...base, elapsedMs: Date.now() - t0 };
+    const a = o.analysis;
+    const summary = !params.runs && params.noTasks && !params.hosts?.length;
+    const answer = summary
+      ? (a.summary ??= scheduleAnswer(a.model, a.sim, a.epochMs, { noTasks: true }))
+      : scheduleAnswer(a.model, a.sim, a.epochMs, params);
+    return { ...base, ...answer, elapsedMs: a.elapsedMs + (Date.now() - t0) };
   }
 
   /**
@@ -169,7 +137,10 @@ export class SharedSchedules {
    */
   async diagnostics(input: EngineInput, isCancelled: () => boolean): Promise<TemplateDiagnostic[] | 'cancelled'> {
     const o = await this.analysis(input, isCancelled);
-    if ('error' in o) return o.cancelled ? 'cancelled' : notSimulated(input.text, o.error);
+    if ('error' in o) {
+      if (o.cancelled) return 'cancelled';
+      return o.error.startsWith('The simulation') ? [notSimulated(analyseTemplate(input.text), o.error)] : [];
+    }
     const a = o.analysis;
     const template = analyseTemplate(input.text);
     a.findings ??= scheduleFindings(a.model, a.sim);
@@ -202,113 +173,4 @@ export class SharedSchedules {
       ...new Set(f.combinations.map((i) => names[i].task)),
     ]);
   }
-}
-
-function lower(list: readonly string[]): string[] {
-  return list.map((h) => h.trim().toLowerCase()).filter(Boolean);
-}
-
-/** Hosts the answer starts with: the asked task's participants, then the agent's lead hosts. */
-function hostsFirst(model: ScheduleModel, params: ScheduleParams): number[] {
-  const first: number[] = [];
-  const add = (h: number): void => void (first.includes(h) || first.push(h));
-  if (params.task) for (const t of model.tasks) if (t.task === params.task) t.participants.forEach(add);
-  if (params.agent) for (const t of model.tasks) if (t.agent === params.agent && t.participants.length) add(t.participants[0]);
-  return first;
-}
-
-/**
- * The hosts whose runs the answer carries: `first`, then the busiest, while their runs in the span fit in
- * MAX_ANSWER_RUNS (a host's runs are never split). `only`: a host filter the request gave.
- */
-function pickHosts(
-  model: ScheduleModel,
-  sim: SimulationResult,
-  first: number[],
-  only: string[] | undefined,
-): { hosts: string[]; leftOut: number } {
-  const perHost = new Int32Array(model.hosts.length);
-  let total = 0;
-  const log = sim.runs;
-  for (let r = 0; r < log.length; r++) {
-    if (log.wanted[r] < sim.spanStart || log.wanted[r] >= sim.spanEnd) continue;
-    total++;
-    for (const h of model.tasks[log.task[r]].participants) perHost[h]++;
-  }
-  const loads = hostLoads(model);
-  const allowed = (h: number): boolean => !only || only.includes(model.hosts[h].toLowerCase());
-  const order = [
-    ...first,
-    ...loads
-      .map((_, h) => h)
-      .filter((h) => !first.includes(h))
-      .sort((a, b) => loads[b].exclusiveLoad - loads[a].exclusiveLoad || loads[b].normalLoad - loads[a].normalLoad || a - b),
-  ].filter(allowed);
-  const picked: string[] = [];
-  let runs = 0;
-  for (const h of order) {
-    if (picked.length && runs + perHost[h] > MAX_ANSWER_RUNS) break;
-    picked.push(model.hosts[h]);
-    runs += perHost[h];
-  }
-  // A run on two picked hosts was counted twice: the runs left out are at least the total less those carried.
-  let carried = 0;
-  const keep = new Set(picked.map((h) => h.toLowerCase()));
-  for (let r = 0; r < log.length; r++) {
-    if (log.wanted[r] < sim.spanStart || log.wanted[r] >= sim.spanEnd) continue;
-    if (model.tasks[log.task[r]].participants.some((h) => keep.has(model.hosts[h].toLowerCase()))) carried++;
-  }
-  return { hosts: picked, leftOut: total - carried };
-}
-
-/** Each agent's lead hosts (the first participant of the tasks it creates) and the largest load among them. */
-function agentLoads(model: ScheduleModel): ScheduleAgentLoad[] {
-  const loads = hostLoads(model);
-  const byAgent = new Map<string, Set<number>>();
-  for (const t of model.tasks) {
-    if (!t.participants.length) continue;
-    let s = byAgent.get(t.agent);
-    if (!s) byAgent.set(t.agent, (s = new Set()));
-    s.add(t.participants[0]);
-  }
-  return [...byAgent].map(([agent, hosts]) => {
-    const list = [...hosts].sort((a, b) => loads[b].exclusiveLoad - loads[a].exclusiveLoad || a - b);
-    return {
-      agent,
-      hosts: list.map((h) => model.hosts[h]),
-      exclusiveLoad: Math.max(...list.map((h) => loads[h].exclusiveLoad)),
-      normalLoad: Math.max(...list.map((h) => loads[h].normalLoad)),
-    };
-  });
-}
-
-function templateTasksOf(model: ScheduleModel, sim: SimulationResult): ScheduleTemplateTask[] {
-  const avg = (perDay: number[]): number => perDay.reduce((a, b) => a + b, 0) / Math.max(1, perDay.length);
-  return templateTaskSchedules(model, sim).map((t) => ({
-    task: t.task,
-    combinations: t.combinations,
-    wantedPerDay: avg(t.wantedPerDay),
-    scheduledPerDay: avg(t.scheduledPerDay),
-    nonstartPerDay: avg(t.nonstartPerDay),
-    losing: t.losing,
-    durationSeconds: t.durationSeconds,
-    tools: t.tools,
-  }));
-}
-
-/** A simulation that could not finish: one note on the `tasks` section, so a silent editor is not taken for "fits". */
-function notSimulated(text: string, error: string): TemplateDiagnostic[] {
-  if (!error.startsWith('The simulation')) return [];
-  const prop = firstMember(analyseTemplate(text).parsed.root, 'tasks');
-  const key = prop ? keyOf(prop) : undefined;
-  const at = key ? { start: key.offset, end: key.offset + key.length } : { start: 0, end: 1 };
-  return [
-    {
-      code: 'psconfig/schedule-not-simulated',
-      severity: 'information',
-      message: error,
-      start: at.start,
-      end: at.end,
-    },
-  ];
 }

@@ -5,12 +5,13 @@
 //   schedule's `repeat` or `slip`;
 // - a throughput test over the default remote limits, on the spec field over the limit;
 // - a host whose exclusive runs need more than the day, on the address object naming it (else on its tasks).
+// - a simulation that could not finish (too large for the editor's time limit), once, on the `tasks` key.
 import type { ScheduleFinding, ScheduleFindingKind, ScheduleSuggestion } from '../schedule';
 import type { TemplateModel } from '../model';
-import { propertyValue, stringValue, type JsonNode } from '../parse';
+import { firstMember, keyOf, propertyValue, stringValue, type JsonNode } from '../parse';
 import { DEFAULT_REMOTE_LIMITS } from '../schedule';
-import type { DiagnosticCode } from './codes';
-import { diag, type ScheduleChange, type TemplateDiagnostic } from './diagnostic';
+import type { DiagnosticCode } from '../rules/codes';
+import { diag, type ScheduleChange, type TemplateDiagnostic } from '../rules/diagnostic';
 
 const CODES: Record<ScheduleFindingKind, DiagnosticCode> = {
   'lost-runs': 'psconfig/schedule-runs-lost',
@@ -45,7 +46,11 @@ function definitionSpan(model: TemplateModel, kind: 'tasks' | 'schedules' | 'tes
   return d ? { start: d.start, end: d.end } : undefined;
 }
 
-function definitionValue(model: TemplateModel, kind: 'schedules' | 'tests' | 'addresses', name: string): JsonNode | undefined {
+function definitionValue(
+  model: TemplateModel,
+  kind: 'schedules' | 'tests' | 'addresses',
+  name: string,
+): JsonNode | undefined {
   return model.index.definitionsOf(kind, name).at(-1)?.valueNode;
 }
 
@@ -133,7 +138,14 @@ export function scheduleDiagnostics(
         if (!at) break;
         const changes = (suggestions.get(f.task!) ?? []).map((s) => changeOf(model, s)).filter((c) => c !== undefined);
         out.push(
-          diag(code, f.severity, message, at.start, at.end, changes.length ? { data: { kind: 'schedule-change', changes } } : undefined),
+          diag(
+            code,
+            f.severity,
+            message,
+            at.start,
+            at.end,
+            changes.length ? { data: { kind: 'schedule-change', changes } } : undefined,
+          ),
         );
         continue;
       }
@@ -142,7 +154,8 @@ export function scheduleDiagnostics(
         break;
       case 'slip-cut':
       case 'horizon-cut':
-        spans = f.task !== undefined ? [scheduleField(model, f.task, ['slip', 'repeat'])].filter((s) => s !== undefined) : [];
+        spans =
+          f.task !== undefined ? [scheduleField(model, f.task, ['slip', 'repeat'])].filter((s) => s !== undefined) : [];
         break;
       case 'remote-limits':
         if (f.task === undefined) break;
@@ -162,4 +175,12 @@ export function scheduleDiagnostics(
     for (const s of spans) out.push(diag(code, f.severity, message, s.start, s.end));
   }
   return out;
+}
+
+/** A simulation that could not finish: one note on the `tasks` key, so a silent editor is not taken for "fits". */
+export function notSimulated(model: TemplateModel, message: string): TemplateDiagnostic {
+  const prop = firstMember(model.parsed.root, 'tasks');
+  const key = prop ? keyOf(prop) : undefined;
+  const at = key ? { start: key.offset, end: key.offset + key.length } : { start: 0, end: 1 };
+  return diag('psconfig/schedule-not-simulated', 'information', message, at.start, at.end);
 }
