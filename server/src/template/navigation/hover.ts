@@ -113,7 +113,7 @@ function scheduleFacts(t: ScheduleTemplateTask): string {
     t.losing === 0
       ? 'All fit.'
       : `${perDay(t.scheduledPerDay)} a day fit, ${perDay(t.nonstartPerDay)} are non-starters; ${t.losing} of ${plural(t.combinations, 'pScheduler task')} lose runs.`,
-    `Each run takes ${min === max ? `${min} s` : `${min}–${max} s`}${t.tools.length ? ` (${t.tools.map(code).join(', ')})` : ''}, class ${t.classes.map(code).join(', ')}.`,
+    `Each run takes ${min === max ? `${min} s` : `${min}–${max} s`}${t.tools.length ? ` (${t.tools.map((x) => code(x)).join(', ')})` : ''}, class ${t.classes.map((x) => code(x)).join(', ')}.`,
   ];
   return lines.join('  \n');
 }
