@@ -78,7 +78,7 @@ test('every code lens’s command runs through the server, which tells Emacs whe
     assert.ok(l, `${title} in ${seen.lenses.map((x) => x.title).join(' | ')}`);
     return l;
   };
-  assert.equal(seen.lenses.length, 5, 'a count and a Dashboard lens per task, and the archive’s');
+  assert.equal(seen.lenses.length, 7, 'a count, a schedule and a Dashboard lens per task, and the archive’s');
   for (const l of seen.lenses) {
     assert.equal(l.shown, 'message', 'eglot 1.9 has no window/showDocument');
     assert.ok(l.logged.includes(l.message), `${l.message} shown in *Messages*: ${l.logged}`);
@@ -88,6 +88,10 @@ test('every code lens’s command runs through the server, which tells Emacs whe
   assert.ok(tasks.text?.includes('  throughput  throughput · group mesh-group\n    a.example.net → b.example.net\n'));
   const dashboard = seen.lenses.filter((l) => l.title === 'Dashboard').find((l) => l.message.startsWith('throughput'));
   assert.ok(dashboard?.text?.includes('  b.example.net → a.example.net  [1]\n'), dashboard?.text ?? '');
+  const schedule = seen.lenses.find(
+    (l) => l.command === 'psconfig.server.showSchedule' && l.message.startsWith('throughput'),
+  );
+  assert.ok(schedule?.text?.includes('Hosts by exclusive load'), schedule?.text ?? '');
   const archive = seen.lenses.find((l) => l.command === 'psconfig.server.openArchive');
   assert.match(
     archive?.message ?? '',

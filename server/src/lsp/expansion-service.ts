@@ -10,6 +10,7 @@ import type {
   ExpandTasksResult,
   ScheduleParams,
   ScheduleResult,
+  ScheduleTemplateTask,
   ServerSettings,
 } from '../../../common/protocol';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
@@ -18,6 +19,9 @@ import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
 import { includeScopeKey, type EngineInput } from './expansion-engine';
+
+/** How long a document rests after its checks before its schedule is simulated (the simulation holds the worker). */
+export const SCHEDULE_IDLE_MS = 1500;
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
 export interface Cancellable {
@@ -44,6 +48,8 @@ export class ExpansionService {
   private readonly full = new Map<string, Run>();
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
+  /** Per open document: the runs a day per task of the last schedule answer (for hovers). */
+  private scheduleSeen = new Map<string, { version: number; templateTasks: ScheduleTemplateTask[] }>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
   /** Per uri: the last counts that arrived, whatever their version. */
   private readonly lastCounts = new Map<string, TaskFact[]>();
@@ -149,6 +155,7 @@ export class ExpansionService {
     this.full.delete(uri);
     this.countCache.delete(uri);
     this.lastCounts.delete(uri);
+    this.scheduleSeen.delete(uri);
   }
 
   private async expandOnce(
@@ -215,13 +222,29 @@ export class ExpansionService {
     await this.ready();
     const cancel = new CancelFlag();
     token?.onCancellationRequested(() => cancel.cancel());
-    return this.runner.schedule(this.engineInput(doc, open), params, cancel);
+    const r = await this.runner.schedule(this.engineInput(doc, open), params, cancel);
+    if (open && !r.error && r.version === doc.version)
+      this.scheduleSeen.set(doc.uri, { version: doc.version, templateTasks: r.templateTasks });
+    return r;
   }
 
-  /** The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). */
+  /**
+   * The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). The simulation holds
+   * the worker for its whole run, so it starts only after the document has rested SCHEDULE_IDLE_MS, and after this
+   * version's task counts (lenses, hovers) are in.
+   */
   async scheduleDiagnostics(doc: TextDocument, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
     await this.ready();
+    await this.counts(doc).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, SCHEDULE_IDLE_MS));
+    if (cancel.cancelled) return 'cancelled';
     return this.runner.scheduleDiagnostics(this.engineInput(doc, true), cancel);
+  }
+
+  /** The runs a day per task of this version's schedule, if an answer for it came already (hovers do not wait). */
+  scheduleSettled(doc: TextDocument): ScheduleTemplateTask[] | undefined {
+    const hit = this.scheduleSeen.get(doc.uri);
+    return hit && hit.version === doc.version ? hit.templateTasks : undefined;
   }
 
   /** The engine's input for the whole of a document (every agent, no limit); `open`: its version is shared. */

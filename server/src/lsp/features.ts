@@ -34,7 +34,6 @@ import {
   ServerCommands,
   type OpenDashboardArgs,
   type OpenScheduleArgs,
-  type ScheduleTemplateTask,
   type ShowTasksArgs,
 } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
@@ -257,15 +256,9 @@ export function registerFeatures(d: FeatureDeps): void {
       const wait = latest ? HOVER_COUNTS_FRESH_MS : HOVER_COUNTS_WAIT_MS;
       tasks = (await withTimeout(d.expansion.counts(doc), wait)) ?? d.expansion.latestCounts(doc.uri) ?? [];
     }
-    let schedule: ScheduleTemplateTask[] | undefined;
-    if (target?.kind === 'tasks') {
-      // The simulated schedule's runs a day, when the worker has it (or has it soon): the hover does not wait longer.
-      const r = await withTimeout(
-        d.expansion.schedule(doc, { uri: doc.uri, noTasks: true }, true),
-        HOVER_SCHEDULE_WAIT_MS,
-      );
-      if (r && !r.error) schedule = r.templateTasks;
-    }
+    // The simulated schedule's runs a day, when an answer for this version came (the schedule lens asks for it):
+    // a hover never starts a simulation, which would hold the worker.
+    const schedule = target?.kind === 'tasks' ? d.expansion.scheduleSettled(doc) : undefined;
     let result = variable ? d.expansion.settled(doc) : undefined;
     if (variable && !result) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
     return { tasks, combinations: result?.combinations ?? [], schedule };
@@ -411,8 +404,6 @@ const HOVER_COUNTS_WAIT_MS = 500;
 /** How long it waits for the current version's counts when an earlier version's are there to show. */
 const HOVER_COUNTS_FRESH_MS = 30;
 const HOVER_EXPANSION_WAIT_MS = 1500;
-/** How long a task's hover waits for the simulated schedule (which goes on for its lens and diagnostics). */
-const HOVER_SCHEDULE_WAIT_MS = 1500;
 
 function insideVariable(text: string, offset: number): boolean {
   const open = text.lastIndexOf('{%', offset);

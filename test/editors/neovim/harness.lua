@@ -61,16 +61,22 @@ local function run()
     end
     return true
   end)
-  for _, want in ipairs({ 'tasks for', '^Dashboard$', '^Open in Archive Explorer' }) do
+  for _, want in ipairs({ 'tasks for', '^schedule: ', '^Dashboard$', '^Open in Archive Explorer' }) do
+    -- Neovim lists the lenses again, unresolved, when it refreshes them (CursorHold), and codelens.run() reads the
+    -- title of every lens on the line: wait until all are resolved, then run at once (nothing yields in between).
     local lens
-    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
-      if l.command.title:find(want) then
-        lens = l
+    wait('a resolved lens titled ' .. want, 60000, function()
+      lens = nil
+      for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+        if not l.command then
+          return false
+        end
+        if l.command.title:find(want) then
+          lens = l
+        end
       end
-    end
-    if not lens then
-      error('no lens titled ' .. want)
-    end
+      return lens ~= nil
+    end)
     vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
     choose(function(title)
       return title:find(want) ~= nil
