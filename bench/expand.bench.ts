@@ -9,17 +9,15 @@ import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
 
 /**
- * The engine bundled as dist/server.js bundles it. The per-file CommonJS in out/ reaches every imported function
- * through an export getter, which costs this hot loop about a fifth more than the shipped bundle does.
+ * Modules of the repository bundled as dist/server.js bundles them (`export *` of each). The per-file CommonJS in
+ * out/ reaches every imported function through an export getter, which costs a hot loop about a fifth more than the
+ * shipped bundle does.
  */
-function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
+export function loadBundled<T>(modules: string[]): T {
   const repoRoot = join(__dirname, '..', '..');
   const dir = mkdtempSync(join(os.tmpdir(), 'expand-bench-'));
   const entry = join(dir, 'entry.ts');
-  writeFileSync(
-    entry,
-    `export * from ${JSON.stringify(join(repoRoot, 'server/src/template/expand'))};\nexport * from ${JSON.stringify(join(repoRoot, 'server/src/template/jq'))};\n`,
-  );
+  writeFileSync(entry, modules.map((m) => `export * from ${JSON.stringify(join(repoRoot, m))};\n`).join(''));
   const outfile = join(dir, 'engine.js');
   buildSync({
     entryPoints: [entry],
@@ -31,10 +29,16 @@ function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
     logLevel: 'warning',
   });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(outfile) as typeof ExpandModule & typeof JqModule;
+  return require(outfile) as T;
 }
 
-function meshTemplate(n: number): Record<string, unknown> {
+/** The expansion engine and its jq runner, bundled. */
+function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
+  return loadBundled(['server/src/template/expand', 'server/src/template/jq']);
+}
+
+/** A full throughput mesh of n addresses (two jq variables per test); `duration` as the spec writes it. */
+export function meshTemplate(n: number, duration = 'PT30S'): Record<string, unknown> {
   const addresses: Record<string, unknown> = {};
   for (let i = 0; i < n; i++)
     addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
@@ -57,7 +61,7 @@ function meshTemplate(n: number): Record<string, unknown> {
         spec: {
           source: '{% address[0] %}',
           dest: '{% address[1] %}',
-          duration: 'PT30S',
+          duration,
           'source-node': '{% pscheduler_address[0] %}',
         },
       },

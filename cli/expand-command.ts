@@ -2,12 +2,8 @@
 // Prints the pScheduler tasks the agents would create, in pSConfig order. Exit 0: every combination expanded and
 // pScheduler would accept every task; 1: some combination or task failed, or pScheduler would refuse some task;
 // 2: the file cannot be read or parsed, or bad usage.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expandText } from '../server/src/template/expand/from-text';
-import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
-import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
-import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
+import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 
 const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 
@@ -103,19 +99,10 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
     process.stderr.write(`psconfig-tools expand: ${args}\n\n${USAGE}`);
     return 2;
   }
-  let input;
-  try {
-    input = await readInput(args.file as string, args.limits);
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    process.stderr.write(`psconfig-tools expand: cannot read ${args.file}: ${e.message}\n`);
-    return 2;
-  }
+  const read = await readTemplateArg('expand', args.file as string, args.limits, args.allowRemote);
+  if (!read) return 2;
+  const { input, uri, includes } = read;
   const text = input.text;
-  const uri = input.url ?? (input.path ? pathToFileURL(resolve(input.path)).toString() : 'stdin:');
-  const includes = await policyFor(commandLineScope(input.path, args.allowRemote), {
-    limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
-  });
   const result = await expandText({
     uri,
     version: null,

@@ -2,8 +2,12 @@
 // (URLs) in time. A named file may be a pipe (`<(curl …)`): the user chose it, so only its size is limited here;
 // the includes inside templates get the stricter treatment of includes/read-local.ts.
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fetchBounded } from '../server/src/template/includes/fetch-remote';
+import { DEFAULT_INCLUDE_LIMITS, type IncludePolicy } from '../server/src/template/includes/loader';
 import { formatBytes } from '../server/src/template/includes/read-local';
+import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 
 export interface TemplateInput {
   /** As the user wrote it (file path, `-` or URL): used in messages and output. */
@@ -24,6 +28,32 @@ export interface InputLimits {
 export const DEFAULT_INPUT_LIMITS: InputLimits = { timeoutMs: 10_000, maxBytes: 64 * 1024 * 1024 };
 
 export class InputError extends Error {}
+
+/**
+ * A command's template read as `readInput` reads it, with what expanding it needs: its URI and the includes policy
+ * of the command line (remote includes only when allowed, within the command's timeout). Undefined when it cannot be
+ * read: the reason is on stderr, as `psconfig-tools COMMAND: cannot read FILE: ...` (the command exits 2).
+ */
+export async function readTemplateArg(
+  command: string,
+  arg: string,
+  limits: InputLimits,
+  allowRemoteIncludes: boolean,
+): Promise<{ input: TemplateInput; uri: string; includes: IncludePolicy } | undefined> {
+  let input: TemplateInput;
+  try {
+    input = await readInput(arg, limits);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    process.stderr.write(`psconfig-tools ${command}: cannot read ${arg}: ${e.message}\n`);
+    return undefined;
+  }
+  const uri = input.url ?? (input.path ? pathToFileURL(resolve(input.path)).toString() : 'stdin:');
+  const includes = await policyFor(commandLineScope(input.path, allowRemoteIncludes), {
+    limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: limits.timeoutMs },
+  });
+  return { input, uri, includes };
+}
 
 export function isUrl(arg: string): boolean {
   return /^https?:\/\//i.test(arg);

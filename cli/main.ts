@@ -3,6 +3,7 @@ import { runValidateCommand } from './validate-command';
 import { runExpandCommand } from './expand-command';
 import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
+import { runScheduleCommand } from './schedule-command';
 import { runDiffCommand } from './diff-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
@@ -24,6 +25,9 @@ commands:
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data
+  schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
+                                               pScheduler's scheduler simulated: load per host, runs that will not
+                                               fit and why; exit 1 when a task loses runs or a host is over its time
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -39,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
       return runArchiveCommand(rest);
     case 'dashboard':
       return runDashboardCommand(rest);
+    case 'schedule':
+      return runScheduleCommand(rest);
     case '-h':
     case '--help':
     case 'help':

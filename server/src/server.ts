@@ -58,5 +58,7 @@ else if (args.includes('--help') || !hasTransport(args)) {
     workerEntry: process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename,
     defaultJqPath: process.env.JQ_PATH || undefined,
   };
-  startServer(connection, options);
+  const cleanup = startServer(connection, options);
+  // However the process ends: `exit`, or the client closing the pipe without it (Emacs and Neovim quitting).
+  process.on('exit', cleanup.atExit);
 }

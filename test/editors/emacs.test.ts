@@ -4,16 +4,13 @@
 // test/editors/emacs/harness.el drives the editor and reports what it saw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { repoRoot } from '../fixtures';
-import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, writeEditorTemplate } from './editor-template';
+import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, runEditorSession } from './editor-session';
 import { packAndInstall, type PackedServer } from './packed-server';
 
 const here = join(repoRoot(), 'test', 'editors', 'emacs');
-const JQ = process.env.JQ_PATH || '/usr/bin/jq';
-const EMACS_TIMEOUT_MS = 240_000;
 
 interface Seen {
   error?: string;
@@ -31,36 +28,14 @@ before(async () => {
   const version = spawnSync('emacs', ['--version'], { encoding: 'utf8' });
   assert.equal(version.status, 0, 'Emacs is installed (scripts/setup.sh: apt-get install emacs-nox elpa-eglot)');
   packed = packAndInstall();
-  const work = join(packed.dir, 'emacs');
-  const template = writeEditorTemplate(join(work, 'templates'));
-  const result = join(work, 'result.json');
-  const home = join(work, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = {
-    PATH: [dirname(packed.bin), dirname(process.execPath), dirname(JQ), '/usr/bin', '/bin'].join(':'),
-    HOME: home,
-    PSCONFIG_LANGUAGE_SERVER: packed.bin,
-    PSCONFIG_TEMPLATE: template,
-    PSCONFIG_RESULT: result,
-  };
-  const emacs = spawn(
-    'emacs',
-    ['--batch', '--no-init-file', '-l', join(here, 'init.el'), '-l', join(here, 'harness.el')],
-    { cwd: dirname(template), env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  emacs.stdout.on('data', (b: Buffer) => (output += b.toString()));
-  emacs.stderr.on('data', (b: Buffer) => (output += b.toString()));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => emacs.kill('SIGKILL'), EMACS_TIMEOUT_MS);
-    emacs.on('exit', (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
-  assert.equal(code, 0, `emacs exited with ${code}: ${output.slice(-2000)}`);
-  seen = JSON.parse(readFileSync(result, 'utf8')) as Seen;
-  assert.equal(seen.error, undefined, `the harness failed: ${seen.error}\n${output.slice(-2000)}`);
+  seen = await runEditorSession<Seen>(packed, 'emacs', [
+    '--batch',
+    '--no-init-file',
+    '-l',
+    join(here, 'init.el'),
+    '-l',
+    join(here, 'harness.el'),
+  ]);
 });
 after(() => packed?.remove());
 

@@ -4,16 +4,13 @@
 // sends its range in byte columns. test/editors/neovim/harness.lua drives the editor and reports what it saw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { repoRoot } from '../fixtures';
-import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, writeEditorTemplate } from './editor-template';
+import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, runEditorSession } from './editor-session';
 import { packAndInstall, type PackedServer } from './packed-server';
 
 const here = join(repoRoot(), 'test', 'editors', 'neovim');
-const JQ = process.env.JQ_PATH || '/usr/bin/jq';
-const NVIM_TIMEOUT_MS = 240_000;
 
 interface Seen {
   error?: string;
@@ -33,40 +30,16 @@ before(async () => {
   const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
   assert.equal(version.status, 0, 'Neovim is installed (scripts/setup.sh: apt-get install neovim)');
   packed = packAndInstall();
-  const work = join(packed.dir, 'neovim');
-  const template = writeEditorTemplate(join(work, 'templates'));
-  const result = join(work, 'result.json');
-  const home = join(work, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = {
-    PATH: [dirname(packed.bin), dirname(process.execPath), dirname(JQ), '/usr/bin', '/bin'].join(':'),
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    PSCONFIG_LANGUAGE_SERVER: packed.bin,
-    PSCONFIG_TEMPLATE: template,
-    PSCONFIG_RESULT: result,
-  };
-  const nvim = spawn(
-    'nvim',
-    ['--headless', '-n', '-i', 'NONE', '-u', join(here, 'init.lua'), '-c', `luafile ${join(here, 'harness.lua')}`],
-    { cwd: dirname(template), env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  nvim.stdout.on('data', (b: Buffer) => (output += b.toString()));
-  nvim.stderr.on('data', (b: Buffer) => (output += b.toString()));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => nvim.kill('SIGKILL'), NVIM_TIMEOUT_MS);
-    nvim.on('exit', (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
-  assert.equal(code, 0, `nvim exited with ${code}: ${output.slice(-2000)}`);
-  seen = JSON.parse(readFileSync(result, 'utf8')) as Seen;
-  assert.equal(seen.error, undefined, `the harness failed: ${seen.error}\n${output.slice(-2000)}`);
+  seen = await runEditorSession<Seen>(packed, 'nvim', [
+    '--headless',
+    '-n',
+    '-i',
+    'NONE',
+    '-u',
+    join(here, 'init.lua'),
+    '-c',
+    `luafile ${join(here, 'harness.lua')}`,
+  ]);
 });
 after(() => packed?.remove());
 

@@ -142,7 +142,7 @@ test('the archive lens opens the archive’s search for the pair in the browser'
   assert.equal(r.message, `archive search for example-task-throughput ${a} → ${b}`);
 });
 
-test('without window/showDocument each lens names its file or URL in a message; files go at shutdown', async () => {
+test('without window/showDocument each lens names its file or URL in a message; files go when the server exits', async () => {
   const plain = await LspClient.start();
   try {
     await plain.open(meshUri, meshText);
@@ -164,11 +164,14 @@ test('without window/showDocument each lens names its file or URL in a message; 
       files.push(file);
     }
     assert.deepEqual(plain.shownDocuments, []);
-    await plain.stop();
+    // The client goes away without `shutdown` (an editor quitting): the server exits and removes its files.
+    const exited = new Promise((resolve) => plain.child.once('exit', resolve));
+    plain.child.stdin.end();
+    await exited;
     assert.deepEqual(
       files.filter((f) => existsSync(f)),
       [],
-      'the lens files are removed when the server shuts down',
+      'the lens files are removed when the server exits',
     );
   } finally {
     if (plain.alive) await plain.stop();

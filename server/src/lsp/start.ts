@@ -85,8 +85,14 @@ export function consoleLogger(connection: Connection): Logger {
   };
 }
 
+/** What the entry point must run however the process ends (a client may close the pipe without `shutdown`). */
+export interface ServerCleanup {
+  /** Synchronous: removes the files the lens commands wrote. */
+  atExit: () => void;
+}
+
 /** Serves the language server on `connection` (which it starts listening). */
-export function startServer(connection: Connection, options: ServerOptions = DEFAULT_SERVER_OPTIONS): void {
+export function startServer(connection: Connection, options: ServerOptions = DEFAULT_SERVER_OPTIONS): ServerCleanup {
   const log = consoleLogger(connection);
   const DIAGNOSTICS_DELAY_MS = options.diagnosticsDelayMs;
 
@@ -474,8 +480,6 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     }),
   );
 
-  // (A client that exits without shutdown still gets the lens files removed.)
-  connection.onExit(() => lensCommands.dispose());
   connection.onShutdown(() => {
     lensCommands.dispose();
     publisher.dispose();
@@ -497,4 +501,5 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   });
   documents.listen(connection);
   connection.listen();
+  return { atExit: () => lensCommands.dispose() };
 }

@@ -5,7 +5,7 @@
 //   const sim = simulateSchedule(model, { days: 2, seed: 1, isCancelled });   // throws ScheduleCancelled
 //   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReport
 //   const findings = scheduleFindings(model, sim);                     // per template task and per host
-//   const fix = await suggestScheduleFix(model, sim, { task: 'mesh', sharing: ['mesh'] });   // re-simulated
+//   const fixes = suggestScheduleFixes(model, sim, { task: 'mesh', sharing: ['other'] });   // re-simulated
 export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
 export { buildScheduleModel, hostLoads, type HostLoad, type ScheduleModel, type ScheduleTask } from './task-model';
 export {
@@ -18,6 +18,25 @@ export {
 } from './simulate';
 export { NONSTART_REASONS } from './run-log';
 export { blockersOf, type HostBlockers } from './blockers';
-export { isoTime, scheduleReport, taskTotals, type ReportOptions } from './report';
+export {
+  isoTime,
+  scheduleReport,
+  taskTotals,
+  templateTaskSchedules,
+  type ReportOptions,
+  type ScheduleHostRow,
+  type ScheduleReport,
+  type ScheduleRunRow,
+  type ScheduleTaskRow,
+  type TemplateTaskSchedule,
+} from './report';
+export {
+  DEFAULT_REMOTE_LIMITS,
+  remoteLimitsExceeded,
+  scheduleFindings,
+  type ScheduleFinding,
+  type ScheduleFindingKind,
+} from './findings';
+export { suggestScheduleFixes, type ScheduleSuggestion, type SuggestOptions } from './suggestions';
 export { schedulingClassOf, participantsOf, mustAvoid } from './participants';
 export { toolDuration } from './durations';

@@ -1,12 +1,8 @@
 // A simulation as the CLI prints it and the host timeline panel reads it (common/protocol.ts ScheduleReport):
 // hosts with their loads, one row per pScheduler task with its counts over the span, and, when asked, every run of
 // the span with ISO 8601 UTC times.
-import type {
-  ScheduleHostRow,
-  ScheduleReport,
-  ScheduleRunRow,
-  ScheduleTaskRow,
-} from '../../../../common/protocol';
+import type { ScheduleHostRow, ScheduleReport, ScheduleRunRow, ScheduleTaskRow } from '../../../../common/protocol';
+export type { ScheduleHostRow, ScheduleReport, ScheduleRunRow, ScheduleTaskRow } from '../../../../common/protocol';
 import { reasonText, RUN_SCHEDULED } from './run-log';
 import type { SimulationResult } from './simulate';
 import { hostLoads, type ScheduleModel } from './task-model';
@@ -104,4 +100,59 @@ export function isoTime(epochMs: number, seconds: number): string {
 /** Loads to four decimals (a JSON report need not carry float noise). */
 function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
+}
+
+/** A template task over the span: its pScheduler tasks' runs summed, for hovers and lenses ("runs per day"). */
+export interface TemplateTaskSchedule {
+  task: string;
+  /** pScheduler tasks (combinations) modelled. */
+  combinations: number;
+  /** Summed over the combinations, per day of the span. */
+  wantedPerDay: number[];
+  scheduledPerDay: number[];
+  nonstartPerDay: number[];
+  /** Combinations that lose runs (scheduled < wanted over the span). */
+  losing: number;
+  /** The tools picked, the classes and the run durations (seconds) met among the combinations. */
+  tools: string[];
+  classes: string[];
+  durationSeconds: { min: number; max: number };
+}
+
+export function templateTaskSchedules(model: ScheduleModel, sim: SimulationResult): TemplateTaskSchedule[] {
+  const byName = new Map<string, TemplateTaskSchedule>();
+  for (const t of model.tasks) {
+    let s = byName.get(t.task);
+    if (!s) {
+      s = {
+        task: t.task,
+        combinations: 0,
+        wantedPerDay: new Array<number>(sim.days).fill(0),
+        scheduledPerDay: new Array<number>(sim.days).fill(0),
+        nonstartPerDay: new Array<number>(sim.days).fill(0),
+        losing: 0,
+        tools: [],
+        classes: [],
+        durationSeconds: { min: t.durationSeconds, max: t.durationSeconds },
+      };
+      byName.set(t.task, s);
+    }
+    s.combinations++;
+    let wanted = 0;
+    let scheduled = 0;
+    for (let d = 0; d < sim.days; d++) {
+      const cell = t.index * sim.days + d;
+      s.wantedPerDay[d] += sim.wanted[cell];
+      s.scheduledPerDay[d] += sim.scheduled[cell];
+      s.nonstartPerDay[d] += sim.nonstart[cell];
+      wanted += sim.wanted[cell];
+      scheduled += sim.scheduled[cell];
+    }
+    if (scheduled < wanted) s.losing++;
+    if (t.tool && !s.tools.includes(t.tool)) s.tools.push(t.tool);
+    if (!s.classes.includes(t.class)) s.classes.push(t.class);
+    s.durationSeconds.min = Math.min(s.durationSeconds.min, t.durationSeconds);
+    s.durationSeconds.max = Math.max(s.durationSeconds.max, t.durationSeconds);
+  }
+  return [...byName.values()];
 }

@@ -1,0 +1,266 @@
+// What the model finds wrong with a template's schedule, per template task (aggregated over the pScheduler tasks its
+// combinations create) and per host, with the facts behind each finding, for the editor's diagnostics, hovers and
+// the CLI. Every finding comes from the model or the simulation: lost runs and who took their slots from the
+// simulated run log, the rest from the task model.
+import { blockersOf } from './blockers';
+import { effectiveSlip, type SimulationResult } from './simulate';
+import { NONSTART_REASONS } from './run-log';
+import { taskTotals } from './report';
+import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
+import { isoSeconds } from '../pscheduler/tools';
+import { pyTruthy } from './participants';
+
+export type ScheduleFindingKind =
+  /** Some of the template task's pScheduler tasks lose runs in the simulation. */
+  | 'lost-runs'
+  /** Slip shorter than the run: the horizon cuts every window (docs/schedule.md "The horizon cuts the window"). */
+  | 'horizon-cut'
+  /** The run lasts as long as the repeat or longer: windows are skipped (pscheduler#1412's task). */
+  | 'duration-reaches-repeat'
+  /** Slip + duration reaches the repeat: pScheduler cuts the slip to repeat - duration. */
+  | 'slip-cut'
+  /** A throughput test a perfSONAR host's default limits refuse from a remote requester. */
+  | 'remote-limits'
+  /** A host whose exclusive runs need more time than there is. */
+  | 'host-overloaded';
+
+export interface ScheduleFinding {
+  kind: ScheduleFindingKind;
+  severity: 'warning' | 'information';
+  /** The template task (every kind but host-overloaded). */
+  task?: string;
+  /** host-overloaded: the host's address. */
+  host?: string;
+  /** One paragraph, ready for a diagnostic or the CLI. */
+  message: string;
+  /** Model task indices concerned, worst first (lost-runs: most runs lost). */
+  combinations: number[];
+  /** lost-runs: the span's totals over the template task's pScheduler tasks. */
+  runs?: { wanted: number; scheduled: number; nonstart: number; days: number };
+  /** lost-runs: who held the slots, per host, most runs first (at most 3 hosts, 3 tasks each). */
+  blockers?: { host: string; tasks: { task: string; addresses: string[]; runs: number }[] }[];
+  /** remote-limits: each limit exceeded, in the limits file's own words. */
+  limits?: string[];
+}
+
+/** perfsonar/toolkit pscheduler_limits.conf: the limits applied to requesters that are not local (the `default` class). */
+export const DEFAULT_REMOTE_LIMITS = {
+  time: 'Duration for throughput must be 60 seconds or less.',
+  parallel: 'Throughput may only have six or fewer parallel streams.',
+  udp: 'UDP throughput bandwidth must be less than 50 Mb/s',
+} as const;
+
+/**
+ * Which of the default remote limits a throughput spec exceeds (throughput-default-time, -parallel, -udp). The
+ * non-lead participant of a two-host throughput task sees the lead as a remote requester, so these apply whenever
+ * the task has a second participant.
+ */
+export function remoteLimitsExceeded(t: ScheduleTask): string[] {
+  if (t.testType !== 'throughput' || new Set(t.participants).size < 2) return [];
+  const s = t.spec;
+  const out: string[] = [];
+  const duration = typeof s.duration === 'string' ? isoSeconds(s.duration) : undefined;
+  if (duration !== undefined && duration > 60) out.push(DEFAULT_REMOTE_LIMITS.time);
+  if (typeof s.parallel === 'number' && s.parallel > 6) out.push(DEFAULT_REMOTE_LIMITS.parallel);
+  if (s.udp === true && (s.bandwidth === undefined || s.bandwidth === null || (s.bandwidth as number) > 50_000_000))
+    out.push(DEFAULT_REMOTE_LIMITS.udp);
+  return out;
+}
+
+export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): ScheduleFinding[] {
+  const out: ScheduleFinding[] = [];
+  const byTask = new Map<string, ScheduleTask[]>();
+  for (const t of model.tasks) {
+    const list = byTask.get(t.task);
+    if (list) list.push(t);
+    else byTask.set(t.task, [t]);
+  }
+  for (const [name, tasks] of byTask) {
+    const lost = lostRuns(model, sim, name, tasks);
+    if (lost) out.push(lost);
+    out.push(...scheduleShape(sim, name, tasks));
+    const limits = remoteLimits(name, tasks);
+    if (limits) out.push(limits);
+  }
+  hostLoads(model).forEach((h, id) => {
+    if (h.exclusiveLoad <= 1) return;
+    const combinations = model.tasks.filter((t) => t.class === 'exclusive' && t.participants.includes(id));
+    out.push({
+      kind: 'host-overloaded',
+      severity: 'warning',
+      host: h.address,
+      message: `${h.address}: its exclusive runs need ${percent(h.exclusiveLoad)} of the time (exclusive load ${h.exclusiveLoad.toFixed(2)}, ${combinations.length} throughput tasks): pScheduler runs one at a time, so not all can run.`,
+      combinations: combinations.map((t) => t.index),
+    });
+  });
+  return out;
+}
+
+function lostRuns(
+  model: ScheduleModel,
+  sim: SimulationResult,
+  name: string,
+  tasks: ScheduleTask[],
+): ScheduleFinding | undefined {
+  let wanted = 0;
+  let scheduled = 0;
+  let nonstart = 0;
+  const losing: { t: ScheduleTask; lost: number; wanted: number; scheduled: number }[] = [];
+  for (const t of tasks) {
+    const r = taskTotals(sim, t.index);
+    wanted += r.wanted;
+    scheduled += r.scheduled;
+    nonstart += r.nonstart;
+    if (r.scheduled < r.wanted) losing.push({ t, lost: r.wanted - r.scheduled, ...r });
+  }
+  if (losing.length === 0) return undefined;
+  losing.sort((x, y) => y.lost - x.lost || x.t.index - y.t.index);
+  const worst = losing[0];
+  const blockers = blockersOfTasks(
+    model,
+    sim,
+    losing.map((l) => l.t.index),
+  );
+  const days = sim.days;
+  const perDay = (n: number): string => (days === 1 ? `${n}` : `${(n / days).toFixed(1)} a day`);
+  let message =
+    `${fmt(scheduled)} of ${fmt(wanted)} runs of '${name}' would run in ${days} simulated day${days === 1 ? '' : 's'} ` +
+    `(${fmt(wanted - scheduled)} lost; ${fmt(nonstart)} posted as non-starters: "${NONSTART_REASONS.noTimes}" or "${NONSTART_REASONS.gaveUp}"). ` +
+    `${fmt(losing.length)} of ${fmt(tasks.length)} pScheduler tasks lose runs; worst ${worst.t.addresses.join(' → ')}: ` +
+    `${perDay(worst.scheduled)} of ${perDay(worst.wanted)}.`;
+  if (blockers.length)
+    message += ` Their slots went to ${blockers
+      .map((b) => `${b.tasks.map((x) => `'${x.task}' ${x.addresses.join(' → ')} (${x.runs})`).join(', ')} on ${b.host}`)
+      .join('; ')}.`;
+  return {
+    kind: 'lost-runs',
+    severity: 'warning',
+    task: name,
+    message,
+    combinations: losing.map((l) => l.t.index),
+    runs: { wanted, scheduled, nonstart, days },
+    blockers,
+  };
+}
+
+/** The blockers of several tasks summed, the top 3 hosts and the top 3 tasks on each. */
+function blockersOfTasks(
+  model: ScheduleModel,
+  sim: SimulationResult,
+  tasks: number[],
+): ScheduleFinding['blockers'] & {} {
+  const perHost = new Map<number, Map<number, number>>();
+  // The 50 worst are enough to name who takes the slots (an overloaded mesh has thousands).
+  for (const i of tasks.slice(0, 50))
+    for (const hb of blockersOf(model, sim.runs, sim.blockerQueries, i)) {
+      let m = perHost.get(hb.host);
+      if (!m) perHost.set(hb.host, (m = new Map()));
+      for (const b of hb.tasks) m.set(b.task, (m.get(b.task) ?? 0) + b.runs);
+    }
+  const total = (m: Map<number, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+  return [...perHost]
+    .sort((x, y) => total(y[1]) - total(x[1]) || x[0] - y[0])
+    .slice(0, 3)
+    .map(([host, m]) => ({
+      host: model.hosts[host],
+      tasks: [...m]
+        .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+        .slice(0, 3)
+        .map(([i, runs]) => ({ task: model.tasks[i].task, addresses: model.tasks[i].addresses, runs })),
+    }));
+}
+
+/** Slip and duration against the repeat, and the horizon cut, for the template task's schedule. */
+function scheduleShape(sim: SimulationResult, name: string, tasks: ScheduleTask[]): ScheduleFinding[] {
+  const out: ScheduleFinding[] = [];
+  const cut = tasks.filter((t) => sim.horizonCut[t.index] > 0);
+  if (cut.length) {
+    const t = cut[0];
+    out.push({
+      kind: 'horizon-cut',
+      severity: 'warning',
+      task: name,
+      message: `slip ${seconds(sim.slipSeconds[t.index])} is shorter than a run of '${name}' (${seconds(t.durationSeconds)} with ${t.tool ?? 'its tool'}): pScheduler tries a run only once its time is within the schedule horizon less the slip, and looks for time no further than the horizon, so the window left is shorter than the run ("${NONSTART_REASONS.noTimes}"). Give the schedule a slip of at least the run's duration.`,
+      combinations: cut.map((x) => x.index),
+    });
+  }
+  const long = tasks.filter((t) => {
+    const repeat = sim.repeatSeconds[t.index];
+    return repeat !== undefined && t.durationSeconds >= repeat;
+  });
+  if (long.length) {
+    const t = long[0];
+    out.push({
+      kind: 'duration-reaches-repeat',
+      severity: 'warning',
+      task: name,
+      message: `a run of '${name}' takes ${seconds(t.durationSeconds)} (${t.tool ?? 'its tool'}) but the task repeats every ${seconds(sim.repeatSeconds[t.index]!)}: each run ends after the next one should start, so windows are skipped (pscheduler#1412).`,
+      combinations: long.map((x) => x.index),
+    });
+    return out;
+  }
+  const clipped = tasks.filter((t) => {
+    const slip = sim.slipSeconds[t.index];
+    return slip > 0 && effectiveSlip(slip, t.durationSeconds, sim.repeatSeconds[t.index]) < slip;
+  });
+  if (clipped.length) {
+    const t = clipped[0];
+    const repeat = sim.repeatSeconds[t.index]!;
+    out.push({
+      kind: 'slip-cut',
+      severity: 'information',
+      task: name,
+      message: `slip ${seconds(sim.slipSeconds[t.index])} plus the run (${seconds(t.durationSeconds)}) reaches the repeat (${seconds(repeat)}): pScheduler cuts the slip to ${seconds(repeat - t.durationSeconds)}, so every run still lies within its own repeat window.`,
+      combinations: clipped.map((x) => x.index),
+    });
+  }
+  return out;
+}
+
+function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | undefined {
+  const hit = tasks.map((t) => ({ t, limits: remoteLimitsExceeded(t) })).filter((x) => x.limits.length > 0);
+  if (hit.length === 0) return undefined;
+  const limits = [...new Set(hit.flatMap((x) => x.limits))];
+  const spec = hit[0].t.spec;
+  const what = [
+    typeof spec.duration === 'string' ? `duration ${spec.duration}` : undefined,
+    typeof spec.parallel === 'number' ? `parallel ${spec.parallel}` : undefined,
+    pyTruthy(spec.udp) ? `udp, bandwidth ${spec.bandwidth ?? 'not set'}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    kind: 'remote-limits',
+    severity: 'warning',
+    task: name,
+    message: `'${name}' (${what}) is over the limits a perfSONAR host applies by default to requests from other hosts (pscheduler_limits.conf): ${limits.map((l) => `"${l}"`).join(' ')} A participant with the default limits refuses the task (${fmt(hit.length)} of ${fmt(tasks.length)} pScheduler tasks).`,
+    combinations: hit.map((x) => x.t.index),
+    limits,
+  };
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function percent(x: number): string {
+  return `${Math.round(x * 100)} %`;
+}
+
+/** 19 s, 4 min 10 s, 4 h, 1 d 2 s. */
+export function seconds(s: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(s);
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest || parts.length === 0) parts.push(`${rest} s`);
+  return parts.join(' ');
+}
