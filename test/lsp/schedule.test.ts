@@ -269,3 +269,33 @@ test('a file that is not open is simulated from disk; a missing one says why', a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an edit stops the simulation of the version before it, even while the worker is inside it', async () => {
+  // 60 addresses, throughput every minute: 3,540 pScheduler tasks, millions of tries over the warm-up and two days.
+  const n = 60;
+  const addresses: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) addresses[`h${i}`] = { address: `h${i}.example.net` };
+  const big = {
+    ...template,
+    addresses,
+    groups: { mesh: { type: 'mesh', addresses: Object.keys(addresses).map((name) => ({ name })) } },
+    tasks: { busy: template.tasks.busy },
+  };
+  const bigText = JSON.stringify(big, null, 2);
+  const bigUri = 'file:///tmp/psconfig-lsp-schedule/big.json';
+  await client.open(bigUri, bigText);
+  const first = schedule({ uri: bigUri, noTasks: true });
+  await new Promise((r) => setTimeout(r, 2000)); // expanded by now, simulating
+  const edited = bigText.replace('"repeat": "PT1M"', '"repeat": "P1D"');
+  const changed = client.change(bigUri, [{ text: edited }]);
+  const stopped = await first;
+  assert.equal(stopped.version, 1);
+  assert.equal(stopped.error, 'cancelled');
+  // The edited version (one run a day each) is simulated in turn.
+  const next = await schedule({ uri: bigUri, noTasks: true });
+  assert.equal(next.version, 2);
+  assert.equal(next.error, undefined);
+  assert.equal(next.templateTasks[0].wantedPerDay, n * (n - 1));
+  await changed; // its diagnostics, before the document goes
+  client.close(bigUri);
+});

@@ -49,6 +49,7 @@ export class ExpansionService {
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
   /** Per open document: the runs a day per task of the last schedule answer (for hovers). */
+  private readonly scheduleFlags = new Map<string, { version: number; flag: CancelFlag }>();
   private scheduleSeen = new Map<string, { version: number; templateTasks: ScheduleTemplateTask[] }>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
   /** Per uri: the last counts that arrived, whatever their version. */
@@ -146,11 +147,13 @@ export class ExpansionService {
    */
   documentChanged(uri: string, version: number): void {
     this.supersede(uri, version);
+    this.stopSchedule(uri);
     this.runner.forgetExpansion(uri);
   }
 
   forget(uri: string): void {
     this.supersede(uri, Infinity);
+    this.stopSchedule(uri);
     this.runner.forgetExpansion(uri);
     this.full.delete(uri);
     this.countCache.delete(uri);
@@ -220,8 +223,14 @@ export class ExpansionService {
     token?: Cancellable,
   ): Promise<ScheduleResult> {
     await this.ready();
-    const cancel = new CancelFlag();
-    token?.onCancellationRequested(() => cancel.cancel());
+    // An open document's simulation is shared by every request for its version: only an edit stops it (at once,
+    // through the shared flag: the worker is busy with it and reads no message until it ends).
+    let cancel: CancelFlag;
+    if (open) cancel = this.scheduleFlag(doc);
+    else {
+      cancel = new CancelFlag();
+      token?.onCancellationRequested(() => cancel.cancel());
+    }
     const r = await this.runner.schedule(this.engineInput(doc, open), params, cancel);
     if (open && !r.error && r.version === doc.version)
       this.scheduleSeen.set(doc.uri, { version: doc.version, templateTasks: r.templateTasks });
@@ -239,6 +248,22 @@ export class ExpansionService {
     await new Promise((r) => setTimeout(r, SCHEDULE_IDLE_MS));
     if (cancel.cancelled) return 'cancelled';
     return this.runner.scheduleDiagnostics(this.engineInput(doc, true), cancel);
+  }
+
+  /** The flag that stops the simulation of this version of an open document (raised by its next edit). */
+  private scheduleFlag(doc: TextDocument): CancelFlag {
+    let hit = this.scheduleFlags.get(doc.uri);
+    if (!hit || hit.version !== doc.version) {
+      hit?.flag.cancel();
+      hit = { version: doc.version, flag: new CancelFlag() };
+      this.scheduleFlags.set(doc.uri, hit);
+    }
+    return hit.flag;
+  }
+
+  private stopSchedule(uri: string): void {
+    this.scheduleFlags.get(uri)?.flag.cancel();
+    this.scheduleFlags.delete(uri);
   }
 
   /** The runs a day per task of this version's schedule, if an answer for it came already (hovers do not wait). */

@@ -120,7 +120,7 @@ export class SharedSchedules {
   /** The psconfig/schedule answer: loads, per-task counts and, when asked, the runs of as many hosts as fit. */
   async answer(input: EngineInput, params: ScheduleParams, isCancelled?: () => boolean): Promise<ScheduleResult> {
     const t0 = Date.now();
-    const o = await this.analysis(input, input.version === null ? isCancelled : undefined);
+    const o = await this.analysis(input, isCancelled);
     const base = { uri: input.uri, version: input.version };
     if ('error' in o) return { ...emptyScheduleResult(input.uri, o.error), ...base, elapsedMs: Date.now() - t0 };
     const a = o.analysis;
