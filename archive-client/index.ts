@@ -1,4 +1,4 @@
-// The archive client's public surface (pure: no vscode imports). See README section `archive-explorer`.
+// The archive client's public surface (pure: no vscode imports). See docs/archive-explorer.md.
 export * from './types';
 export * from './errors';
 export { requestJson, closeArchiveConnections, originOf, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './http';

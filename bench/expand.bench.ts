@@ -2,43 +2,16 @@
 // Figures: wall time, combinations/second, jq processes started, peak memory; beside two baselines measured in
 // the same run: a plain loop building the same number of task objects, and JSON.stringify of the result.
 import * as os from 'node:os';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
+import { loadBundled } from './bundled';
 
-/**
- * Modules of the repository bundled as dist/server.js bundles them (`export *` of each). The per-file CommonJS in
- * out/ reaches every imported function through an export getter, which costs a hot loop about a fifth more than the
- * shipped bundle does.
- */
-export function loadBundled<T>(modules: string[]): T {
-  const repoRoot = join(__dirname, '..', '..');
-  const dir = mkdtempSync(join(os.tmpdir(), 'expand-bench-'));
-  const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, modules.map((m) => `export * from ${JSON.stringify(join(repoRoot, m))};\n`).join(''));
-  const outfile = join(dir, 'engine.js');
-  buildSync({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(outfile) as T;
-}
-
-/** The expansion engine and its jq runner, bundled. */
 function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
   return loadBundled(['server/src/template/expand', 'server/src/template/jq']);
 }
 
-/** A full throughput mesh of n addresses (two jq variables per test); `duration` as the spec writes it. */
-export function meshTemplate(n: number, duration = 'PT30S'): Record<string, unknown> {
+/** The bench mesh: n addresses, one mesh group, a throughput test, an http archive, two jq variables per task. */
+export function meshTemplate(n: number): Record<string, unknown> {
   const addresses: Record<string, unknown> = {};
   for (let i = 0; i < n; i++)
     addresses[`host-${i}`] = { address: `host-${i}.example.net`, _meta: { 'display-name': `Host ${i}` } };
@@ -61,7 +34,7 @@ export function meshTemplate(n: number, duration = 'PT30S'): Record<string, unkn
         spec: {
           source: '{% address[0] %}',
           dest: '{% address[1] %}',
-          duration,
+          duration: 'PT30S',
           'source-node': '{% pscheduler_address[0] %}',
         },
       },

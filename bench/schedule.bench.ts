@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
 import type * as ScheduleModule from '../server/src/template/schedule';
-import { loadBundled, meshTemplate } from './expand.bench';
+import { loadBundled } from './bundled';
+import { meshTemplate } from './expand.bench';
 
 type Engine = typeof ExpandModule & typeof JqModule & typeof ScheduleModule;
 

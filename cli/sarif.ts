@@ -42,7 +42,7 @@ export function artifactLocation(file: string, cwd = process.cwd()): ArtifactLoc
   return { uri: pathToFileURL(isAbsolute(file) ? file : `${cwd}${sep}${file}`).toString() };
 }
 
-/** Rule text from the code itself (`psconfig/unknown-group` → "unknown group"); the README's table explains each. */
+/** Rule text from the code itself (`psconfig/unknown-group` → "unknown group"); docs/checks.md's table explains each. */
 function describe(code: string): string {
   const words = code.replace(/^psconfig\//, '').replace(/-/g, ' ');
   return `${words[0].toUpperCase()}${words.slice(1)}`;

@@ -53,7 +53,7 @@ export interface ExpandedCombination {
   refused?: PSchedulerRefusal[];
 }
 
-/** A part of a task pScheduler would refuse, checked offline against its plug-ins (README: pScheduler's checks). */
+/** A part of a task pScheduler would refuse, checked offline against its plug-ins (docs/checks.md: pScheduler's own checks). */
 export interface PSchedulerRefusal {
   /** The test (type and spec), one archive, one participant's context, or the choice of tool. */
   part: 'test' | 'archive' | 'context' | 'tools';
@@ -600,3 +600,52 @@ export const ScheduleRequest: RequestDef<ScheduleParams, ScheduleResult> = { met
 export function emptyScheduleResult(uri: string, error: string): ScheduleResult {
   return { uri, version: null, error, hosts: [], tasks: [], agents: [], templateTasks: [], notes: [], elapsedMs: 0 };
 }
+
+// ---- Task comparison in the editor (docs/task-diff.md#in-the-editor) ----------------------------------------
+
+/** Compare the tasks of an open template with another version of it (the editor's "Compare Tasks with HEAD"). */
+export interface CompareTasksParams {
+  /** The template: the new side is its current text (or the file on disk when it is not open). */
+  uri: string;
+  /** The old side's text and how to name it (`HEAD`, a file's path). Its includes are read as the template's. */
+  base: { text: string; source: string };
+  /** Only the summary and each side's figures (the status bar): `agents` is left empty. */
+  summaryOnly?: boolean;
+}
+
+export interface CompareTasksResult {
+  uri: string;
+  version: number | null;
+  /** Names this comparison in psconfig/compareTaskJson (the server keeps the latest comparison per template). */
+  id: string;
+  /** Set when nothing could be compared (the template cannot be read, ...). */
+  error?: string;
+  /** The diff; the parts of a changed task carry their names and notes only (their JSON opens side by side). */
+  diff?: TaskDiffResult;
+  elapsedMs: number;
+}
+
+export const CompareTasksRequest: RequestDef<CompareTasksParams, CompareTasksResult> = {
+  method: 'psconfig/compareTasks',
+};
+
+/** One side of one task of a comparison, to show its task JSON. */
+export interface CompareTaskJsonParams {
+  uri: string;
+  id: string;
+  side: 'old' | 'new';
+  agent: string;
+  task: string;
+  addresses: string[];
+}
+
+export interface CompareTaskJsonResult {
+  /** The combination on that side (its task JSON, or why it fails); absent when that side has none. */
+  combination?: ExpandedCombination;
+  /** Set when the comparison is no longer kept (a newer one replaced it, or the template was closed). */
+  error?: string;
+}
+
+export const CompareTaskJsonRequest: RequestDef<CompareTaskJsonParams, CompareTaskJsonResult> = {
+  method: 'psconfig/compareTaskJson',
+};

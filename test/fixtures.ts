@@ -36,8 +36,8 @@ export const sarifSchemaPath = join(fixturesDir, 'sarif', 'sarif-2.1.0-rtm.5.jso
 export const pschedulerFixturesDir = join(fixturesDir, 'pscheduler');
 /** Our data files about pScheduler's plug-ins (schemas/pscheduler/). */
 export const pschedulerDataDir = join(root, 'schemas', 'pscheduler');
-/** The README (user's guide), for tests that compare its tables with the data. */
-export const readmePath = join(root, 'README.md');
+/** The reference of every check (docs/checks.md): the diagnostic codes' table and pScheduler's plug-in and tool tables. */
+export const checksDocPath = join(root, 'docs', 'checks.md');
 /** The official pSConfig JSON schema, as shipped with the extension. */
 export const schemaPath = join(root, 'schemas', 'psconfig.schema.json');
 

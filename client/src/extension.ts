@@ -22,10 +22,13 @@
 //   (client/src/dashboard/panel.ts): the mesh dashboard of a template (or one task), after its first refresh.
 // - psconfig.openSchedule(arg?: OpenScheduleArgs | Uri | Tasks view agent or task node) → ScheduleOpened | undefined
 //   (client/src/schedule/panel.ts): the host timeline of a template's simulated schedule, after its first answer.
+// - psconfig.compareTasksWithHead, psconfig.compareTasksWithFile, psconfig.openTaskComparison: see
+//   client/src/compare/compare.ts.
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { ArchiveExplorer } from './explorer/provider';
+import type { TaskComparison } from './compare/compare';
 import { LANGUAGE_ID } from './language/language-id';
 import { TemplateLanguageSwitch } from './language/template-language-switch';
 import { ExpansionClient } from './preview/expansion-client';
@@ -95,9 +98,13 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     }),
   );
   const startForTemplate = (doc: vscode.TextDocument): void => {
-    if (doc.languageId === LANGUAGE_ID) startClient().catch(() => undefined);
+    if (doc.languageId !== LANGUAGE_ID) return;
+    startClient().catch(() => undefined);
+    // The status bar's comparison with HEAD follows pSConfig documents: it loads with the first one.
+    void comparison?.load().catch(() => undefined);
   };
 
+  let comparison: { load: () => Promise<TaskComparison> } | undefined;
   const languageSwitch = new TemplateLanguageSwitch(output);
   const tasks = new TasksView(expansion, output);
   const documents = new TaskDocuments(tasks, expansion);
@@ -113,6 +120,9 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   context.subscriptions.push(...explorer.disposables);
   context.subscriptions.push(...registerLazyDashboard(context, expansion, tasks, explorer.load));
   context.subscriptions.push(...registerLazySchedule(context, expansion, tasks));
+  const lazyComparison = registerLazyComparison(context, output, startClient, documents, tasks);
+  comparison = lazyComparison;
+  context.subscriptions.push(...lazyComparison.disposables);
 
   vscode.workspace.textDocuments.forEach(startForTemplate);
   languageSwitch.checkAll();
@@ -165,6 +175,55 @@ function registerLazyArchiveExplorer(
     vscode.commands.registerCommand('psconfig.openArchiveExplorer', async (arg?: unknown) => (await load()).open(arg)),
   ];
   return { disposables, load };
+}
+
+/**
+ * The task comparison (Compare Tasks with HEAD / with File…, the Task Changes view, the status-bar item) is a bundle
+ * of its own (dist/compare.js), loaded when one of its commands first runs or the first pSConfig document opens.
+ */
+function registerLazyComparison(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  startClient: () => Promise<LanguageClient>,
+  documents: TaskDocuments,
+  tasks: TasksView,
+): { disposables: vscode.Disposable[]; load: () => Promise<TaskComparison> } {
+  let loading: Promise<TaskComparison> | undefined;
+  const load = (): Promise<TaskComparison> =>
+    (loading ??= (async () => {
+      const t = performance.now();
+      const { createTaskComparison } = await import('./compare/compare');
+      const comparison = createTaskComparison({
+        startClient,
+        documents,
+        defaultTemplate: () => {
+          const active = vscode.window.activeTextEditor?.document;
+          return active?.languageId === LANGUAGE_ID ? active.uri : tasks.template;
+        },
+      });
+      context.subscriptions.push(...comparison.disposables);
+      output.appendLine(`Task comparison loaded in ${(performance.now() - t).toFixed(1)} ms`);
+      return comparison;
+    })());
+  return {
+    load,
+    disposables: [
+      vscode.commands.registerCommand(
+        'psconfig.compareTasksWithHead',
+        async (arg?: unknown, options?: { treeDepth?: number }) => (await load()).compareWithHead(arg, options),
+      ),
+      vscode.commands.registerCommand(
+        'psconfig.compareTasksWithFile',
+        async (arg?: unknown, file?: unknown, options?: { treeDepth?: number }) =>
+          (await load()).compareWithFile(arg, file, options),
+      ),
+      vscode.commands.registerCommand(
+        'psconfig.openTaskComparison',
+        async (ref: Parameters<TaskComparison['openTask']>[0]) => (await load()).openTask(ref),
+      ),
+      vscode.commands.registerCommand('psconfig.taskComparisonStatus', async () => (await load()).statusBar()),
+    ],
+  };
 }
 
 /**

@@ -128,7 +128,7 @@ export interface CliResult {
 }
 
 /** Runs the installed extension's own CLI bundle (dist/cli.js) with the host's Node. */
-export function runCli(args: string[]): Promise<CliResult> {
+export function runCli(args: string[], cwd?: string): Promise<CliResult> {
   const cli = join(extension().extensionPath, 'dist', 'cli.js');
   return new Promise((resolve) => {
     execFile(
@@ -136,6 +136,7 @@ export function runCli(args: string[]): Promise<CliResult> {
       [cli, ...args],
       {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        cwd,
         maxBuffer: 64 * 1024 * 1024,
         timeout: 120_000,
       },

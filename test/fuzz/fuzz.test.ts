@@ -1,6 +1,6 @@
 // The fuzzer in CI: a small number of inputs with a fixed seed, so a regression that crashes or hangs on hostile
 // input fails `npm test`. Stalls (CPU time per input) are reported, not asserted: no timing thresholds in tests;
-// `npm run fuzz` exits 1 on them. (`npm run fuzz -- --n 10000 --seed 1` is the long run; see the README.)
+// `npm run fuzz` exits 1 on them. (`npm run fuzz -- --n 10000 --seed 1` is the long run; see docs/development.md.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -9,6 +9,7 @@ export const REQUIRED_FILES = [
   'dist/archive-explorer.js',
   'dist/language-client.js',
   'dist/dashboard.js',
+  'dist/compare.js',
   'dist/server.js',
   'dist/cli.js',
   'dist/webview/explorer.js',

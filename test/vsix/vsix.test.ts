@@ -200,7 +200,17 @@ test('the packaged README: every link and picture points at a file of this repos
     assert.ok(existsSync(join(root, path)), `${url} points at ${path}, which is not in the repository`);
     if (image) assert.match(basename(path), /\.png$/, `${path}: the Marketplace shows PNG pictures, not SVG`);
   }
-  // Pictures the README shows come from docs/images/, committed (npm run screenshots makes them).
+  // Pictures the README shows come from docs/images/, committed (npm run screenshots makes them), and every one the
+  // README in the repository shows is in the packaged README, at the address the gallery loads it from.
   for (const { url } of images.filter((i) => i.url.startsWith(REPO_URL)))
     assert.match(url, /\/raw\/HEAD\/docs\/images\/[a-z0-9-]+\.png$/, `${url} is not under docs/images/`);
+  const source = readFileSync(join(root, 'README.md'), 'utf8');
+  const shown = [...source.matchAll(/!\[[^\]]*\]\((docs\/images\/[^)\s]+)\)/g)].map(
+    (m) => `${REPO_URL}/raw/HEAD/${m[1]}`,
+  );
+  assert.ok(shown.length >= 5, `the README shows ${shown.length} screenshots`);
+  assert.deepEqual(
+    images.map((i) => i.url),
+    shown,
+  );
 });

@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 import type { ExpandedCombination } from '../../../common/protocol';
 import type { ExpansionClient } from './expansion-client';
 import {
+  comparisonDocumentPathAndQuery,
   formatCombinationDocument,
+  parseComparisonDocumentQuery,
   parseTaskDocumentQuery,
+  type ComparisonDocumentAddress,
   TASK_DOCUMENT_SCHEME,
   taskDocumentPathAndQuery,
   type TaskDocumentAddress,
@@ -22,6 +25,9 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Serves the sides of a task comparison (set by client/src/compare when it loads). */
+  private comparisonSource:
+    ((a: ComparisonDocumentAddress, token: vscode.CancellationToken) => Promise<string>) | undefined;
 
   constructor(
     private readonly tasks: TasksView,
@@ -40,7 +46,32 @@ export class TaskDocuments implements vscode.TextDocumentContentProvider, vscode
     return vscode.Uri.from({ scheme: TASK_DOCUMENT_SCHEME, path, query });
   }
 
+  /** One side of one task of a comparison: a task document whose content the comparison provides. */
+  comparisonUri(address: ComparisonDocumentAddress): vscode.Uri {
+    const { path, query } = comparisonDocumentPathAndQuery(address);
+    return vscode.Uri.from({ scheme: TASK_DOCUMENT_SCHEME, path, query });
+  }
+
+  setComparisonSource(
+    source: (a: ComparisonDocumentAddress, token: vscode.CancellationToken) => Promise<string>,
+  ): void {
+    this.comparisonSource = source;
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const side = parseComparisonDocumentQuery(uri.query);
+    if (side) {
+      if (!this.comparisonSource)
+        return formatCombinationDocument(undefined, 'This comparison is no longer kept: compare the tasks again.');
+      try {
+        return await this.comparisonSource(side, token);
+      } catch (err) {
+        return formatCombinationDocument(
+          undefined,
+          `The comparison failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
     const address = parseTaskDocumentQuery(uri.query);
     if (!address) return formatCombinationDocument(undefined, `Not a task document address: ${uri.toString()}`);
     const model = this.tasks.model;

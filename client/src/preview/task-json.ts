@@ -63,6 +63,52 @@ export function taskDocumentPathAndQuery(
   return { path: '/' + safeSegment(title) + '.json', query: query.toString() };
 }
 
+/**
+ * One side of one task of a task comparison (client/src/compare): the template, the comparison the server keeps,
+ * which side, and the task as the diff identifies it; `label` names the side in the tab title.
+ */
+export interface ComparisonDocumentAddress {
+  template: string;
+  id: string;
+  side: 'old' | 'new';
+  label: string;
+  agent: string;
+  task: string;
+  addresses: string[];
+}
+
+export function comparisonDocumentPathAndQuery(a: ComparisonDocumentAddress): { path: string; query: string } {
+  const title = `${a.task} ${a.addresses.join(' → ')} (${a.label})`;
+  const query = new URLSearchParams({
+    compare: a.id,
+    template: a.template,
+    side: a.side,
+    label: a.label,
+    agent: a.agent,
+    task: a.task,
+    addresses: JSON.stringify(a.addresses),
+  });
+  return { path: '/' + safeSegment(title) + '.json', query: query.toString() };
+}
+
+/** The comparison side a task document shows, or undefined for a plain task document. */
+export function parseComparisonDocumentQuery(query: string): ComparisonDocumentAddress | undefined {
+  const q = new URLSearchParams(query);
+  const id = q.get('compare');
+  const template = q.get('template');
+  const side = q.get('side');
+  const task = q.get('task');
+  if (!id || !template || (side !== 'old' && side !== 'new') || task === null) return undefined;
+  let addresses: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(q.get('addresses') ?? '[]');
+    if (Array.isArray(parsed)) addresses = parsed.filter((a): a is string => typeof a === 'string');
+  } catch {
+    return undefined;
+  }
+  return { id, template, side, task, addresses, agent: q.get('agent') ?? '', label: q.get('label') ?? side };
+}
+
 export function parseTaskDocumentQuery(query: string): TaskDocumentAddress | undefined {
   const q = new URLSearchParams(query);
   const template = q.get('template');

@@ -6,6 +6,9 @@ import { Worker, parentPort, workerData, isMainThread } from 'node:worker_thread
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import type {
+  CompareTaskJsonParams,
+  CompareTaskJsonResult,
+  CompareTasksResult,
   DashboardPairsResult,
   ExpandTasksResult,
   HeapFigures,
@@ -20,6 +23,7 @@ import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
 import { runAlone, SharedExpansions } from './expansion-shared';
 import { SharedSchedules } from './schedule-shared';
+import { TaskComparisons, type CompareJob } from './task-comparison';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 import { heapFigures } from './memory-report';
@@ -39,6 +43,8 @@ type JobBody =
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
   | { kind: 'schedule'; input: EngineInput; params: ScheduleParams; cancel?: SharedArrayBuffer }
   | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
+  | ({ kind: 'compare' } & CompareJob)
+  | { kind: 'compareTask'; params: CompareTaskJsonParams }
   | { kind: 'forget'; uri: string }
   | { kind: 'memory' };
 
@@ -116,6 +122,7 @@ export function serveBackgroundJobs(): void {
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
   const schedules = new SharedSchedules(expansions);
+  const comparisons = new TaskComparisons(expansions);
   const fail = (id: number, err: unknown): void =>
     post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   port.on('message', (job: Job) => {
@@ -141,6 +148,14 @@ export function serveBackgroundJobs(): void {
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
         schedules.forget(job.uri);
+        comparisons.forget(job.uri);
+      } else if (job.kind === 'compare') {
+        comparisons.compare(job).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'compareTask') {
+        post({ id: job.id, phase: 'result', value: comparisons.taskJson(job.params) });
       } else if (job.kind === 'memory') {
         post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
@@ -210,6 +225,7 @@ export class BackgroundRunner {
   /** Used when there is no worker. */
   private readonly local = new SharedExpansions();
   private readonly localSchedules = new SharedSchedules(this.local);
+  private readonly localComparisons = new TaskComparisons(this.local);
 
   constructor(
     private readonly entry: string | undefined,
@@ -298,10 +314,23 @@ export class BackgroundRunner {
       TemplateDiagnostic[] | 'cancelled';
   }
 
-  /** Drops the full expansion (and its simulated schedule) kept for `uri` (closed, or settings changed). */
+  /** The tasks of `input` (its shared full expansion) compared with another version's text (task-comparison.ts). */
+  async compare(input: EngineInput, base: CompareJob['base'], summaryOnly: boolean): Promise<CompareTasksResult> {
+    if (!this.ensureWorker()) return this.localComparisons.compare({ input, base, summaryOnly });
+    return (await this.send({ kind: 'compare', input, base, summaryOnly })) as CompareTasksResult;
+  }
+
+  /** One side of one task of the latest comparison of a template. */
+  async compareTaskJson(params: CompareTaskJsonParams): Promise<CompareTaskJsonResult> {
+    if (!this.ensureWorker()) return this.localComparisons.taskJson(params);
+    return (await this.send({ kind: 'compareTask', params })) as CompareTaskJsonResult;
+  }
+
+  /** Drops the full expansion, the comparison and the simulated schedule kept for `uri` (closed, or settings changed). */
   forgetExpansion(uri: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
     this.local.forget(uri);
+    this.localComparisons.forget(uri);
     this.localSchedules.forget(uri);
   }
 

@@ -209,7 +209,7 @@ export class ExpansionService {
    * Tasks view and the lenses; a file that is not open is expanded for this request alone.
    */
   dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
-    return this.runner.pairs(this.engineInput(doc, open), tasks);
+    return this.runner.pairs(this.fullInput(doc, open), tasks);
   }
 
   /**
@@ -231,7 +231,7 @@ export class ExpansionService {
       cancel = new CancelFlag();
       token?.onCancellationRequested(() => cancel.cancel());
     }
-    const r = await this.runner.schedule(this.engineInput(doc, open), params, cancel);
+    const r = await this.runner.schedule(this.fullInput(doc, open), params, cancel);
     if (open && !r.error && r.version === doc.version)
       this.scheduleSeen.set(doc.uri, { version: doc.version, templateTasks: r.templateTasks });
     return r;
@@ -247,7 +247,7 @@ export class ExpansionService {
     await this.counts(doc).catch(() => undefined);
     await new Promise((r) => setTimeout(r, SCHEDULE_IDLE_MS));
     if (cancel.cancelled) return 'cancelled';
-    return this.runner.scheduleDiagnostics(this.engineInput(doc, true), cancel);
+    return this.runner.scheduleDiagnostics(this.fullInput(doc, true), cancel);
   }
 
   /** The flag that stops the simulation of this version of an open document (raised by its next edit). */
@@ -272,8 +272,16 @@ export class ExpansionService {
     return hit && hit.version === doc.version ? hit.templateTasks : undefined;
   }
 
-  /** The engine's input for the whole of a document (every agent, no limit); `open`: its version is shared. */
-  private engineInput(doc: TextDocument, open: boolean): EngineInput {
+  /**
+   * What the engine needs for the full expansion of `doc` (all agents, no limit): an open document's is shared with
+   * the Tasks view and the lenses. Waits for the client's settings, like every run that may start jq.
+   */
+  async engineInput(doc: TextDocument, open: boolean): Promise<EngineInput> {
+    await this.ready();
+    return this.fullInput(doc, open);
+  }
+
+  private fullInput(doc: TextDocument, open: boolean): EngineInput {
     const settings = this.settings();
     return {
       uri: doc.uri,

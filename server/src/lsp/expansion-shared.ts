@@ -59,6 +59,11 @@ export class SharedExpansions {
     return runKey(input);
   }
 
+  /** The full expansion (all agents, no limit) of this version and settings, shared with every other request. */
+  fullExpansion(input: EngineInput): Promise<ExpandTasksResult> {
+    return this.fullRun(input);
+  }
+
   forget(uri: string): void {
     const run = this.full.get(uri);
     if (run && !run.settled) run.cancelled = true;

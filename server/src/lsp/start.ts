@@ -45,6 +45,7 @@ import { BackgroundRunner } from './background-worker';
 import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
+import { registerCompareHandlers } from './compare-handlers';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { previewText } from '../template/expand/preview-text';
@@ -488,6 +489,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     cache.clear();
   });
 
+  registerCompareHandlers({ connection, documents, expansion, runner, log });
   registerFeatures({
     connection,
     documents,

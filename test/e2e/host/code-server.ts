@@ -48,6 +48,10 @@ const USER_SETTINGS = {
   'update.mode': 'none',
 };
 
+/** How long the workbench page may take to load (its first load parses all of VS Code's web workbench): a 30 s
+ *  navigation timeout failed whole passes on this shared 2-core machine at a load average of 25. */
+export const WORKBENCH_LOAD_MS = 120_000;
+
 export interface CodeServerOptions {
   install: CodeServerInstall;
   /** Scratch directory: user data, extensions, config and log live under it. */

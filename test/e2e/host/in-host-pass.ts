@@ -5,7 +5,7 @@
 import { format } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import type { CodeServer } from './code-server';
+import { WORKBENCH_LOAD_MS, type CodeServer } from './code-server';
 import { collectConsole } from './browser';
 import { OUTPUT_TAG } from '../output-tag';
 
@@ -84,7 +84,7 @@ export async function runInHostPass(opts: InHostPassOptions): Promise<PassResult
 
   const timer = setTimeout(() => finish(-1), opts.timeoutMs);
   try {
-    await page.goto(opts.server.workbenchUrl(opts.workspaceDir, payload));
+    await page.goto(opts.server.workbenchUrl(opts.workspaceDir, payload), { timeout: WORKBENCH_LOAD_MS });
     const exitCode = await exited;
     writeFileSync(opts.consoleLog, chatter.join('\n'));
     if (exitCode === -1) {

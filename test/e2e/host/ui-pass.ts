@@ -1,9 +1,10 @@
-// The workbench as a person sees it, driven by Playwright: open a template, read the Problems panel, expand
-// the Tasks tree, and use the archive explorer webview. Each check saves a screenshot under test-results/e2e.
+// The workbench as a person sees it, driven by Playwright: open a template, read the Problems panel, apply a quick
+// fix, complete a name, expand the Tasks tree, and use the archive explorer and dashboard webviews. Each check saves
+// a screenshot under test-results/e2e; `npm run screenshots` copies the README's pictures from there to docs/images.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
-import type { CodeServer } from './code-server';
+import { WORKBENCH_LOAD_MS, type CodeServer } from './code-server';
 import type { PassResult } from './in-host-pass';
 import { collectConsole } from './browser';
 
@@ -19,6 +20,8 @@ export interface UiPassOptions {
 }
 
 const STEP_TIMEOUT = 30_000;
+/** test/e2e/fixtures/backbone.psconfig.json: a clean three-host mesh but for one misspelled group name. */
+const BACKBONE = 'backbone.psconfig.json';
 
 class Checks {
   passed = 0;
@@ -74,6 +77,22 @@ async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
 }
 
+/** Line and column (1-based, as Go to Line takes them) of `offset` in `text`. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  if (offset < 0) throw new Error('the text to go to is not in the file');
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
+/** Moves the cursor of the active editor with Go to Line (`line` or `line:column`) and waits for it to be there. */
+async function goTo(page: Page, at: { line: number; column?: number }): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type(at.column ? `${at.line}:${at.column}` : String(at.line));
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
 /** The webview frame that contains `selector` (webviews are nested iframes served by code-server). */
 async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEOUT): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
@@ -125,7 +144,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
   const overall = setTimeout(() => void context.close(), opts.timeoutMs);
   try {
     const loaded = await checks.run('the workbench loads the workspace', '01-workbench', async () => {
-      await page.goto(opts.server.workbenchUrl(opts.workspaceDir));
+      await page.goto(opts.server.workbenchUrl(opts.workspaceDir), { timeout: WORKBENCH_LOAD_MS });
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page
         .locator('.explorer-folders-view .monaco-list-row', { hasText: 'editing.psconfig.json' })
@@ -157,10 +176,62 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       return (await texts(row)).join(' | ');
     });
 
+    // A template with one misspelled group (test/e2e/fixtures/backbone.psconfig.json): the README's pictures of a
+    // diagnostic with its quick fix and of completion come from these two checks.
+    const backbone = readFileSync(join(opts.workspaceDir, BACKBONE), 'utf8');
+    await checks.run(
+      'a misspelled group is an error whose "Change to" quick fix corrects it',
+      '03-quick-fix-applied',
+      async () => {
+        await openFile(page, BACKBONE);
+        // The editor gets the width (the Tasks check shows the side bar again).
+        if (await page.locator('.part.sidebar').isVisible()) {
+          await page.keyboard.press('Control+B');
+          await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+        }
+        const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'backbon that does not exist' });
+        await problem.first().waitFor();
+        // The cursor inside the misspelled name (its line scrolled into view, squiggle drawn), then the quick fix
+        // menu (Ctrl+.), as a user asks for it.
+        await goTo(page, lineColumn(backbone, backbone.indexOf('"backbon"') + 3));
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+        await page.keyboard.press('Control+.');
+        const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to "backbone"' });
+        await fix.first().waitFor();
+        await page.screenshot({ path: join(opts.screenshots, '03-quick-fix.png') });
+        const offered = await texts(page.locator('.action-widget .monaco-list-row'));
+        await fix.first().click();
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'detached' });
+        await problem.first().waitFor({ state: 'detached' });
+        if (await page.locator('.monaco-editor .view-lines', { hasText: '"backbon"' }).count())
+          throw new Error('the misspelled name is still in the editor');
+        return `offered ${offered.join(' | ')}; applied: no error left`;
+      },
+    );
+
+    await checks.run("completion in a task's test offers the template's tests", '03-completion', async () => {
+      // The cursor right after the opening quote of backbone-latency's test name: every test of the template fits.
+      const task = backbone.indexOf('"backbone-latency"');
+      await goTo(page, lineColumn(backbone, backbone.indexOf('"test": "latency"', task) + '"test": "'.length));
+      await page.keyboard.press('Control+Space');
+      const widget = page.locator('.editor-widget.suggest-widget.visible');
+      await widget.locator('.monaco-list-row').first().waitFor();
+      const labels = await texts(widget.locator('.monaco-list-row .label-name'));
+      for (const name of ['throughput', 'latency', 'trace'])
+        if (!labels.includes(name)) throw new Error(`no ${name} among ${labels.join(' | ')}`);
+      // The list stays open for this check's screenshot; the next check closes it.
+      return labels.join(' | ');
+    });
+
     await checks.run(
       'Preview Expanded Tasks fills the Tasks tree; a task expands into combinations',
       '04-tasks-tree',
       async () => {
+        await page.keyboard.press('Escape'); // the completion list the check before left open
+        if (!(await page.locator('.part.sidebar').isVisible())) {
+          await page.keyboard.press('Control+B'); // hidden by the quick fix check
+          await page.locator('.part.sidebar').waitFor();
+        }
         await openFile(page, 'mesh.psconfig.json');
         await runCommand(page, 'pSConfig: Preview Expanded Tasks');
         const tree = page
@@ -199,6 +270,71 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       await page.locator('.monaco-editor .view-lines', { hasText: '"throughput"' }).first().waitFor();
       return `tab "${(await tab.innerText()).trim()}" for ${label}`;
     });
+
+    await checks.run(
+      'Compare Tasks with HEAD: the Task Changes tree of an edited template, and the status bar',
+      '04-task-changes',
+      async () => {
+        // compare/ is a git repository with the mesh committed (workspace.ts); edit its working copy in the editor:
+        // host-c's selector names an address that does not exist, the throughput test runs 20 s.
+        await page.keyboard.press('Control+P');
+        const quick = page.locator('.quick-input-widget input');
+        await quick.waitFor({ state: 'visible' });
+        await quick.fill('compare/mesh.psconfig.json');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compare' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.tab.active', { hasText: 'mesh.psconfig.json' }).waitFor();
+        for (const [from, to] of [
+          ['"name": "host-c.perfsonar.net"', '"name": "host-d.perfsonar.net"'],
+          ['"PT30S"', '"PT20S"'],
+        ]) {
+          await page.keyboard.press('Control+H');
+          const find = page.locator('.find-widget textarea[aria-label="Find"], .find-widget input[aria-label="Find"]');
+          await find.first().fill(from);
+          const replace = page.locator(
+            '.find-widget textarea[aria-label="Replace"], .find-widget input[aria-label="Replace"]',
+          );
+          await replace.first().fill(to);
+          await replace.first().press('Control+Alt+Enter');
+          await page.keyboard.press('Escape');
+        }
+        await page.locator('.monaco-editor .view-lines', { hasText: 'PT20S' }).first().waitFor();
+        await runCommand(page, 'pSConfig: Compare Tasks with HEAD');
+        const tree = page
+          .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Task Changes/i }) })
+          .locator('.monaco-list');
+        await tree.locator('.monaco-list-row', { hasText: 'HEAD → working copy' }).waitFor({ timeout: 60_000 });
+        for (let i = 0; i < 3; i++) {
+          const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'perfsonar.net' });
+          if ((await collapsed.count()) === 0) break;
+          await collapsed.first().click();
+        }
+        await tree.locator('.monaco-list-row', { hasText: 'test.spec.duration' }).first().waitFor();
+        const status = page.locator('.statusbar-item', { hasText: /tasks on 3 agents/ }).first();
+        await status.waitFor({ timeout: 60_000 });
+        const rows = await texts(tree.locator('.monaco-list-row'));
+        if (!rows.some((r) => r.includes('−4 ~2 tasks on 3 agents')))
+          throw new Error(`the header does not say −4 ~2 tasks on 3 agents: ${rows.join(' | ')}`);
+        return `${rows.slice(0, 6).join(' | ')}; status bar "${(await status.innerText()).trim()}"`;
+      },
+    );
+
+    await checks.run(
+      'a changed task opens as a side-by-side diff of its task JSON',
+      '04-task-changes-diff',
+      async () => {
+        const tree = page
+          .locator('.pane', { has: page.locator('.pane-header', { hasText: /^Task Changes/i }) })
+          .locator('.monaco-list');
+        await tree.locator('.monaco-list-row', { hasText: 'test.spec.duration' }).first().click();
+        const diff = page.locator('.monaco-diff-editor').first();
+        await diff.waitFor();
+        await diff.locator('.view-lines', { hasText: 'PT20S' }).first().waitFor();
+        await diff.locator('.view-lines', { hasText: 'PT30S' }).first().waitFor();
+        const tab = (await page.locator('.tab.active').innerText()).trim();
+        return `diff editor "${tab}": PT30S on the left, PT20S on the right`;
+      },
+    );
 
     let explorer: Frame | undefined;
     await checks.run(
@@ -253,25 +389,24 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.keyboard.press('Control+B');
         await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
       }
-      // The tasks are at the end of the template: go to mesh-throughput's line, then click the Dashboard lens right
-      // above it (the nearest one above the cursor's line).
+      // The tasks are at the end of the template: go to mesh-throughput's line, then click the Dashboard lens drawn
+      // right above that line (the nearest one above it; lenses are drawn after the text, so look until it is there).
       const text = readFileSync(join(opts.workspaceDir, 'mesh-dashboard.psconfig.json'), 'utf8');
-      const line = text.slice(0, text.indexOf('"mesh-throughput": {')).split('\n').length;
-      await page.keyboard.press('Control+G');
-      await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-      await page.keyboard.type(String(line));
-      await page.keyboard.press('Enter');
-      const cursor = page.locator('.monaco-editor.focused .view-overlays .current-line').first();
-      await cursor.waitFor();
+      const { line } = lineColumn(text, text.indexOf('"mesh-throughput": {'));
+      await goTo(page, { line });
+      const keyLine = page.locator('.monaco-editor.focused .view-line', { hasText: '"mesh-throughput"' }).first();
+      await keyLine.waitFor();
       const lenses = page.locator('.codelens-decoration a:visible', { hasText: /^Dashboard$/ });
       await lenses.first().waitFor({ timeout: 60_000 });
-      const cursorY = (await cursor.boundingBox())?.y ?? Infinity;
       let best: { i: number; y: number } | undefined;
-      for (let i = 0; i < (await lenses.count()); i++) {
-        const box = await lenses.nth(i).boundingBox();
-        if (box && box.y < cursorY && (!best || box.y > best.y)) best = { i, y: box.y };
+      for (const deadline = Date.now() + STEP_TIMEOUT; !best; await page.waitForTimeout(200)) {
+        const lineY = (await keyLine.boundingBox())?.y ?? -Infinity;
+        for (let i = 0; i < (await lenses.count()); i++) {
+          const box = await lenses.nth(i).boundingBox();
+          if (box && box.y < lineY && (!best || box.y > best.y)) best = { i, y: box.y };
+        }
+        if (!best && Date.now() > deadline) throw new Error(`no Dashboard lens above line ${line}`);
       }
-      if (!best) throw new Error(`no Dashboard lens above line ${line}`);
       await lenses.nth(best.i).click();
       const frame = (dashboard = await webviewFrame(page, '#tabs .tab', 60_000));
       await frame.waitForFunction(

@@ -2,6 +2,7 @@
 // to *.psconfig.json so the language is chosen by file name), the suite's own small templates, and workspace
 // settings that point the archive explorer at the local archive and at one that refuses connections.
 import { mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { dashboardFixturePath, examplesDir, repoRoot as findRoot } from '../../fixtures';
@@ -52,7 +53,7 @@ export function createWorkspace(
   const dir = mkdtempSync(join(parent, 'psconfig-e2e-ws-'));
   for (const [from, to] of Object.entries(EXAMPLES)) copyFileSync(join(examplesDir, from), join(dir, to));
   // The users' copy in examples/: upstream's example-1 puts `_meta` inside the http archive's data, which
-  // pScheduler refuses (README, pScheduler's own checks); the suite needs a template with no errors at all.
+  // pScheduler refuses (docs/checks.md, pScheduler's own checks); the suite needs a template with no errors at all.
   copyFileSync(join(repoRoot, 'examples', USERS_EXAMPLE_1), join(dir, USERS_EXAMPLE_1));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
   // The dashboard's mesh, its archive pointed at this run's local archive.
@@ -73,5 +74,24 @@ export function createWorkspace(
   };
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   mkdirSync(join(dir, 'exports'));
+  commitCompareRepository(join(dir, 'compare'));
   return dir;
+}
+
+/**
+ * compare/: a git repository holding the mesh example as committed, for the task comparison (Compare Tasks with
+ * HEAD reads HEAD's text through VS Code's git extension; the suite edits the working copy in the editor).
+ */
+function commitCompareRepository(repo: string): void {
+  mkdirSync(repo);
+  copyFileSync(join(examplesDir, 'perl-shared--client-psconfig-mesh.json'), join(repo, 'mesh.psconfig.json'));
+  const git = (...args: string[]): void => {
+    execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.net', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
+  };
+  git('init', '-q');
+  git('add', 'mesh.psconfig.json');
+  git('commit', '-qm', 'the mesh as committed');
 }

@@ -180,7 +180,7 @@ test('verdicts are cached per part: a mesh checks each distinct spec, archive an
   assert.equal(checker.checked, 6);
 });
 
-// The example templates with what pScheduler refuses in them (README: What the example templates show).
+// The example templates with what pScheduler refuses in them (docs/checks.md: What the example templates show).
 const examples: [string, RegExp][] = [
   ['psconfig--example-1-simple.json', /archive example-archive-central \(http, schema 2\): .*`_meta`/],
   ['psconfig--example-2-testbed.json', /archive iu-central-archive \(http, schema 2\): .*`_meta`/],

@@ -1,4 +1,4 @@
-// The data files, the module that loads them, and the README's table of what is covered agree.
+// The data files, the module that loads them, and docs/checks.md's table of what is covered agree.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import {
   type PluginData,
   type ToolData,
 } from '../../../server/src/template/pscheduler/catalog';
-import { pschedulerDataDir, readmePath } from '../../fixtures';
+import { pschedulerDataDir, checksDocPath } from '../../fixtures';
 
 function pluginFiles(): string[] {
   return readdirSync(pschedulerDataDir).filter((f) => f.endsWith('.json') && f !== 'types.json');
@@ -34,7 +34,7 @@ test('every plug-in has at least one version, and every $ref of its schemas reso
   }
 });
 
-/** The rows the README's table must have, derived from the data. */
+/** The rows the table in docs/checks.md must have, derived from the data. */
 function pluginRows(): string[] {
   const versions = (p: PluginData): string => {
     const v = acceptedVersions(p);
@@ -54,13 +54,13 @@ function toolRows(): string[] {
 
 function section(readme: string, marker: string): string[] {
   const m = new RegExp(`<!-- ${marker} -->\\n([\\s\\S]*?)<!-- /${marker} -->`).exec(readme);
-  assert.ok(m, `README has a <!-- ${marker} --> section`);
+  assert.ok(m, `docs/checks.md has a <!-- ${marker} --> section`);
   return m[1].split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| kind') && !l.startsWith('| tool'));
 }
 
-test("the README's table of plug-ins and versions is the data's", () => {
-  const readme = readFileSync(readmePath, 'utf8');
+test("docs/checks.md's table of plug-ins and versions is the data's", () => {
+  const readme = readFileSync(checksDocPath, 'utf8');
   assert.deepEqual(section(readme, 'pscheduler-plugins'), pluginRows());
   assert.deepEqual(section(readme, 'pscheduler-tools'), toolRows());
-  assert.ok(readme.includes(PSCHEDULER_COMMIT), 'the README names the upstream commit followed');
+  assert.ok(readme.includes(PSCHEDULER_COMMIT), 'docs/checks.md names the upstream commit followed');
 });

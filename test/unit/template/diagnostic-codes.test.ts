@@ -1,4 +1,4 @@
-// The diagnostic codes are one typed union (rules/codes.ts); the README's table of checks documents each of them.
+// The diagnostic codes are one typed union (rules/codes.ts); the table of checks in docs/checks.md documents each of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -8,10 +8,10 @@ import { repoRoot } from '../../fixtures';
 
 const root = repoRoot();
 
-/** Codes in the first column of the README's checks table; `psconfig/unknown-group`, `-test` abbreviates
+/** Codes in the first column of the checks table (docs/checks.md); `psconfig/unknown-group`, `-test` abbreviates
  *  `psconfig/unknown-test`. */
 function readmeCodes(): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs', 'checks.md'), 'utf8');
   const out: string[] = [];
   for (const line of readme.split('\n')) {
     if (!line.startsWith('| `psconfig/')) continue;
@@ -30,18 +30,18 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test('every diagnostic code is in the README table, and every code there is one of them', () => {
+test('every diagnostic code is in the table of docs/checks.md, and every code there is one of them', () => {
   const documented = readmeCodes();
   const codes: readonly string[] = DIAGNOSTIC_CODES;
   assert.deepEqual(
     codes.filter((c) => !documented.includes(c)),
     [],
-    'codes missing from the README table',
+    'codes missing from the table in docs/checks.md',
   );
   assert.deepEqual(
     documented.filter((c) => !codes.includes(c)),
     [],
-    'README rows for codes nothing defines',
+    'rows in docs/checks.md for codes nothing defines',
   );
   assert.equal(new Set(documented).size, documented.length, 'a code documented twice');
 });

@@ -48,7 +48,7 @@ const EXPECTED_WARNINGS = new Set([
   'psconfig/class-selector-python',
 ]);
 
-/** pScheduler would refuse these (rules/pscheduler.ts); README "What the example templates show" explains each. */
+/** pScheduler would refuse these (rules/pscheduler.ts); docs/checks.md "What the example templates show" explains each. */
 const PSCHEDULER =
   /^psconfig\/(spec|archiver-data|context-data)-|^psconfig\/(unknown-test-type|unknown-archiver|unknown-context-type|tool-cannot-run|archive-needs-schema|archive-invalid|meta-not-removed)$/;
 const META_IN_DATA = (line: number): [string, number, string] => [

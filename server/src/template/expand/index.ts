@@ -1,4 +1,4 @@
-// The task expansion engine (pure: no LSP or VS Code imports). See README section "task-preview".
+// The task expansion engine (pure: no LSP or VS Code imports). See docs/task-preview.md.
 export { expandTemplate, prepareTemplate } from './engine';
 export type { ExpandOptions, ExpansionResult } from './engine';
 export { countCombinations } from './count';

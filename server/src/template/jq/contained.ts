@@ -7,7 +7,7 @@
 //   - watches a lifeline pipe (fd 3) whose other end only this process holds: when it closes - we exited, were
 //     killed with SIGKILL, or the worker thread that spawned it was terminated - it kills the whole group.
 // Timeouts, cancellation and the output cap kill the group from here. Windows has no /bin/sh: the child is
-// spawned directly with the time and output limits only (see the README's jq section).
+// spawned directly with the time and output limits only (see docs/task-preview.md, jq contained).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

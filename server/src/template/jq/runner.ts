@@ -190,5 +190,5 @@ export function createJqRunner(options: JqRunnerOptions = {}): JqRunner {
   );
 }
 
-/** Whether memory limits are enforced on this platform (false on Windows: see the README). */
+/** Whether memory limits are enforced on this platform (false on Windows: see docs/task-preview.md). */
 export const jqMemoryLimitEnforced = supervised;

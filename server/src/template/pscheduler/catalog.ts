@@ -1,4 +1,4 @@
-// What pScheduler 5.x accepts, read from our data files (schemas/pscheduler/, see its section in the README):
+// What pScheduler 5.x accepts, read from our data files (schemas/pscheduler/, see docs/checks.md):
 // per test / archiver / context plug-in every schema version as the running code applies it, the common types
 // of python-pscheduler's jsonval.py, and which tool runs which test. Pure: no I/O (the JSON is bundled).
 import type { SchedulingClassName as SchedulingClass } from '../../../../common/protocol';

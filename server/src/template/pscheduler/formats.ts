@@ -1,5 +1,5 @@
 // The string checks pScheduler's jsonschema makes: `pattern` (Python's re.search) and `format` (ipv4, ipv6, uri,
-// email). Two real host profiles (see the README's pScheduler section):
+// email). Two real host profiles (see docs/checks.md, pScheduler's own checks):
 //   debian12  jsonschema 4.10 with python3-rfc3987 (Debian/Ubuntu perfSONAR hosts): ipaddress-based ip checks,
 //             `uri` checked against RFC 3986;
 //   el8       jsonschema 3.0.1 as pScheduler packages it (EL hosts): a regex for ipv4 (leading zeros allowed),

@@ -1,4 +1,4 @@
-// Every diagnostic code the checks produce: stable strings, documented in the README's table of checks
+// Every diagnostic code the checks produce: stable strings, documented in the table of checks in docs/checks.md
 // (test/unit/template/diagnostic-codes.test.ts fails when a code is missing from either side).
 export const DIAGNOSTIC_CODES = [
   // syntax and schema

