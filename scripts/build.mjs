@@ -49,7 +49,10 @@ const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
     build.onResolve(
-      { filter: /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel|compare\/compare)$/ },
+      {
+        filter:
+          /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel|compare\/compare)$/,
+      },
       (args) => {
         const lazy = LAZY.find((l) => l.specifier === args.path);
         return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))
