@@ -121,6 +121,13 @@ test('code lenses: task counts, runs a day, a dashboard per task, and an esmond 
   assert.match(schedule?.command?.title ?? '', /^schedule: [\d,.]+ runs a day/);
   assert.deepEqual(schedule?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
   assert.deepEqual(schedule?.range.start, task?.range.start);
+  // Asked again for the same version (VS Code does each time the editor gains focus), the task lens comes complete:
+  // the counts are known, so nothing waits on a resolve while the previous lenses' links are already released.
+  const again = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
+  const taskAgain = again.find((l) => l.command?.command === ServerCommands.showTasks);
+  assert.deepEqual(taskAgain?.command, task?.command);
+  assert.deepEqual(taskAgain?.range, task?.range);
+  assert.equal(taskAgain?.data, undefined);
 });
 
 test('hover on a variable shows what it expands to in the first combination', async () => {

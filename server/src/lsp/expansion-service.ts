@@ -89,6 +89,12 @@ export class ExpansionService {
     return counts;
   }
 
+  /** The counts of exactly this version if they have arrived (a lens can then be sent complete). */
+  settledCounts(doc: TextDocument): TaskFact[] | undefined {
+    const hit = this.countCache.get(doc.uri);
+    return hit && hit.version === doc.version ? hit.value : undefined;
+  }
+
   /** The counts of the newest version that has them (maybe older than the document), if any. */
   latestCounts(uri: string): TaskFact[] | undefined {
     const hit = this.countCache.get(uri);

@@ -5,6 +5,7 @@ import {
   ErrorCodes,
   type CodeAction,
   type CodeLens,
+  type Command,
   type CompletionItem,
   type CompletionList,
   type Connection,
@@ -34,6 +35,7 @@ import {
   ServerCommands,
   type OpenDashboardArgs,
   type OpenScheduleArgs,
+  type ScheduleTemplateTask,
   type ShowTasksArgs,
 } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
@@ -306,12 +308,25 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(params.textDocument.uri);
       if (!m) return [];
       const base = { uri: m.doc.uri, version: m.doc.version };
+      // Task lenses are complete when this version's counts are known (VS Code asks for lenses again each time the
+      // editor gains focus): a lens sent complete needs no resolve, and VS Code's clickable links of the lenses it
+      // replaces stay stale only until the resolve round ends (a click then says "Actual command not found").
+      // The schedule lens likewise, once an answer of this version brought the runs a day.
+      const counts = d.expansion.settledCounts(m.doc);
+      const schedule = d.expansion.scheduleSettled(m.doc);
       const lenses: CodeLens[] = [];
       for (const l of taskLenses(m.model)) {
         const range = toRange(m.doc, l.start, l.end);
-        lenses.push({ range, data: { ...base, kind: 'task', task: l.task } satisfies LensData });
-        // Runs a day in the simulated schedule: resolved when the worker's simulation of this version is done.
-        lenses.push({ range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData });
+        lenses.push(
+          counts
+            ? { range, command: taskLensCommand(m.doc.uri, l.task, counts) }
+            : { range, data: { ...base, kind: 'task', task: l.task } satisfies LensData },
+        );
+        lenses.push(
+          schedule
+            ? { range, command: scheduleLensCommand(m.doc.uri, l.task, schedule) }
+            : { range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData },
+        );
       }
       // The dashboard lens needs nothing from an expansion: its command is complete now.
       for (const l of dashboardLenses(m.model)) {
@@ -339,16 +354,13 @@ export function registerFeatures(d: FeatureDeps): void {
       const m = modelOf(data.uri);
       if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
       if (data.kind === 'task') {
-        const counts = await d.expansion.counts(doc);
-        const title = taskLensTitle(data.task, { tasks: counts, combinations: [] });
-        const args: ShowTasksArgs = { uri: data.uri, task: data.task };
-        return { ...lens, command: { title, command: ServerCommands.showTasks, arguments: [args] } };
+        return { ...lens, command: taskLensCommand(data.uri, data.task, await d.expansion.counts(doc)) };
       }
       if (data.kind === 'schedule') {
         const r = await d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
-        const title = scheduleLensTitle(data.task, r.templateTasks, r.error);
-        const args: OpenScheduleArgs = { uri: data.uri, task: data.task };
-        return { ...lens, command: { title, command: ServerCommands.showSchedule, arguments: [args] } };
+        // Stopped by an edit: the client asks for the new version's lenses.
+        if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
+        return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
       }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
@@ -361,6 +373,22 @@ export function registerFeatures(d: FeatureDeps): void {
       return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
     }),
   );
+}
+
+/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
+/** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */
+function scheduleLensCommand(uri: string, task: string, schedule: ScheduleTemplateTask[], error?: string): Command {
+  const args: OpenScheduleArgs = { uri, task };
+  return { title: scheduleLensTitle(task, schedule, error), command: ServerCommands.showSchedule, arguments: [args] };
+}
+
+function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
+  const args: ShowTasksArgs = { uri, task };
+  return {
+    title: taskLensTitle(task, { tasks: counts, combinations: [] }),
+    command: ServerCommands.showTasks,
+    arguments: [args],
+  };
 }
 
 /** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */

@@ -284,12 +284,17 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compare' }).first().waitFor();
         await page.keyboard.press('Enter');
         await page.locator('.tab.active', { hasText: 'mesh.psconfig.json' }).waitFor();
+        // The keyboard to the editor's text (after Quick Open it may still be with the workbench, where Ctrl+H opens
+        // nothing): a click on its first line, which only moves the cursor.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
         for (const [from, to] of [
           ['"name": "host-c.perfsonar.net"', '"name": "host-d.perfsonar.net"'],
           ['"PT30S"', '"PT20S"'],
         ]) {
           await page.keyboard.press('Control+H');
           const find = page.locator('.find-widget textarea[aria-label="Find"], .find-widget input[aria-label="Find"]');
+          await find.first().waitFor({ state: 'visible' });
           await find.first().fill(from);
           const replace = page.locator(
             '.find-widget textarea[aria-label="Replace"], .find-widget input[aria-label="Replace"]',

@@ -39,7 +39,9 @@ test(
     assert.equal(!r.ok && r.kind, 'memory');
     assert.match(!r.ok ? r.error : '', /memory limit of 64 MB.*psconfig\.jq\.memoryLimitMb/);
     // The same limit is also enforced by the resident-size watchdog used where `ulimit -v` is refused (macOS).
-    const polled = createJqRunner({ jqPath: JQ, memoryLimitMb: 64, pollMemory: true });
+    // (A generous time limit: on a loaded machine the watchdog's polls come late, and only the memory verdict is
+    // under test here.)
+    const polled = createJqRunner({ jqPath: JQ, memoryLimitMb: 64, pollMemory: true, timeoutMs: 300_000 });
     const p = await polled.run(MEMORY_HOG, null);
     assert.equal(!p.ok && p.kind, 'memory');
     // A run inside the limit is unaffected.
