@@ -19,6 +19,7 @@ const CHOSEN = {
   '03-quick-fix.png': 'quick-fix.png',
   '03-completion.png': 'completion.png',
   '04-task-json.png': 'tasks-view.png',
+  '04-task-changes.png': 'task-changes.png',
   '05-archive-explorer.png': 'archive-explorer.png',
   '08-dashboard-hover.png': 'mesh-dashboard.png',
   '10-schedule-timeline.png': 'schedule-timeline.png',
