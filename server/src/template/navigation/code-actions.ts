@@ -162,7 +162,8 @@ function scheduleChanges(model: TemplateModel, changes: readonly ScheduleChange[
     const missing: [string, unknown][] = [];
     for (const [key, value] of Object.entries(c.change)) {
       const current = propertyValue(obj, key);
-      if (current) edits.push({ start: current.offset, end: current.offset + current.length, newText: JSON.stringify(value) });
+      if (current)
+        edits.push({ start: current.offset, end: current.offset + current.length, newText: JSON.stringify(value) });
       else missing.push([key, value]);
     }
     if (missing.length) edits.push(insertProperties(model.text, obj, missing));
@@ -177,7 +178,10 @@ function insertProperties(text: string, obj: JsonNode, entries: [string, unknown
   if ((obj.children ?? []).length > 0) return { ...edits[0], newText: edits.map((e) => e.newText).join('') };
   // An empty object: each edit is `\n<indent>"k": v\n<outer indent>`; keep the members and one closing line.
   const close = /\n[ \t]*$/.exec(edits[0].newText)?.[0] ?? '';
-  return { ...edits[0], newText: edits.map((e) => e.newText.slice(0, e.newText.length - close.length)).join(',') + close };
+  return {
+    ...edits[0],
+    newText: edits.map((e) => e.newText.slice(0, e.newText.length - close.length)).join(',') + close,
+  };
 }
 
 /** Placeholder values for required properties, valid for the schema where one can be (a `type` must be chosen). */
