@@ -4,7 +4,15 @@
 // re-simulated makes the warning go, and the Tasks view shows each agent's exclusive load.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { describeDiagnostic, extension, openTemplate, waitFor, waitForDiagnostics, workspaceUri } from './helpers';
+import {
+  describeDiagnostic,
+  extension,
+  lensOf,
+  openTemplate,
+  waitFor,
+  waitForDiagnostics,
+  workspaceUri,
+} from './helpers';
 
 const TEMPLATE = 'busy-mesh.psconfig.json';
 
@@ -37,18 +45,7 @@ suite('simulated schedule', () => {
     assert.match(lost[0].message, /of 17,280 runs of 'busy' would run in 2 simulated days/);
     assert.equal(diags.filter((d) => codeOf(d) === 'psconfig/host-overloaded').length, 3);
 
-    const lens = await waitFor('the schedule lens of busy', async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
-        'vscode.executeCodeLensProvider',
-        doc.uri,
-        20,
-      );
-      return lenses?.find(
-        (l) =>
-          l.command?.command === 'psconfig.openSchedule' &&
-          (l.command.arguments?.[0] as { task?: string } | undefined)?.task === 'busy',
-      );
-    });
+    const lens = await lensOf(doc.uri, 'psconfig.openSchedule', 'busy');
     assert.match(lens.command!.title, /^schedule: [\d,.]+ of 8,640 runs a day fit \(6 of 6 tasks lose runs\)$/);
     const opened = await vscode.commands.executeCommand<Opened>(
       lens.command!.command,
@@ -98,17 +95,8 @@ suite('simulated schedule', () => {
       const fits = await waitFor(
         'the schedule lens of busy on the fixed template',
         async () => {
-          const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
-            'vscode.executeCodeLensProvider',
-            doc.uri,
-            20,
-          );
-          const busy = lenses?.find(
-            (l) =>
-              l.command?.command === 'psconfig.openSchedule' &&
-              (l.command.arguments?.[0] as { task?: string } | undefined)?.task === 'busy',
-          );
-          return busy && /all fit$/.test(busy.command!.title) && busy;
+          const busy = await lensOf(doc.uri, 'psconfig.openSchedule', 'busy');
+          return /all fit$/.test(busy.command!.title) && busy;
         },
         90_000,
       );

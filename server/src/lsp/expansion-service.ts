@@ -245,12 +245,10 @@ export class ExpansionService {
 
   /**
    * The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). The simulation holds
-   * the worker for its whole run, so it starts only after the document has rested SCHEDULE_IDLE_MS, and after this
-   * version's task counts (lenses, hovers) are in.
+   * the worker for its whole run, so it starts only after the document has rested SCHEDULE_IDLE_MS.
    */
   async scheduleDiagnostics(doc: TextDocument, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
     await this.ready();
-    await this.counts(doc).catch(() => undefined);
     await new Promise((r) => setTimeout(r, SCHEDULE_IDLE_MS));
     if (cancel.cancelled) return 'cancelled';
     return this.runner.scheduleDiagnostics(this.fullInput(doc, true), cancel);
