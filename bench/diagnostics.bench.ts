@@ -22,6 +22,7 @@ import { checkEmptySelections, clearSelectionVerdicts } from '../server/src/temp
 import { IncludeSet } from '../server/src/template/includes/include-set';
 import { checkPscheduler } from '../server/src/template/rules/pscheduler';
 import { clearPschedulerCaches } from '../server/src/template/pscheduler/template-expansion';
+import { grafanaDiagnostics } from '../server/src/template/grafana/agent-view';
 
 /** A realistic large template: 2,000 addresses, 100 groups, 1,000 tasks, variables in tests/archives/references. */
 export function generateLargeTemplate(addresses = 2000, groups = 100, tasks = 1000): string {
@@ -248,6 +249,8 @@ export async function run(): Promise<void> {
     ],
     // pScheduler's checks keep candidate addresses and verdicts across versions while the addresses and hosts
     // text is unchanged (as between keystrokes); cold: that cache emptied first, as on opening the file.
+    // What perfSONAR 5's Grafana agent draws of each task (one view per model).
+    ['grafana', () => grafanaDiagnostics(buildModel(parsed, index))],
     ['pscheduler', () => checkPscheduler(buildModel(parsed, index))],
     [
       'pscheduler, cold',

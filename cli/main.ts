@@ -5,6 +5,8 @@ import { runArchiveCommand } from './archive-command';
 import { runDashboardCommand } from './dashboard-command';
 import { runScheduleCommand } from './schedule-command';
 import { runDiffCommand } from './diff-command';
+import { runFixCommand } from './fix-command';
+import { runTranslateCommand } from './translate-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
@@ -22,9 +24,14 @@ commands:
   archive get SERIES_URL [--time-start T] [--time-end T] [--time-range S] [--format json|csv]
   archive register URL METADATA.json | post BASE_URI (--ts T --val V | POINTS.json) | bulk METADATA_URI DATA.json
                                                write (token: --token-file or PSCONFIG_ARCHIVE_TOKEN)
+  translate MESHCONFIG [-o OUT] [--as-4x]     a MeshConfig file (perfSONAR 4.0) as a pSConfig template, as
+                                               pSConfig 4.x's translator made it; lists what is not translated
   dashboard TEMPLATE [--task T] [--archive URL] [--format table|json]
                                                configured pairs against the archive's latest results;
                                                exit 1 when a pair is red or has no data
+  fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]
+                                               perfSONAR 5 fixes (esmond archives, _meta in data, draft
+                                               placeholders, localhost archives): a unified diff, or --write
   schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
                                                pScheduler's scheduler simulated: load per host, runs that will not
                                                fit and why; exit 1 when a task loses runs or a host is over its time
@@ -43,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
       return runArchiveCommand(rest);
     case 'dashboard':
       return runDashboardCommand(rest);
+    case 'fix':
+      return runFixCommand(rest);
+    case 'translate':
+      return runTranslateCommand(rest);
     case 'schedule':
       return runScheduleCommand(rest);
     case '-h':

@@ -16,6 +16,13 @@ import {
   type SeverityOverrides,
 } from '../server/src/template/severity-overrides';
 import type { DiagnosticCode } from '../server/src/template/rules/codes';
+import {
+  capDiagnostics,
+  countBySeverity,
+  noCounts,
+  withCapNote,
+  type SeverityCounts,
+} from '../server/src/template/diagnostic-cap';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput, type InputLimits } from './inputs';
 import { toSarif } from './sarif';
 
@@ -44,6 +51,17 @@ const USAGE = `usage: psconfig-tools validate INPUT... [options]
   --timeout SECONDS          for URL inputs and remote includes (default 10)
 `;
 
+/** One template's diagnostics as shown, and how many of each severity were found in all. */
+export interface ValidatedText {
+  /**
+   * Worst first (errors, warnings, information, hints; document order within each), at most MAX_DIAGNOSTICS,
+   * then the note counting what was left out.
+   */
+  diagnostics: CliDiagnostic[];
+  /** Every problem found, per severity (after the overrides; the cap's note not counted). */
+  found: SeverityCounts;
+}
+
 /** Diagnostics of one template text with 1-based positions (jq compile checks included unless disabled). */
 export async function validateText(
   file: string,
@@ -51,28 +69,32 @@ export async function validateText(
   includes: IncludePolicy,
   jq = true,
   overrides?: SeverityOverrides,
-): Promise<CliDiagnostic[]> {
+): Promise<ValidatedText> {
   const { diagnostics, model } = await validateTemplateWithIncludes(text, includes);
   const all = applySeverityOverrides(
     jq ? [...diagnostics, ...(await checkJqExpressions(model))] : diagnostics,
     overrides,
   );
-  all.sort((a, b) => a.start - b.start || a.end - b.end);
+  // The note too can be overridden (--ignore too-many-problems).
+  const shown = applySeverityOverrides(withCapNote(capDiagnostics(all)), overrides);
   const lines = new LineIndex(text);
-  return all.map((d) => {
-    const s = lines.positionAt(d.start);
-    const e = lines.positionAt(d.end);
-    return {
-      file,
-      line: s.line + 1,
-      column: s.character + 1,
-      endLine: e.line + 1,
-      endColumn: e.character + 1,
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-    };
-  });
+  return {
+    found: countBySeverity(all),
+    diagnostics: shown.map((d) => {
+      const s = lines.positionAt(d.start);
+      const e = lines.positionAt(d.end);
+      return {
+        file,
+        line: s.line + 1,
+        column: s.character + 1,
+        endLine: e.line + 1,
+        endColumn: e.character + 1,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+      };
+    }),
+  };
 }
 
 interface Args {
@@ -146,7 +168,7 @@ function parseArgs(argv: string[]): Args | string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export async function runValidateCommand(argv: string[]): Promise<number> {
@@ -160,6 +182,7 @@ export async function runValidateCommand(argv: string[]): Promise<number> {
     return 2;
   }
   let results: CliDiagnostic[] = [];
+  const found = noCounts();
   let unreadable = 0;
   for (const arg of args.inputs) {
     let input;
@@ -174,11 +197,13 @@ export async function runValidateCommand(argv: string[]): Promise<number> {
     const includes = await policyFor(commandLineScope(input.path, args.allowRemote), {
       limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
     });
-    for (const d of await validateText(input.name, input.text, includes, args.jq, args.overrides)) results.push(d);
+    const checked = await validateText(input.name, input.text, includes, args.jq, args.overrides);
+    for (const d of checked.diagnostics) results.push(d);
+    for (const s of Object.keys(found) as (keyof SeverityCounts)[]) found[s] += checked.found[s];
   }
-  const count = (s: CliDiagnostic['severity']): number => results.filter((d) => d.severity === s).length;
-  const errors = count('error');
-  const summary = `psconfig-tools validate: ${plural(args.inputs.length - unreadable, 'template')} checked: ${plural(errors, 'error')}, ${plural(count('warning'), 'warning')}, ${plural(count('information') + count('hint'), 'note')}${unreadable ? `; ${unreadable} could not be read` : ''}\n`;
+  // Counts, summary and exit code from every problem found, not only the shown ones.
+  const errors = found.error;
+  const summary = `psconfig-tools validate: ${plural(args.inputs.length - unreadable, 'template')} checked: ${plural(errors, 'error')}, ${plural(found.warning, 'warning')}, ${plural(found.information + found.hint, 'note')}${unreadable ? `; ${unreadable} could not be read` : ''}\n`;
   if (args.quiet) results = results.filter((d) => d.severity === 'error');
   if (args.format === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(results), null, 2)}\n`);

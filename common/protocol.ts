@@ -178,22 +178,36 @@ export const ExpandTasksRequest: RequestDef<ExpandTasksParams, ExpandTasksResult
  * Helix). The one argument is ExpandTasksParams (or just the document URI as a string).
  * - expandTasks → ExpandTasksResult, exactly what the `psconfig/expandTasks` request answers;
  * - previewTasks → PreviewTasksText: the Tasks view as text and the bare pScheduler task JSON.
+ * - openTranslation (argument: the URI of a translated template the code action created) → null, after asking the
+ *   client to show it (`window/showDocument`; VS Code's client opens it beside the MeshConfig file instead);
+ * - translateMeshConfig (argument: the MeshConfig document's URI), for clients that cannot create files through a
+ *   WorkspaceEdit → TranslateMeshConfigResult, the file written beside it and shown.
  * The lens commands (every code lens the server lists carries one; they answer LensCommandResult):
  * - showTasks (ShowTasksArgs): the task preview as a text document the client opens (window/showDocument);
  * - showDashboard (OpenDashboardArgs): the task's configured pairs and archives as a text document;
- * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser.
+ * - openArchive (OpenArchiveExplorerArgs): the archive's own search for the pair, opened in the browser;
+ * - showGrafana (ShowTasksArgs): what perfSONAR 5's Grafana agent draws for the task and why, as a message.
  * A client without window/showDocument gets a window/showMessage naming the file or URL. The VS Code extension
  * shows its own views for these lenses instead (client/src/language/lens-commands.ts).
  */
 export const ServerCommands = {
   expandTasks: 'psconfig.server.expandTasks',
   previewTasks: 'psconfig.server.previewTasks',
+  openTranslation: 'psconfig.server.openTranslation',
+  translateMeshConfig: 'psconfig.server.translateMeshConfig',
   showTasks: 'psconfig.server.showTasks',
   showDashboard: 'psconfig.server.showDashboard',
   openArchive: 'psconfig.server.openArchive',
   /** A task's schedule lens (OpenScheduleArgs): the host timeline in VS Code, the schedule as text elsewhere. */
   showSchedule: 'psconfig.server.showSchedule',
+  showGrafana: 'psconfig.server.showGrafana',
 } as const;
+
+export interface TranslateMeshConfigResult {
+  /** The pSConfig template written (a file: URI), or undefined with `error`. */
+  uri?: string;
+  error?: string;
+}
 
 /** Argument of the task lens's command: the template and the task whose lens it is. */
 export interface ShowTasksArgs {
@@ -616,7 +630,10 @@ export interface CompareTasksParams {
 export interface CompareTasksResult {
   uri: string;
   version: number | null;
-  /** Names this comparison in psconfig/compareTaskJson (the server keeps the latest comparison per template). */
+  /**
+   * Names this comparison in psconfig/compareTaskJson (the server keeps the latest full comparison per template;
+   * a summary-only one is not kept and its id is empty).
+   */
   id: string;
   /** Set when nothing could be compared (the template cannot be read, ...). */
   error?: string;

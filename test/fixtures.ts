@@ -23,6 +23,8 @@ const root = repoRoot();
 export const fixturesDir = join(root, 'test', 'fixtures');
 /** The 26 real pSConfig templates and expected-pairs.json (INDEX.md there gives each origin). */
 export const examplesDir = join(fixturesDir, 'psconfig', 'examples');
+/** Real MeshConfig (perfSONAR 4.0) files from perfsonar/psconfig-web (INDEX.md there). */
+export const meshconfigDir = join(fixturesDir, 'psconfig', 'meshconfig');
 /** esmond's own fixtures, documentation examples and pScheduler archiver payloads (INDEX.md there). */
 export const esmondFixturesDir = join(fixturesDir, 'esmond');
 /** A self-signed certificate and its key for 127.0.0.1 (a TLS server clients must refuse). */

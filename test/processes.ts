@@ -89,3 +89,14 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A process's resident size now and its peak (VmRSS, VmHWM of /proc/PID/status), MB; zeros when unreadable. */
+export function residentMb(pid: number): { rss: number; hwm: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: 0, hwm: 0 };
+  }
+}

@@ -57,6 +57,8 @@ else if (args.includes('--help') || !hasTransport(args)) {
     ),
     workerEntry: process.env.PSCONFIG_NO_WORKER ? undefined : require.main?.filename,
     defaultJqPath: process.env.JQ_PATH || undefined,
+    // Tests and the fuzzer shorten the idle time after which the worker is retired once a document was closed.
+    workerIdleRetireMs: envNumber('PSCONFIG_WORKER_IDLE_RETIRE_MS', DEFAULT_SERVER_OPTIONS.workerIdleRetireMs),
   };
   const cleanup = startServer(connection, options);
   // However the process ends: `exit`, or the client closing the pipe without it (Emacs and Neovim quitting).

@@ -97,8 +97,11 @@ suite('task comparison', () => {
       vscode.workspace.openTextDocument(vscode.Uri.parse(left)),
       vscode.workspace.openTextDocument(vscode.Uri.parse(right)),
     ]);
-    const spec = (d: vscode.TextDocument) =>
-      (JSON.parse(d.getText()) as { test: { spec: Record<string, unknown> } }).test.spec;
+    const spec = (d: vscode.TextDocument) => {
+      const task = JSON.parse(d.getText()) as { test?: { spec: Record<string, unknown> } };
+      assert.ok(task.test, `${d.uri.toString()} is not a task's JSON:\n${d.getText()}`);
+      return task.test.spec;
+    };
     assert.equal(spec(oldDoc).duration, 'PT30S');
     assert.equal(spec(newDoc).duration, 'PT20S');
     assert.equal(spec(newDoc).dest, 'host-b.perfsonar.net');

@@ -53,7 +53,11 @@ test('every code lens’s command runs through the server, which tells Emacs whe
     assert.ok(l, `${title} in ${seen.lenses.map((x) => x.title).join(' | ')}`);
     return l;
   };
-  assert.equal(seen.lenses.length, 7, 'a count, a schedule and a Dashboard lens per task, and the archive’s');
+  assert.equal(
+    seen.lenses.length,
+    8,
+    'a count, a schedule and a Dashboard lens per task, the archive’s, and the Grafana lens of the task whose group exists',
+  );
   for (const l of seen.lenses) {
     assert.equal(l.shown, 'message', 'eglot 1.9 has no window/showDocument');
     assert.ok(l.logged.includes(l.message), `${l.message} shown in *Messages*: ${l.logged}`);
@@ -67,6 +71,8 @@ test('every code lens’s command runs through the server, which tells Emacs whe
     (l) => l.command === 'psconfig.server.showSchedule' && l.message.startsWith('throughput'),
   );
   assert.ok(schedule?.text?.includes('Hosts by exclusive load'), schedule?.text ?? '');
+  const grafana = seen.lenses.find((l) => l.command === 'psconfig.server.showGrafana');
+  assert.match(grafana?.message ?? '', /^throughput: Grafana: /);
   const archive = seen.lenses.find((l) => l.command === 'psconfig.server.openArchive');
   assert.match(
     archive?.message ?? '',

@@ -72,7 +72,7 @@ test('compareTasks: the engine’s diff of the open document against a base text
   assert.ok((await side('old', removed)).combination?.pscheduler);
   assert.deepEqual(await side('new', removed), {});
 
-  // summaryOnly (the status bar): no agents; a stale id says so.
+  // summaryOnly (the status bar, after every edit): no agents, and not kept, so the tree's tasks still open.
   const s = await client.request<CompareTasksResult>('psconfig/compareTasks', {
     uri,
     base: { text: base, source: 'HEAD' },
@@ -80,6 +80,14 @@ test('compareTasks: the engine’s diff of the open document against a base text
   });
   assert.deepEqual(s.diff!.summary, want.summary);
   assert.deepEqual(s.diff!.agents, []);
+  assert.equal(s.id, '');
+  assert.ok((await side('old', removed)).combination?.pscheduler);
+  // A newer full comparison replaces the kept one: the old id says so.
+  const again = await client.request<CompareTasksResult>('psconfig/compareTasks', {
+    uri,
+    base: { text: base, source: 'HEAD' },
+  });
+  assert.notEqual(again.id, r.id);
   assert.match((await side('old', removed)).error ?? '', /no longer kept/);
   client.close(uri);
 });

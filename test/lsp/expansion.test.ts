@@ -93,9 +93,9 @@ test('includes are resolved relative to the template file', async () => {
   }
 });
 
-test('code lenses: task counts, runs a day, a dashboard per task, and an esmond archive opening the explorer on its pair', async () => {
+test('code lenses: task counts, runs a day, a dashboard per task, the Grafana verdict, an esmond archive opening the explorer on its pair', async () => {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
-  assert.equal(lenses.length, 4);
+  assert.equal(lenses.length, 5);
   const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
   const task = resolved.find((l) => l.command?.command === ServerCommands.showTasks);
   assert.equal(task?.command?.title, '6 tasks for 3 agents');
@@ -121,6 +121,11 @@ test('code lenses: task counts, runs a day, a dashboard per task, and an esmond 
   assert.match(schedule?.command?.title ?? '', /^schedule: [\d,.]+ runs a day/);
   assert.deepEqual(schedule?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
   assert.deepEqual(schedule?.range.start, task?.range.start);
+  // Complete when listed: the task sets no display-task-name.
+  const grafana = lenses.find((l) => l.command?.title.startsWith('Grafana:'));
+  assert.equal(grafana?.command?.title, 'Grafana: empty grid (no reference.display-task-name)');
+  assert.equal(grafana?.command?.command, ServerCommands.showGrafana);
+  assert.deepEqual(grafana?.range.start, task?.range.start);
   // Asked again for the same version (VS Code does each time the editor gains focus), the task lens comes complete:
   // the counts are known, so nothing waits on a resolve while the previous lenses' links are already released.
   const again = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });

@@ -46,10 +46,11 @@ test('every lens carries a command the server advertises in executeCommandProvid
     ServerCommands.showDashboard,
     ServerCommands.openArchive,
     ServerCommands.showSchedule,
+    ServerCommands.showGrafana,
   ])
     assert.ok(advertised.includes(cmd), `${cmd} in ${advertised.join(', ')}`);
   const lenses = await resolvedLenses(client, meshUri);
-  assert.equal(lenses.length, 4);
+  assert.equal(lenses.length, 5);
   for (const l of lenses) assert.ok(advertised.includes(l.command!.command), JSON.stringify(l.command));
 });
 
@@ -195,4 +196,14 @@ test('a lens command without its argument (Helix) shows the template last opened
     );
   assert.match(noUrl ?? '', /needs an http\(s\) archive url/);
   client.close(uri);
+});
+
+test("the Grafana lens says what perfSONAR 5's Grafana agent draws for the task, and why, in a message", async () => {
+  const lens = lensOf(await resolvedLenses(client, meshUri), ServerCommands.showGrafana);
+  assert.equal(lens.command?.title, 'Grafana: empty grid (no reference.display-task-name)');
+  const before = client.messages.length;
+  const r = await run(client, lens);
+  assert.equal(r.shown, 'message');
+  assert.match(r.message, /^example-task-throughput: Grafana: empty grid .* finds results by that name/);
+  assert.equal(client.messages.slice(before).at(-1)?.message, r.message);
 });

@@ -28,6 +28,8 @@ export interface StartOptions {
   /** Extra environment of the server process (replaces the variables it names). */
   env?: Record<string, string>;
   configurationDelayMs?: number;
+  /** Declare workspaceEdit.documentChanges with the `create` resource operation (as VS Code does). */
+  files?: boolean;
   /** Declare window.showDocument support (the client answers every request with success). */
   showDocument?: boolean;
   /** The server's command line (default: `node dist/server.js --stdio`), e.g. the packed package's binary. */
@@ -197,6 +199,7 @@ export class LspClient {
       capabilities: {
         workspace: {
           configuration: true,
+          ...(options.files ? { workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } } : {}),
           ...(options.watchFiles
             ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }
             : {}),
@@ -215,10 +218,10 @@ export class LspClient {
     return !this.exited && this.child.exitCode === null;
   }
 
-  /** Opens a document and resolves with its first diagnostics. */
-  open(uri: string, text: string, languageId = 'psconfig'): Promise<Diagnostic[]> {
+  /** Opens a document and resolves with its first diagnostics (within `limitMs`: a 16 MB template wants more). */
+  open(uri: string, text: string, languageId = 'psconfig', limitMs = WAIT_LIMIT_MS): Promise<Diagnostic[]> {
     this.versions.set(uri, 1);
-    const p = this.nextDiagnostics(uri, 1);
+    const p = this.nextDiagnostics(uri, 1, limitMs);
     void this.connection.sendNotification('textDocument/didOpen', {
       textDocument: { uri, languageId, version: 1, text },
     });
@@ -273,7 +276,7 @@ export class LspClient {
     void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
 
-  nextDiagnostics(uri: string, version?: number): Promise<Diagnostic[]> {
+  nextDiagnostics(uri: string, version?: number, limitMs = WAIT_LIMIT_MS): Promise<Diagnostic[]> {
     return new Promise((resolve, reject) => {
       if (!this.alive) {
         reject(new Error('server is not running'));
@@ -281,8 +284,8 @@ export class LspClient {
       }
       // Fail (rather than hang) if the server never publishes for this version.
       const timer = setTimeout(
-        () => reject(new Error(`no diagnostics for ${uri} version ${version} within ${WAIT_LIMIT_MS} ms`)),
-        WAIT_LIMIT_MS,
+        () => reject(new Error(`no diagnostics for ${uri} version ${version} within ${limitMs} ms`)),
+        limitMs,
       );
       const done = (d: Diagnostic[]): void => {
         clearTimeout(timer);

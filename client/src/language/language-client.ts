@@ -12,7 +12,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { ServerSettings } from '../../../common/protocol';
+import { ServerCommands, type ServerSettings } from '../../../common/protocol';
 import { LANGUAGE_ID } from './language-id';
 import { withExtensionCommand } from './lens-commands';
 import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
@@ -54,6 +54,18 @@ export function createLanguageClient(
     // Only the settings the server reads (not, say, psconfig.archives) make it recompute previews.
     synchronize: { configurationSection: SERVER_SETTING_KEYS.map((key) => `${SECTION}.${key}`) },
     middleware: {
+      // The MeshConfig translation's quick fix ends with openTranslation: the server would ask for the file with
+      // window/showDocument (in the active column); here it opens beside the MeshConfig file instead.
+      executeCommand: async (command, args, next) => {
+        if (command === ServerCommands.openTranslation && typeof args[0] === 'string') {
+          await vscode.window.showTextDocument(vscode.Uri.parse(args[0]), {
+            viewColumn: vscode.ViewColumn.Beside,
+            preview: false,
+          });
+          return null;
+        }
+        return next(command, args);
+      },
       // The server's lens commands become the extension's views (lens-commands.ts).
       provideCodeLenses: async (document, token, next) => (await next(document, token))?.map(withExtensionCommand),
       resolveCodeLens: async (lens, token, next) => {

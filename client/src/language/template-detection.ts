@@ -25,6 +25,28 @@ export function looksLikeTemplate(text: string, scanLimit = DEFAULT_SCAN_LIMIT):
   return false;
 }
 
+/**
+ * True when `text` looks like a MeshConfig file (perfSONAR 4.0): top-level `organizations` and `tests`, and none
+ * of a template's `addresses`, `groups`, `tasks`, `includes`. The server says what it is and offers a translation
+ * (the same test as server/src/template/meshconfig/detect.ts, on keys only).
+ */
+export function looksLikeMeshConfig(text: string, scanLimit = DEFAULT_SCAN_LIMIT): boolean {
+  let organizations = false;
+  let tests = false;
+  for (const key of topLevelKeys(text, scanLimit)) {
+    if (key === 'addresses' || key === 'groups' || key === 'tasks' || key === 'includes') return false;
+    if (key === 'organizations') organizations = true;
+    else if (key === 'tests') tests = true;
+  }
+  return organizations && tests;
+}
+
+/** The pSConfig agents' own configuration files, which `psconfig.files` globs such as `**\/psconfig/**\/*.json`
+ *  also match: never templates (grafana-agent.json has its own JSON schema). */
+export function isAgentConfigFile(path: string): boolean {
+  return /(^|[\\/])(grafana|pscheduler)-agent\.json$/i.test(path);
+}
+
 /** The keys of the top-level object, in order, read lazily (an empty sequence when the top is not an object). */
 export function* topLevelKeys(text: string, scanLimit = DEFAULT_SCAN_LIMIT): Generator<string> {
   const end = Math.min(text.length, scanLimit);

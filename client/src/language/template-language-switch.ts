@@ -6,7 +6,7 @@
 // into JSON (its `psconfig` copy closes and a `json` copy opens in the same tick) is left alone for the session.
 import * as vscode from 'vscode';
 import { LANGUAGE_ID } from './language-id';
-import { looksLikeTemplate } from './template-detection';
+import { isAgentConfigFile, looksLikeMeshConfig, looksLikeTemplate } from './template-detection';
 import { TASK_DOCUMENT_SCHEME } from './document-schemes';
 
 export class TemplateLanguageSwitch implements vscode.Disposable {
@@ -32,13 +32,18 @@ export class TemplateLanguageSwitch implements vscode.Disposable {
     for (const doc of vscode.workspace.textDocuments) this.check(doc);
   }
 
-  /** Why `doc` is a template ('glob' or 'content'), or undefined. Only for `json` documents. */
-  reason(doc: vscode.TextDocument): 'glob' | 'content' | undefined {
+  /** Why `doc` is a template ('glob' or 'content', or 'meshconfig' for a MeshConfig file the server offers to
+   *  translate), or undefined. Only for `json` documents; never for the agents' own configuration files. */
+  reason(doc: vscode.TextDocument): 'glob' | 'content' | 'meshconfig' | undefined {
     if (doc.languageId !== 'json' || doc.uri.scheme === TASK_DOCUMENT_SCHEME) return undefined;
+    if (isAgentConfigFile(doc.uri.path)) return undefined;
     const config = vscode.workspace.getConfiguration('psconfig', doc.uri);
     const globs = config.get<string[]>('files') ?? [];
     if (globs.some((pattern) => vscode.languages.match({ pattern }, doc) > 0)) return 'glob';
-    if (config.get<boolean>('detectByContent', true) && looksLikeTemplate(doc.getText())) return 'content';
+    if (!config.get<boolean>('detectByContent', true)) return undefined;
+    const text = doc.getText();
+    if (looksLikeTemplate(text)) return 'content';
+    if (looksLikeMeshConfig(text)) return 'meshconfig';
     return undefined;
   }
 
@@ -71,10 +76,19 @@ export class TemplateLanguageSwitch implements vscode.Disposable {
     );
   }
 
-  private switchLanguage(doc: vscode.TextDocument, reason: 'glob' | 'content' | 'request'): Promise<void> {
+  private switchLanguage(
+    doc: vscode.TextDocument,
+    reason: 'glob' | 'content' | 'meshconfig' | 'request',
+  ): Promise<void> {
     const key = doc.uri.toString();
     const why =
-      reason === 'glob' ? 'psconfig.files' : reason === 'content' ? 'top-level tasks and groups' : 'requested';
+      reason === 'glob'
+        ? 'psconfig.files'
+        : reason === 'content'
+          ? 'top-level tasks and groups'
+          : reason === 'meshconfig'
+            ? 'a MeshConfig file, to translate'
+            : 'requested';
     const done = Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID))
       .then(
         () => {

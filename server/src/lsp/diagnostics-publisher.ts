@@ -12,6 +12,7 @@ import type { JqConfig } from '../template/jq/config';
 import type { Logger } from './guard';
 import type { IncludeScope } from '../template/includes/scope';
 import { applySeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
+import { capDiagnostics, withCapNote } from '../template/diagnostic-cap';
 
 /** How the publisher learns a template's include scope and tells the server what it includes. */
 export interface IncludeHooks {
@@ -26,6 +27,8 @@ export class DiagnosticsPublisher {
   private readonly dirty = new Set<string>();
   /** The pass in flight per document: an edit cancels it (its jq compile checks are killed). */
   private readonly cancels = new Map<string, CancelFlag>();
+  /** What was last published per document, with its version (the "fix all in the file" code actions read it). */
+  private readonly last = new Map<string, { version: number; diagnostics: TemplateDiagnostic[] }>();
 
   constructor(
     private readonly connection: Connection,
@@ -59,7 +62,14 @@ export class DiagnosticsPublisher {
     );
   }
 
+  /** The diagnostics published for `version` of the document (after severity overrides), if that is the last. */
+  published(uri: string, version: number): readonly TemplateDiagnostic[] | undefined {
+    const p = this.last.get(uri);
+    return p && p.version === version ? p.diagnostics : undefined;
+  }
+
   clear(uri: string): void {
+    this.last.delete(uri);
     this.cancels.get(uri)?.cancel();
     this.cancels.delete(uri);
     const pending = this.timers.get(uri);
@@ -95,7 +105,7 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel);
+      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel, this.severity());
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -116,14 +126,16 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    let diagnostics = outcome.diagnostics;
-    await this.publish(now, diagnostics);
+    // Already capped (worst first) where the checks ran; jq's errors, then the schedule's findings, are merged in
+    // and the whole cut again.
+    let shown = { shown: outcome.diagnostics, omitted: outcome.omitted };
+    await this.publish(now, withCapNote(shown));
     try {
       const extra = await outcome.later;
       const latest = this.current(uri);
       if (extra.length > 0 && latest && latest.version === version) {
-        diagnostics = [...diagnostics, ...extra];
-        await this.publish(latest, diagnostics);
+        shown = capDiagnostics([...shown.shown, ...extra], undefined, shown.omitted);
+        await this.publish(latest, withCapNote(shown));
       }
       // Last and heaviest: the simulated schedule of this version's expansion, stopped by the next edit.
       if (this.scheduleFindings && latest && latest.version === version && !cancel.cancelled) {
@@ -133,7 +145,7 @@ export class DiagnosticsPublisher {
         if (ms > 2000) this.log.info(`schedule diagnostics for ${uri} took ${ms} ms`);
         const after = this.current(uri);
         if (found !== 'cancelled' && found.length > 0 && after && after.version === version)
-          await this.publish(after, [...diagnostics, ...found]);
+          await this.publish(after, withCapNote(capDiagnostics([...shown.shown, ...found], undefined, shown.omitted)));
       }
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -142,8 +154,11 @@ export class DiagnosticsPublisher {
     }
   }
 
+  /** Severity overrides are applied again here: the cap's note and the size warning are overridable too. */
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
-    const out: Diagnostic[] = applySeverityOverrides(diagnostics, this.severity()).map((d) => toDiagnostic(doc, d));
+    const shown = applySeverityOverrides(diagnostics, this.severity());
+    this.last.set(doc.uri, { version: doc.version, diagnostics: shown });
+    const out: Diagnostic[] = shown.map((d) => toDiagnostic(doc, d));
     await this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: out });
   }
 }

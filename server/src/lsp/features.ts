@@ -23,9 +23,12 @@ import {
 } from '../template/navigation/completion';
 import { completeInEditedText } from '../template/navigation/edited-text';
 import { quickFixes } from '../template/navigation/code-actions';
+import { migrationCodeActions } from './migration-actions';
+import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import {
   archiveLenses,
   dashboardLenses,
+  grafanaLenses,
   scheduleLensTitle,
   taskLenses,
   taskLensTitle,
@@ -55,6 +58,7 @@ import type { ExpansionService } from './expansion-service';
 import { runSafe, type Logger } from './guard';
 import { mergeCompletions, payloadItems } from './completion-merge';
 import type { SchemaService } from './schema-service';
+import { meshConfigActions, type ClientFileCapabilities } from './meshconfig-actions';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
@@ -85,12 +89,16 @@ export interface FeatureDeps {
   supportsEditRangeDefault: () => boolean;
   /** The client takes snippet completions (completionItem.snippetSupport). */
   supportsSnippets: () => boolean;
+  /** What the client can do with files (the MeshConfig translation's quick fix). */
+  fileCapabilities: () => ClientFileCapabilities;
   /**
    * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing
    * in a string uses the previous parse (the example templates stay below it, so their tests exercise the plain
    * path).
    */
   editedTextMinChars: number;
+  /** The diagnostics published for this version of the document (offsets), for "fix all in the file" actions. */
+  publishedDiagnostics?: (uri: string, version: number) => readonly TemplateDiagnostic[] | undefined;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
@@ -282,6 +290,11 @@ export function registerFeatures(d: FeatureDeps): void {
       const out: CodeAction[] = [];
       for (const diag of params.context.diagnostics) {
         if (diag.source !== 'psconfig') continue;
+        if ((diag.data as { kind?: unknown } | undefined)?.kind === 'translate-meshconfig') {
+          const isOpen = (uri: string): boolean => documents.get(uri) !== undefined;
+          out.push(...meshConfigActions(m.doc, m.model.parsed, diag, d.fileCapabilities(), isOpen));
+          continue;
+        }
         const start = m.doc.offsetAt(diag.range.start);
         const end = m.doc.offsetAt(diag.range.end);
         for (const fix of quickFixes(m.model, {
@@ -299,6 +312,8 @@ export function registerFeatures(d: FeatureDeps): void {
           });
         }
       }
+      const published = d.publishedDiagnostics?.(m.doc.uri, m.doc.version);
+      out.push(...migrationCodeActions(m.doc, m.model, params.context.diagnostics, published));
       return out;
     }),
   );
@@ -334,6 +349,14 @@ export function registerFeatures(d: FeatureDeps): void {
         lenses.push({
           range: toRange(m.doc, l.start, l.end),
           command: { title: l.title, command: ServerCommands.showDashboard, arguments: [args] },
+        });
+      }
+      // What perfSONAR 5's Grafana agent draws: known from the template alone, complete now; run, it says why.
+      for (const l of grafanaLenses(m.model)) {
+        const args: ShowTasksArgs = { uri: m.doc.uri, task: l.task };
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          command: { title: l.title, command: ServerCommands.showGrafana, arguments: [args] },
         });
       }
       // Archive lenses are listed now (without pair) and completed with the first pair on resolve.

@@ -5,6 +5,7 @@
 //    archive, which the server never reads: the file names the `psconfig-tools dashboard` line that does);
 //  - archive lens: the archive's own metadata search for the pair (esmond's REST interface), in the browser;
 //  - schedule lens: the simulated schedule as a text file (runs a day per task, hosts' loads, the CLI line for runs).
+//  - Grafana lens: what perfSONAR 5's Grafana agent draws for the task, and why not, as a message.
 // Files go to a private folder of this server process (mode 0700, removed at shutdown), one per template and view,
 // rewritten each time. A client without window/showDocument gets a window/showMessage naming the file or the URL.
 // The VS Code extension shows its own views for the same lenses (client/src/language/lens-commands.ts).
@@ -49,6 +50,7 @@ export const LENS_COMMANDS: readonly string[] = [
   ServerCommands.showDashboard,
   ServerCommands.openArchive,
   ServerCommands.showSchedule,
+  ServerCommands.showGrafana,
 ];
 
 export interface LensCommandDeps {
@@ -59,6 +61,8 @@ export interface LensCommandDeps {
   expand: (params: ExpandTasksParams, token?: CancellationToken) => Promise<ExpandTasksResult>;
   dashboardPairs: (uri: string, tasks: string[]) => Promise<DashboardPairsResult>;
   schedule: (uri: string, token?: CancellationToken) => Promise<ScheduleResult>;
+  /** What the Grafana agent draws for a task of an open template (grafanaExplanation), or undefined. */
+  grafana: (uri: string, task: string) => string | undefined;
 }
 
 export class LensCommands {
@@ -72,6 +76,7 @@ export class LensCommands {
     if (command === ServerCommands.showDashboard) return this.showDashboard(argOf<OpenDashboardArgs>(arg, command));
     if (command === ServerCommands.openArchive) return this.openArchive(argOf<OpenArchiveExplorerArgs>(arg, command));
     if (command === ServerCommands.showSchedule) return this.showSchedule(argOf<OpenScheduleArgs>(arg, command), token);
+    if (command === ServerCommands.showGrafana) return this.showGrafana(argOf<ShowTasksArgs>(arg, command));
     throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${command}`);
   }
 
@@ -151,6 +156,15 @@ export class LensCommands {
     const pair = [str(args.inputSource) ?? str(args.source), str(args.inputDestination) ?? str(args.destination)];
     const what = `archive search${args.task ? ` for ${args.task}` : ''}${pair[0] && pair[1] ? ` ${pair[0]} → ${pair[1]}` : ''}`;
     return this.show(url, what, { external: true });
+  }
+
+  private showGrafana(args: ShowTasksArgs): LensCommandResult {
+    const uri = needUri(args.uri, ServerCommands.showGrafana);
+    const message =
+      (typeof args.task === 'string' ? this.d.grafana(uri, args.task) : undefined) ??
+      `${displayPath(uri)}: no such task, or the template is not open`;
+    void this.d.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message });
+    return { shown: 'message', message };
   }
 
   /** Opens `target` in the client when it can (window/showDocument), else names it in a message. */

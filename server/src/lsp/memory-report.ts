@@ -23,23 +23,28 @@ function gcFunction(): (() => void) | undefined {
   return collector ?? undefined;
 }
 
+/** A full collection of this thread's heap, when one can be forced (false otherwise). */
+export function collectGarbage(): boolean {
+  const gc = gcFunction();
+  if (!gc) return false;
+  // Twice: the first collection runs finalisers whose objects the second one frees.
+  gc();
+  gc();
+  return true;
+}
+
 const mb = (bytes: number): number => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 
 /** This thread's heap, after a full collection when one can be forced (`collected` says whether it was). */
 export function heapFigures(thread: HeapFigures['thread']): HeapFigures {
-  const gc = gcFunction();
-  if (gc) {
-    // Twice: the first collection runs finalisers whose objects the second one frees.
-    gc();
-    gc();
-  }
+  const collected = collectGarbage();
   // Development only: PSCONFIG_HEAP_SNAPSHOT_DIR=dir writes each thread's heap there at every request (to diff).
   const dir = process.env.PSCONFIG_HEAP_SNAPSHOT_DIR;
   if (dir) writeHeapSnapshot(join(dir, `${thread}-${Date.now()}.heapsnapshot`));
   const h = getHeapStatistics();
   return {
     thread,
-    collected: gc !== undefined,
+    collected,
     heapUsedMb: mb(h.used_heap_size),
     heapTotalMb: mb(h.total_heap_size),
     externalMb: mb(h.external_memory),

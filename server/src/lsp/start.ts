@@ -36,12 +36,13 @@ import {
   type PreviewTasksText,
   type ServerMemoryResult,
   ServerCommands,
+  type TranslateMeshConfigResult,
   type ServerSettings,
   type TemplateChangedParams,
 } from '../../../common/protocol';
 import { AnalysisCache } from './analysis';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
-import { BackgroundRunner } from './background-worker';
+import { BackgroundRunner, WORKER_IDLE_RETIRE_MS } from './background-worker';
 import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures } from './features';
@@ -53,6 +54,8 @@ import { effectiveJqPath, jqConfigOf, toServerSettings } from './settings';
 import { fsPathOf, IncludeTracker } from './include-tracker';
 import { LENS_COMMANDS, LensCommands } from './lens-commands';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
+import { openTranslation, translateToFile, type ClientFileCapabilities } from './meshconfig-actions';
+import { grafanaExplanation } from '../template/grafana/agent-view';
 
 /** How long the first checks wait for the client's answer to workspace/configuration. */
 const SETTINGS_WAIT_MS = 5000;
@@ -68,6 +71,8 @@ export interface ServerOptions {
   incrementalMinChars: number;
   /** jq binary when the `psconfig.jq.path` setting is empty (the entry point passes JQ_PATH). */
   defaultJqPath: string | undefined;
+  /** After a document is closed, the worker is retired once idle this long (background-worker.ts). */
+  workerIdleRetireMs: number;
 }
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
@@ -76,6 +81,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   editedTextMinChars: 256 * 1024,
   incrementalMinChars: 256 * 1024,
   defaultJqPath: undefined,
+  workerIdleRetireMs: WORKER_IDLE_RETIRE_MS,
 };
 
 export function consoleLogger(connection: Connection): Logger {
@@ -123,9 +129,11 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   let workspaceFoldersSupported = false;
   let editRangeDefault = false;
   let snippetSupport = false;
+  /** What the client can do with files (the MeshConfig translation's quick fix). */
+  const fileCaps: ClientFileCapabilities = { createFiles: false, showDocument: false };
   let showDocumentSupport = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
-  const runner = new BackgroundRunner(options.workerEntry, log);
+  const runner = new BackgroundRunner(options.workerEntry, log, options.workerIdleRetireMs);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
   const includes = new IncludeTracker();
   const openTexts = () => documents.all().map((d) => ({ uri: d.uri, text: d.getText() }));
@@ -223,6 +231,10 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     editRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const editCaps = params.capabilities.workspace?.workspaceEdit;
+    fileCaps.createFiles =
+      editCaps?.documentChanges === true && editCaps.resourceOperations?.includes('create') === true;
+    fileCaps.showDocument = params.capabilities.window?.showDocument?.support === true;
     showDocumentSupport = params.capabilities.window?.showDocument?.support === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
       // `{ settings }` (the VS Code client), `{ psconfig }` (Helix sends its `config` table here), or the section.
@@ -342,6 +354,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       cache.delete(e.document.uri);
       schema.forget(e.document.uri);
       expansion.forget(e.document.uri);
+      runner.documentClosed();
     }),
   );
 
@@ -386,11 +399,16 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     expand: expandFor,
     dashboardPairs: (uri, tasks) => dashboardPairsFor({ uri, tasks }),
     schedule: (uri, token) => scheduleFor({ uri, noTasks: true }, token),
+    grafana: (uri, task) => {
+      const doc = documents.get(uri);
+      const model = doc && cache.get(doc).model;
+      return model ? grafanaExplanation(model, task) : undefined;
+    },
   });
 
   // The same for clients without our custom request (Neovim, Emacs, Helix): workspace/executeCommand.
   connection.onExecuteCommand((params, token) =>
-    runSafe<ExpandTasksResult | PreviewTasksText | LensCommandResult | null>(
+    runSafe<ExpandTasksResult | PreviewTasksText | TranslateMeshConfigResult | LensCommandResult | null>(
       log,
       'executeCommand',
       null,
@@ -405,6 +423,9 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
           typeof arg === 'string' ? { uri: arg } : ((arg ?? { uri: lastTouched ?? '' }) as ExpandTasksParams);
         if (params.command === ServerCommands.expandTasks) return expandFor(request, token);
         if (params.command === ServerCommands.previewTasks) return previewText(await expandFor(request, token));
+        if (params.command === ServerCommands.openTranslation) return openTranslation(connection, fileCaps, arg);
+        if (params.command === ServerCommands.translateMeshConfig)
+          return translateToFile(connection, documents, fileCaps, arg);
         throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
       },
     ),
@@ -499,7 +520,9 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     log,
     supportsEditRangeDefault: () => editRangeDefault,
     supportsSnippets: () => snippetSupport,
+    fileCapabilities: () => fileCaps,
     editedTextMinChars: options.editedTextMinChars,
+    publishedDiagnostics: (uri, version) => publisher.published(uri, version),
   });
   documents.listen(connection);
   connection.listen();

@@ -81,9 +81,12 @@ export class TaskComparisons {
       { result: old, source: job.base.source, diagnostics: oldDiagnostics },
       { result: current, source: input.uri, diagnostics: newDiagnostics },
     );
+    // A summary (the status bar, after each edit) opens no task, so it is not kept: keeping it would replace the
+    // comparison the Task Changes tree shows, and that tree's tasks would then no longer open.
+    if (job.summaryOnly) return answer({ id: '', diff: withoutValues(diff, true) });
     const id = String(this.nextId++);
     this.kept.set(input.uri, { id, old, new: current });
-    return answer({ id, diff: withoutValues(diff, job.summaryOnly) });
+    return answer({ id, diff: withoutValues(diff, false) });
   }
 
   /** One side of one task of the latest comparison of `uri`. */

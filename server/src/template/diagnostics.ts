@@ -5,6 +5,7 @@
 //                                                            // then reported as not read)
 //   const diagnostics = validateModel(model);        // on a model already built (analyseTemplate, model.ts)
 //   const slow = await checkJqExpressions(model);   // jq compile errors, published after the fast ones
+//   const { shown, omitted } = capDiagnostics(all);  // worst first, cut to MAX_DIAGNOSTICS (diagnostic-cap.ts)
 //
 // Offsets are UTF-16 offsets into `text`; convert with positions.ts (LineIndex) or the LSP TextDocument.
 import { analyseTemplate, type TemplateModel } from './model';
@@ -15,6 +16,8 @@ import { checkIncludes } from './rules/includes';
 import { checkAddressFormats } from './rules/address-format';
 import { checkEmptySelections } from './rules/empty-selection';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
+import { checkArchiveLocalhost } from './rules/archive-localhost';
+import { checkLegacyPlaceholders } from './rules/legacy-placeholders';
 import { checkPscheduler } from './rules/pscheduler';
 import { checkReferences } from './rules/references';
 import { checkSemantics } from './rules/semantics';
@@ -22,6 +25,8 @@ import { checkSyntax } from './rules/syntax';
 import { checkTemplateVariables } from './rules/template-variables';
 import { checkUnused } from './rules/unused';
 import { validateSchema } from './schema/validator';
+import { isMeshConfig, meshConfigDiagnostics } from './meshconfig/detect';
+import { grafanaDiagnostics } from './grafana/agent-view';
 import type { Reference, SymbolIndex } from './symbols';
 import type { TemplateDiagnostic } from './rules/diagnostic';
 
@@ -58,8 +63,6 @@ export interface ValidationResult {
 }
 
 const MAX_SYNTAX_ERRORS = 100;
-/** More than this many problems helps nobody and would swamp the editor: the rest is summarised. */
-export const MAX_DIAGNOSTICS = 5000;
 
 export function validateTemplate(text: string, opts: ValidateOptions = {}): ValidationResult {
   const model = analyseTemplate(text);
@@ -105,7 +108,11 @@ export async function readIncludes(parsed: ParsedTemplate, policy: IncludePolicy
 
 const NOT_READ_HERE = 'includes are not read by this check';
 
-/** Every synchronous check on one analysis, sorted by position and capped at MAX_DIAGNOSTICS. */
+/**
+ * Every synchronous check on one analysis, in document order, all of them: whoever shows them orders them by
+ * severity and caps them (diagnostic-cap.ts), after the user's severity overrides, so counts and exit codes see
+ * every problem and no error hides behind hints.
+ */
 export function validateModel(model: TemplateModel, opts: ValidateOptions = {}): TemplateDiagnostic[] {
   const { parsed } = model;
   const includes = opts.includes ?? unreadIncludeSet(parsed, NOT_READ_HERE);
@@ -129,7 +136,10 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
       end: last.end,
     });
   }
-  if (parsed.root) {
+  if (parsed.root && isMeshConfig(parsed)) {
+    // Not a template: one diagnostic saying what it is, and what a translation would not carry over.
+    append(meshConfigDiagnostics(parsed));
+  } else if (parsed.root) {
     if (opts.schema !== false) append(validateSchema(parsed.root));
     // Names resolve against the template merged with its includes; those that may come from an unread include
     // are listed once, on that include's entry.
@@ -137,26 +147,17 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(checkReferences(model, includes, unresolved));
     append(checkIncludes(model, includes, unresolved));
     append(checkTemplateVariables(model));
+    append(checkLegacyPlaceholders(model));
+    append(checkArchiveLocalhost(model));
     append(checkSemantics(model));
     append(checkAddressFormats(model));
     append(checkEmptySelections(model, includes));
     append(checkAgentBehaviour(model));
     if (opts.pscheduler !== false) append(checkPscheduler(model));
+    append(grafanaDiagnostics(model));
     // While the text does not parse, a half-typed reference would make its target look unused: no hints then.
     if (opts.unused !== false && parsed.syntaxErrors.every((e) => e.tooDeep)) append(checkUnused(model, includes));
   }
   out.sort((a, b) => a.start - b.start || a.end - b.end);
-  if (out.length > MAX_DIAGNOSTICS) {
-    const rest = out.length - MAX_DIAGNOSTICS;
-    out.length = MAX_DIAGNOSTICS;
-    const last = out[MAX_DIAGNOSTICS - 1];
-    out.push({
-      code: 'psconfig/too-many-problems',
-      severity: 'information',
-      message: `${rest} more problems after this one are not shown.`,
-      start: last.start,
-      end: last.end,
-    });
-  }
   return out;
 }

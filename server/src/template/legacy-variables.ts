@@ -1,6 +1,6 @@
 // The placeholders of the MeshConfig era and pSConfig's drafts, and the template variable that replaced each one.
 // One table for everything that turns old text into pSConfig variables: the quick fixes (fixes/), the placeholder
-// rule (rules/legacy-placeholders.ts) and the MeshConfig translator.
+// rule (rules/legacy-placeholders.ts) and the MeshConfig translator (meshconfig/).
 //
 // Where the mapping comes from (read, not guessed):
 // - pSConfig's draft templates wrote `$group::N` for the N-th address of a task and `$requesting-agent` for the
@@ -13,7 +13,8 @@
 //   (perfsonar/perl-shared libperfsonar/lib/perfSONAR_PS/Client/PSConfig/Translators/MeshConfig/Config.pm):
 //   `source`/`dest` → `{% address[0] %}`/`{% address[1] %}`, `source-node`/`dest-node` →
 //   `{% pscheduler_address[0] %}`/`{% pscheduler_address[1] %}`, `flip` → `{% flip %}`, an esmond archive's
-//   `measurement-agent` → `{% scheduled_by_address %}` (_convert_measurement_archives). Its MeshConfigTasks
+//   `measurement-agent` → `{% scheduled_by_address %}` (_convert_measurement_archives); meshconfig/parameters.ts
+//   says which roles each test type has. Its MeshConfigTasks
 //   sibling (…/Translators/MeshConfigTasks/Config.pm) replaces a `localhost`, `127.0.0.1` or `::1` archive host by
 //   `{% scheduled_by_address %}` "since localhost causes problems when remote is lead".
 //   The Python port (perfsonar/psconfig psconfig/client/psconfig/translators/mesh_config/config.py) is a stub whose

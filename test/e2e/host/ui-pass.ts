@@ -499,10 +499,81 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         throw new Error(`the error does not say the connection was refused: "${text}"`);
       return `status "${text}"`;
     });
+    await checks.run(
+      'the light bulb on an esmond archive offers the perfSONAR 5 fix, and applying it converts the archive',
+      '10-quick-fix-applied',
+      async () => {
+        const file = 'esmond-mesh.psconfig.json';
+        await openFile(page, file);
+        await page.locator('.monaco-editor .squiggly-warning, .monaco-editor .squiggly-error').first().waitFor();
+        // The keyboard into the editor (after Quick Open and the explorer's webview it may be elsewhere, and Ctrl+.
+        // then opens nothing), then the cursor inside `"esmond"` of the first archive.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        const text = readFileSync(join(opts.workspaceDir, file), 'utf8');
+        await goTo(page, lineColumn(text, text.indexOf('"esmond"') + 2));
+        await page.keyboard.press('Control+.');
+        const menu = page.locator('.action-widget');
+        const fix = menu.locator('.monaco-list-row', { hasText: "Convert to perfSONAR 5's logstash http archive" });
+        await fix.first().waitFor();
+        const offered = await texts(menu.locator('.monaco-list-row'));
+        await page.screenshot({ path: join(opts.screenshots, '10-quick-fix-menu.png') });
+        await fix.first().click();
+        await page
+          .locator('.monaco-editor .view-lines', { hasText: '"_url": "https://ma.example.net/logstash"' })
+          .first()
+          .waitFor();
+        return `offered ${offered.join(' | ')}; the archive now posts to https://ma.example.net/logstash`;
+      },
+    );
+    await checks.run(
+      'the quick fix on a MeshConfig file opens its pSConfig translation beside it',
+      '11-meshconfig-translate',
+      async () => {
+        await runCommand(page, 'View: Close All Editor Groups');
+        // Earlier checks applied quick fixes and left their files edited: VS Code asks, and they are not saved.
+        const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+        if (
+          await dontSave
+            .first()
+            .waitFor({ timeout: 5000 })
+            .then(
+              () => true,
+              () => false,
+            )
+        )
+          await dontSave.first().click();
+        await openFile(page, 'latentput-meshconfig.json');
+        await page
+          .locator('.statusbar-item', { hasText: /^pSConfig$/ })
+          .first()
+          .waitFor();
+        await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+        // The error is on the first key (line 2, "organizations"): the keyboard into the editor, the cursor inside
+        // that key, then Ctrl+. lists the quick fixes there.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await goTo(page, { line: 2, column: 8 });
+        await page.keyboard.press('Control+.');
+        const fix = page.locator('.context-view').getByText('Translate MeshConfig to pSConfig').first();
+        await fix.waitFor();
+        await fix.click();
+        await page.locator('.tab.active', { hasText: 'latentput-meshconfig.psconfig.json' }).waitFor();
+        const groupOf = (name: string) =>
+          page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: name }) }).first();
+        const left = await groupOf('latentput-meshconfig.json').boundingBox();
+        const right = await groupOf('latentput-meshconfig.psconfig.json').boundingBox();
+        if (!left || !right || right.x <= left.x)
+          throw new Error(`the translation is not in a column beside the MeshConfig file (${left?.x} / ${right?.x})`);
+        // The tasks are at the end of the translation: shown there, in the picture too.
+        await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+        await page.keyboard.press('Control+End');
+        await page.locator('.monaco-editor .view-lines', { hasText: '"Throughputtestname"' }).first().waitFor();
+        return `the MeshConfig file at x=${left.x}, its translation beside it at x=${right.x}`;
+      },
+    );
 
     await checks.run(
       "a task's schedule lens opens the host timeline on that task",
-      '10-schedule-timeline',
+      '12-schedule-timeline',
       async () => {
         // busy-mesh.psconfig.json: `busy` asks more throughput of its three hosts than they can run; only its schedule
         // lens says some runs will not fit.

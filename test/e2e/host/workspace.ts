@@ -5,7 +5,7 @@ import { mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync, mkdt
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { dashboardFixturePath, examplesDir, repoRoot as findRoot } from '../../fixtures';
+import { dashboardFixturePath, examplesDir, meshconfigDir, repoRoot as findRoot } from '../../fixtures';
 
 export { examplesDir };
 export const repoRoot = findRoot();
@@ -21,6 +21,9 @@ export const EXAMPLES: Record<string, string> = {
   'pwa--import3-i2-ap-rex-expected.json': 'import3-missing-archive.psconfig.json',
   'perl-shared--client-psconfig-taskgenerator.json': 'taskgenerator-jq.psconfig.json',
 };
+
+/** A real MeshConfig file (psconfig-web's latentput), a plain `.json`: recognised by its content. */
+export const MESHCONFIG_FILE = 'latentput-meshconfig.json';
 
 /** examples/example-1-simple.psconfig.json, copied under its own name. */
 export const USERS_EXAMPLE_1 = 'example-1-simple.psconfig.json';
@@ -56,6 +59,7 @@ export function createWorkspace(
   // pScheduler refuses (docs/checks.md, pScheduler's own checks); the suite needs a template with no errors at all.
   copyFileSync(join(repoRoot, 'examples', USERS_EXAMPLE_1), join(dir, USERS_EXAMPLE_1));
   for (const name of readdirSync(ownFixturesDir)) copyFileSync(join(ownFixturesDir, name), join(dir, name));
+  copyFileSync(join(meshconfigDir, 'pwa--latentput-meshconfig.json'), join(dir, MESHCONFIG_FILE));
   // The dashboard's mesh, its archive pointed at this run's local archive.
   writeFileSync(
     join(dir, DASHBOARD_TEMPLATE),

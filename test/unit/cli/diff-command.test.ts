@@ -91,6 +91,44 @@ test('two git revisions: the issue’s JSON shape, the removed and changed tasks
   assert.deepEqual([d.old.tasks, d.new.tasks], [6, 2]);
 });
 
+test("each host's load before and after is the schedule model's, as `psconfig-tools schedule` reports each version", () => {
+  const d = JSON.parse(
+    run(['HEAD~1:meshes/mesh.psconfig.json', 'HEAD:meshes/mesh.psconfig.json', '--format', 'json']).out,
+  ).hosts as { host: string; exclusiveLoad: { old: number; new: number }; normalLoad: { old: number; new: number } }[];
+  // The schedule command on each version's own file (the old one read back from git).
+  const loads = (t: Obj): Map<string, { exclusiveLoad: number; normalLoad: number }> => {
+    const file = join(repo, 'schedule-input.psconfig.json');
+    writeFileSync(file, JSON.stringify(t));
+    const r = spawnSync(process.execPath, [cliJs, 'schedule', file, '--format', 'json', '--days', '1'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.ok(r.status === 0 || r.status === 1, r.stderr);
+    const hosts = (JSON.parse(r.stdout) as Obj).hosts as {
+      address: string;
+      exclusiveLoad: number;
+      normalLoad: number;
+    }[];
+    return new Map(hosts.map((h) => [h.address, h]));
+  };
+  const before = loads(mesh());
+  const after = loads(edited());
+  // Every host's load changes: host-c leaves, and the other two run 20 s tests instead of 30 s ones.
+  assert.deepEqual(d.map((h) => h.host).sort(), [...before.keys()].sort());
+  // (The schedule report rounds loads to 4 decimals; the diff keeps the model's figures.)
+  const near = (x: number, y: number | undefined, what: string): void =>
+    assert.ok(Math.abs(x - (y ?? 0)) < 1e-4, `${what}: ${x} vs ${y}`);
+  for (const h of d) {
+    near(h.exclusiveLoad.old, before.get(h.host)?.exclusiveLoad, `${h.host} exclusive before`);
+    near(h.exclusiveLoad.new, after.get(h.host)?.exclusiveLoad, `${h.host} exclusive after`);
+    near(h.normalLoad.old, before.get(h.host)?.normalLoad, `${h.host} normal before`);
+  }
+  const c = d.find((h) => h.host === 'host-c.perfsonar.net');
+  assert.ok(c && c.exclusiveLoad.old > 0 && c.exclusiveLoad.new === 0, JSON.stringify(c));
+  const a = d.find((h) => h.host === 'host-a.perfsonar.net');
+  assert.ok(a && a.exclusiveLoad.new < a.exclusiveLoad.old, JSON.stringify(a));
+});
+
 test('--report-only exits 0; the same version on both sides exits 0 with no task changes', () => {
   const report = run(['HEAD~1:meshes/mesh.psconfig.json', 'HEAD:meshes/mesh.psconfig.json', '--report-only']);
   assert.equal(report.code, 0, report.err);
@@ -194,4 +232,12 @@ test('docs/task-diff.md shows what the command prints for its example', () => {
   const r = run(['HEAD~1:meshes/mesh.psconfig.json', 'meshes/mesh.psconfig.json', '--format', 'markdown']);
   assert.equal(r.code, 1, r.err);
   assert.equal(m[1], r.out);
+  // The README shows lines of the same output (the headline, the task table, a host's load).
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const shown = /<!-- task-diff-example[^>]*-->\n([\s\S]*?)<!-- \/task-diff-example -->/.exec(readme);
+  assert.ok(shown, 'the task-diff example of README.md');
+  const printed = new Set(r.out.split('\n'));
+  const lines = shown[1].split('\n').filter((l) => l.trim() !== '');
+  assert.ok(lines.length >= 6, shown[1]);
+  for (const line of lines) assert.ok(printed.has(line), `README line not printed by the command: ${line}`);
 });

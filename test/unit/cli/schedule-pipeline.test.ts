@@ -80,6 +80,21 @@ test("an overloaded mesh: exit 1, non-starters in pScheduler's words, findings o
   assert.match(table.stdout, /tasks lose runs/);
 });
 
+test('--suggest: the change it prints makes the template fit when the command is run again on the changed template', () => {
+  const file = join(dir, 'suggest.json');
+  writeFileSync(file, mesh(3, { repeat: 'PT1M', slip: 'PT1M', sliprand: true }));
+  const r = run([file, '--days', '1', '--suggest', '--seed', '2']);
+  assert.equal(r.status, 1);
+  const m = /^suggestion: mesh: With repeat (PT\w+), slip (PT\w+), all [\d,]+ runs of 'mesh' fit/m.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  const fixed = join(dir, 'suggest-fixed.json');
+  writeFileSync(fixed, mesh(3, { repeat: m[1], slip: m[2], sliprand: true }));
+  const again = run([fixed, '--days', '1', '--seed', '2', '--format', 'json']);
+  assert.equal(again.status, 0, again.stderr);
+  const report = JSON.parse(again.stdout) as ScheduleReport;
+  assert.ok(report.tasks.every((t) => t.scheduled === t.wanted && t.nonstart === 0));
+});
+
 test('--host keeps one host and its tasks (exit status judged on them); an unknown host is an error naming the hosts', () => {
   const file = join(dir, 'host.json');
   writeFileSync(file, mesh(3, { repeat: 'PT1H', slip: 'PT1H' }));

@@ -3,8 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { looksLikeTemplate, topLevelKeys } from '../../../client/src/language/template-detection';
-import { exampleFiles } from '../../fixtures';
+import {
+  isAgentConfigFile,
+  looksLikeMeshConfig,
+  looksLikeTemplate,
+  topLevelKeys,
+} from '../../../client/src/language/template-detection';
+import { exampleFiles, meshconfigDir } from '../../fixtures';
+import { readdirSync } from 'node:fs';
 
 import { examplesDir as examples } from '../../fixtures';
 
@@ -63,4 +69,25 @@ test('every shared example template is detected; the partial ones without tasks/
     assert.equal(looksLikeTemplate(text), 'tasks' in parsed && 'groups' in parsed, f);
   }
   assert.equal(looksLikeTemplate(readFileSync(path.join(examples, 'expected-pairs.json'), 'utf8')), false);
+});
+
+test('MeshConfig files (organizations and tests, no template sections) are recognised; templates are not', () => {
+  for (const f of readdirSync(meshconfigDir).filter((n) => n.endsWith('.json'))) {
+    const text = readFileSync(path.join(meshconfigDir, f), 'utf8');
+    assert.equal(looksLikeMeshConfig(text), true, f);
+    assert.equal(looksLikeTemplate(text), false, f);
+  }
+  for (const f of exampleFiles())
+    assert.equal(looksLikeMeshConfig(readFileSync(path.join(examples, f), 'utf8')), false);
+  assert.equal(looksLikeMeshConfig('{"organizations": [], "tests": []}'), true);
+  assert.equal(looksLikeMeshConfig('{"organizations": []}'), false);
+  assert.equal(looksLikeMeshConfig('{"organizations": [], "tests": [], "addresses": {}}'), false);
+});
+
+test("the agents' own configuration files are never templates", () => {
+  assert.equal(isAgentConfigFile('/etc/perfsonar/psconfig/grafana-agent.json'), true);
+  assert.equal(isAgentConfigFile('/etc/perfsonar/psconfig/pscheduler-agent.json'), true);
+  assert.equal(isAgentConfigFile('C:\\ps\\grafana-agent.json'), true);
+  assert.equal(isAgentConfigFile('/etc/perfsonar/psconfig/pscheduler.d/mesh.json'), false);
+  assert.equal(isAgentConfigFile('/x/my-grafana-agent.json.bak'), false);
 });

@@ -35,10 +35,20 @@ test('text format: file:line:col: severity code message; exit 1 on errors', () =
   assert.deepEqual(r.stdout.trim().split('\n'), [
     `${f}:3:9: error psconfig/missing-property Archive \`example-archive-central\` is missing the required property \`archiver\` (the pScheduler archiver plugin, e.g. \`http\`, \`rabbitmq\`, \`syslog\`).`,
     `${f}:4:13: error psconfig/unknown-property \`archive\` is not a property of an archive; did you mean \`archiver\`?`,
+    `${f}:7:39: error psconfig/legacy-placeholder \`$requesting-agent\` is a placeholder of pSConfig's drafts, which pSConfig never expands: pScheduler receives the text \`$requesting-agent\` as it is. Write \`{% scheduled_by_address %}\` (the variable that replaced it).`,
     ...[33, 41, 48].flatMap((line) => [
-      `${f}:${line}:27: error psconfig/spec-invalid-value \`source\` must be a host name or an IP address (pScheduler type Host), not "$group::0".`,
-      `${f}:${line + 1}:25: error psconfig/spec-invalid-value \`dest\` must be a host name or an IP address (pScheduler type Host), not "$group::1".`,
+      `${f}:${line}:28: error psconfig/legacy-placeholder \`$group::0\` is a placeholder of pSConfig's drafts, which pSConfig never expands: pScheduler receives the text \`$group::0\` as it is. Write \`{% address[0] %}\` (the variable that replaced it).`,
+      `${f}:${line + 1}:26: error psconfig/legacy-placeholder \`$group::1\` is a placeholder of pSConfig's drafts, which pSConfig never expands: pScheduler receives the text \`$group::1\` as it is. Write \`{% address[1] %}\` (the variable that replaced it).`,
     ]),
+    // its tasks set no display-task-name: their perfSONAR 5 Grafana grids stay empty (docs/migration.md, Grafana)
+    ...[
+      [69, 'example-task-throughput'],
+      [75, 'example-task-latencybg'],
+      [80, 'example-task-trace'],
+    ].map(
+      ([line, task]) =>
+        `${f}:${line}:10: information psconfig/grafana-no-display-name Grafana: this task has no \`reference.display-task-name\`. perfSONAR 5's Grafana agent draws its grid (titled "${task}") but finds results by that name (\`reference.display-task-name.keyword\`), which the archived results of this task do not carry: the grid stays empty.`,
+    ),
   ]);
 });
 

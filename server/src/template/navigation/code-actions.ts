@@ -281,12 +281,12 @@ function createObject(
 }
 
 /** Indentation unit of the document (first indented line), two spaces by default. */
-function indentUnit(text: string): string {
+export function indentUnit(text: string): string {
   const m = /\n([ \t]+)\S/.exec(text.slice(0, 20000));
   return m ? m[1] : '  ';
 }
 
-function lineIndent(text: string, offset: number): string {
+export function lineIndent(text: string, offset: number): string {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(text.slice(lineStart, offset + 1))?.[0] ?? '';
 }

@@ -6,6 +6,7 @@ import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { tasksExpanding } from '../variable-table';
 import { perDay, plural, type ExpansionFacts } from './hover';
+import { grafanaLensTitle, grafanaView } from '../grafana/agent-view';
 
 export interface TaskLens {
   kind: 'task';
@@ -193,4 +194,23 @@ export function dashboardLenses(model: TemplateModel): DashboardLens[] {
   return model.index.definitions
     .filter((d) => d.kind === 'tasks')
     .map((d) => ({ kind: 'dashboard', task: d.name, start: d.start, end: d.end, title: 'Dashboard' }));
+}
+
+/** What perfSONAR 5's Grafana agent draws for a task: its grid and dashboards, an empty grid, or none and why. */
+export interface GrafanaLens {
+  kind: 'grafana';
+  task: string;
+  start: number;
+  end: number;
+  title: string;
+}
+
+export function grafanaLenses(model: TemplateModel): GrafanaLens[] {
+  return grafanaView(model).map((v) => ({
+    kind: 'grafana',
+    task: v.task,
+    start: v.start,
+    end: v.end,
+    title: grafanaLensTitle(v),
+  }));
 }

@@ -9,6 +9,7 @@ import { summaryOf } from './summary';
 import { keySlotAt, labelsOfAddress, valueSlotAt, type ReferenceSlot } from './reference-slots';
 import type { NavCompletionItem, NavCompletionResult } from './completion-items';
 import { completeInPayload, completePayloadString } from './pscheduler-completion';
+import { completeReference } from './reference-completion';
 
 export type { NavCompletionItem, NavCompletionResult } from './completion-items';
 
@@ -40,10 +41,12 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
     const key = node.children?.[0];
     if (typeof key?.value !== 'string' || !node.parent) return NONE;
     const slot = valueSlotAt([...nodePath(node.parent), key.value], node.parent);
-    return slot ? names(model, slot, offset, offset, true) : (completeInPayload(model, node, offset) ?? NONE);
+    return slot
+      ? names(model, slot, offset, offset, true)
+      : (completeInPayload(model, node, offset) ?? completeReference(model, node, offset) ?? NONE);
   }
-  // Inside a spec / data or a test / archive / context object, between tokens or on a literal.
-  return completeInPayload(model, node, offset) ?? NONE;
+  // Inside a spec / data or a test / archive / context object, between tokens or on a literal; a task's reference.
+  return completeInPayload(model, node, offset) ?? completeReference(model, node, offset) ?? NONE;
 }
 
 /** A string token whose closing quote is really there (the tolerant parser ends unterminated ones at the line end). */
@@ -60,7 +63,7 @@ function completeInString(model: TemplateModel, node: JsonNode, offset: number):
     // A key: only remote-addresses keys name something.
     const slot = parent.parent ? keySlotAt(nodePath(parent.parent)) : undefined;
     if (slot) return names(model, slot, start, end, false);
-    return completePayloadString(model, node, offset, start, end) ?? NONE;
+    return completePayloadString(model, node, offset, start, end) ?? completeReference(model, node, offset) ?? NONE;
   }
   const path = nodePath(node);
   const holder = parent?.type === 'property' ? parent.parent : undefined;
@@ -68,7 +71,7 @@ function completeInString(model: TemplateModel, node: JsonNode, offset: number):
   if (slot) return names(model, slot, start, end, false);
   const variable = completeVariable(model, path, start, end, offset);
   if (variable.context !== 'none') return variable;
-  return completePayloadString(model, node, offset, start, end) ?? NONE;
+  return completePayloadString(model, node, offset, start, end) ?? completeReference(model, node, offset) ?? NONE;
 }
 
 interface NameEntry {

@@ -9,6 +9,7 @@ import { singular } from './completion';
 import { definitionsOf, targetAt, type NameTarget } from './names';
 import { code, fenced, plain } from './markdown';
 import { hoverPayload } from './pscheduler-hover';
+import { hoverReference } from './reference-completion';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
 export interface TaskFact {
@@ -48,7 +49,7 @@ export function hoverAt(model: TemplateModel, offset: number, facts?: ExpansionF
     const v = scanStringNode(model.text, node).find((x) => offset >= x.start && offset <= x.end);
     if (v) return hoverVariable(model, node, v, facts);
   }
-  return hoverPayload(model, offset);
+  return hoverPayload(model, offset) ?? hoverReference(model, offset);
 }
 
 function fence(value: unknown): string {

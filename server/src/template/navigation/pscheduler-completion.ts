@@ -171,12 +171,12 @@ function versionText(p: PluginData): { plain: string; snippet: string } {
     : { plain: '', snippet: `\${1|${versions.join(',')}|}` };
 }
 
-function snippetEscape(s: string): string {
+export function snippetEscape(s: string): string {
   return s.replace(/[$}\\]/g, (c) => `\\${c}`);
 }
 
 /** Is the next significant character after `offset` the start of another property (a key's quote)? */
-function followedByProperty(text: string, offset: number): boolean {
+export function followedByProperty(text: string, offset: number): boolean {
   const m = /^\s*(\S)/.exec(text.slice(offset, offset + 2000));
   return m?.[1] === '"';
 }
@@ -286,7 +286,7 @@ export function isPluginNameProperty(prop: JsonNode): PluginKind | undefined {
 const WORD = /[\w.+-]/;
 
 /** The bare word (no quotes) around `offset`: what is being typed where no token was recognised. */
-function wordAround(text: string, offset: number): { start: number; end: number } {
+export function wordAround(text: string, offset: number): { start: number; end: number } {
   let start = offset;
   while (start > 0 && WORD.test(text[start - 1])) start--;
   let end = offset;

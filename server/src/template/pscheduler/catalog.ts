@@ -84,6 +84,14 @@ export type ToolCondition =
   | { all: ToolCondition[] }
   | { truthy: string }
   | { notIn: string; values: unknown[]; default?: unknown; scheme?: boolean }
+  /** The value (or, with `scheme`, its URL's scheme) is one of `values`; never when absent. */
+  | { in: string; values: unknown[]; scheme?: boolean }
+  /** `factor` times one duration is longer than another (both present and readable). */
+  | { durationTimes: string; factor: number; above: string }
+  /** The value is an IPv4 or IPv6 address as inet_pton reads it (pscheduler.is_ip). */
+  | { ipAddress: string }
+  /** A file:// URL whose path curl's can-run refuses on every host (tools.ts fileUrlRefused). */
+  | { fileUrlRefused: string; forbidden: string[] }
   | { outside: string; min?: number; max?: number }
   | { durationBelow: string; limit: string }
   | { durationAbove: string; limit: string }

@@ -116,6 +116,15 @@ export function urlHttpScheme(input: RuleInput): Problem[] {
 
 /** Python 3.11's urllib.parse.urlsplit(url).scheme; undefined where it raises ValueError (bad brackets). */
 export function urlScheme(url: string): string | undefined {
+  return urlSplit(url)?.scheme;
+}
+
+/**
+ * Python 3.11's urllib.parse.urlsplit(url): the scheme (lower case) and the path (after the netloc, before `?` or
+ * `#`, not decoded); undefined where it raises ValueError (bad brackets). `urlparse` gives the same path for the
+ * schemes that take no `;params` (file among them).
+ */
+export function urlSplit(url: string): { scheme: string; path: string } | undefined {
   let s = url.replace(/^[\x00-\x20]+/, '').replace(/[\t\r\n]/g, '');
   let scheme = '';
   const i = s.indexOf(':');
@@ -131,8 +140,10 @@ export function urlScheme(url: string): string | undefined {
     const close = netloc.includes(']');
     if (open !== close) return undefined;
     if (open && !bracketedNetlocOk(netloc)) return undefined;
+    s = end < 0 ? '' : rest.slice(end);
   }
-  return scheme;
+  const q = s.search(/[?#]/);
+  return { scheme, path: q < 0 ? s : s.slice(0, q) };
 }
 
 /** urllib.parse._check_bracketed_netloc */

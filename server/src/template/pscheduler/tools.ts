@@ -4,7 +4,8 @@
 // when none can, the task is refused ("None of the participants could run this test").
 import { memberProp, memberValue, type NodeLike } from './nodes';
 import { allTools, tool as toolData, type ToolCondition, type ToolData } from './catalog';
-import { urlScheme } from './rules';
+import { urlScheme, urlSplit } from './rules';
+import { isIPv4, isIPv6 } from './formats';
 import type { Expansion } from './validate';
 
 export interface ToolVerdict {
@@ -134,6 +135,32 @@ function holds(c: ToolCondition, testType: string, spec: NodeLike, opts: ToolChe
     if (c.scheme && typeof actual === 'string') actual = urlScheme(actual) ?? '';
     return !c.values.some((x) => x === actual);
   }
+  if ('in' in c) {
+    const v = valueOf(spec, c.in, opts);
+    if (v === null) return false;
+    if (v === undefined) return undefined;
+    const actual = c.scheme && typeof v.value === 'string' ? (urlScheme(v.value) ?? '') : v.value;
+    return c.values.some((x) => x === actual);
+  }
+  if ('durationTimes' in c) {
+    const a = valueOf(spec, c.durationTimes, opts);
+    const b = valueOf(spec, c.above, opts);
+    if (a === null || b === null) return false;
+    if (a === undefined || b === undefined) return undefined;
+    const x = typeof a.value === 'string' ? isoSeconds(a.value) : undefined;
+    const y = typeof b.value === 'string' ? isoSeconds(b.value) : undefined;
+    return x === undefined || y === undefined ? undefined : c.factor * x > y;
+  }
+  if ('ipAddress' in c) {
+    const v = valueOf(spec, c.ipAddress, opts);
+    if (v === null || v === undefined) return v === undefined ? undefined : false;
+    return typeof v.value === 'string' && (isIPv4(v.value) || isIPv6(v.value));
+  }
+  if ('fileUrlRefused' in c) {
+    const v = valueOf(spec, c.fileUrlRefused, opts);
+    if (v === null || v === undefined) return v === undefined ? undefined : false;
+    return typeof v.value === 'string' ? fileUrlRefused(v.value, c.forbidden) : false;
+  }
   if ('outside' in c) {
     const v = valueOf(spec, c.outside, opts);
     if (v === null || v === undefined || typeof v.value !== 'number') return v === undefined ? undefined : false;
@@ -148,14 +175,40 @@ function holds(c: ToolCondition, testType: string, spec: NodeLike, opts: ToolChe
   return 'durationBelow' in c ? seconds < limit : seconds > limit;
 }
 
+/**
+ * curl's can-run on a file:// URL's path (pscheduler-tool-curl/curl/utilities.py file_ok): refused with a `.` or
+ * `..` component, when the real path starts with a forbidden prefix (`/etc/`, `/var/`, `/dev/`, ...), or when it
+ * is not a plain file. Without the agent's filesystem we judge only what holds on every Linux host: the path as
+ * `realpath` makes it when nothing on the way is a symbolic link, and as directories the root, the forbidden
+ * directories themselves and the empty path (`realpath('')` is the working directory). Anything else (a symbolic
+ * link, a directory elsewhere, a path it may not read) is left to the host, never reported.
+ */
+export function fileUrlRefused(url: string, forbidden: readonly string[]): boolean {
+  const split = urlSplit(url);
+  if (split?.scheme !== 'file') return false;
+  const path = split.path;
+  if (path === '') return true;
+  const parts = path.split('/');
+  if (parts.some((p) => p === '.' || p === '..')) return true;
+  if (!path.startsWith('/')) return false; // relative to the tool's working directory: unknown here
+  const real = `/${parts.filter((p) => p !== '').join('/')}`;
+  if (real === '/') return true;
+  return forbidden.some((f) => real.startsWith(f) || real === f.replace(/\/$/, ''));
+}
+
 function pyTruthy(v: unknown): boolean {
   if (v === null || v === false || v === 0 || v === '') return false;
   if (typeof v === 'object' && v !== null && 'children' in v) return ((v as NodeLike).children?.length ?? 0) > 0;
   return true;
 }
 
-/** Seconds of an ISO 8601 duration as pScheduler reads them (weeks, days, hours, minutes, seconds). */
+/**
+ * Seconds of an ISO 8601 duration as pScheduler reads them (weeks, days, hours, minutes, seconds). isodate's `$`
+ * is Python's: it also matches before a final newline, so `"PT30S\n"` is 30 seconds there too.
+ */
 export function isoSeconds(d: string): number | undefined {
+  if (d.endsWith('\n')) d = d.slice(0, -1);
+  if (d === 'P') return undefined; // isodate refuses it (a bare `PT` is zero)
   const m =
     /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
       d,

@@ -59,6 +59,9 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/priority-zero',
   'psconfig/reserved-reference-key',
   'psconfig/schedule-until-overridden',
+  // perfSONAR 4 → 5 (fixed by `psconfig-tools fix` and quick fixes, fixes/)
+  'psconfig/legacy-placeholder',
+  'psconfig/archive-localhost',
   // pScheduler's own checks (rules/pscheduler.ts)
   'psconfig/unknown-test-type',
   'psconfig/spec-unknown-property',
@@ -90,6 +93,17 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/throughput-remote-limits',
   'psconfig/host-overloaded',
   'psconfig/schedule-not-simulated',
+  // MeshConfig files (meshconfig/)
+  'psconfig/meshconfig',
+  'psconfig/meshconfig-not-translated',
+  // perfSONAR 5's Grafana agent (grafana/)
+  'psconfig/grafana-no-display',
+  'psconfig/grafana-list-group',
+  'psconfig/grafana-no-logstash',
+  'psconfig/grafana-no-display-name',
+  'psconfig/grafana-display-name-varies',
+  'psconfig/grafana-shared-display-name',
+  'psconfig/grafana-task-group-not-list',
   // limits
   'psconfig/too-many-problems',
   'psconfig/too-deep',

@@ -20,7 +20,9 @@ export type DiagnosticData =
   /** Set `schema` of the object the diagnostic's key belongs to (a field of a later schema version). */
   | { kind: 'set-schema'; version: number }
   /** Change a schedule object: each change was re-simulated and the template then fits (rules/schedule.ts). */
-  | { kind: 'schedule-change'; changes: ScheduleChange[] };
+  | { kind: 'schedule-change'; changes: ScheduleChange[] }
+  /** A MeshConfig file: translate it to a pSConfig template (meshconfig/). */
+  | { kind: 'translate-meshconfig' };
 
 /** Fields to set in the schedule object `schedule` (ISO 8601 durations as the template writes them). */
 export interface ScheduleChange {

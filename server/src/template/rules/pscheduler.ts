@@ -19,6 +19,7 @@ import { someToolCanRun, toolsForSpec, toolVerdict, type ToolVerdict } from '../
 import type { Problem } from '../pscheduler/validate';
 import { NODE } from '../tree';
 import { closestName } from './closest-name';
+import { findLegacyPlaceholders } from '../legacy-variables';
 import type { DiagnosticCode } from './codes';
 import { diag, type DiagnosticData, type TemplateDiagnostic } from './diagnostic';
 
@@ -207,6 +208,9 @@ function pluginOf(
 
 function emit(problems: Problem[], p: PluginData, ownerKey: JsonNode, out: TemplateDiagnostic[]): void {
   for (const q of problems) {
+    // A draft placeholder (`$group::0`) has its own error, which names the variable to write (legacy-placeholders.ts).
+    if (q.kind === 'invalid-value' && q.node.type === 'string' && findLegacyPlaceholders(String(q.node.value)).length)
+      continue;
     const code = CODES[p.kind][q.kind];
     let at = q.node;
     if (q.kind === 'missing-property') {

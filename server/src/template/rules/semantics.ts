@@ -43,7 +43,7 @@ function archivers(model: TemplateModel, out: TemplateDiagnostic[]): void {
       diag(
         'psconfig/esmond-archiver',
         'warning',
-        `Archive \`${name}\` uses the \`esmond\` archiver, which pScheduler 5.x no longer has: 5.x hosts reject its tasks ("Unknown archiver plugin 'esmond'"). Switch to \`http\` (e.g. Logstash/OpenSearch) unless every host runs 4.x.`,
+        `Archive \`${name}\` uses the \`esmond\` archiver, which pScheduler 5.x no longer has: 5.x hosts reject its tasks ("Unknown archiver plugin 'esmond'"). Switch to the logstash \`http\` archive perfSONAR 5 installs (a quick fix, or \`psconfig-tools fix\`, converts it) unless every host runs 4.x.`,
         a!.offset,
         a!.offset + a!.length,
         { tags: ['deprecated'] },

@@ -8,6 +8,7 @@ import type { IncludePolicy } from '../includes/loader';
 import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
 import { diffExpansions, type HostLoad } from './diff';
+import { scheduleHostLoads } from './host-loads';
 
 export interface CompareSide {
   text: string;
@@ -25,8 +26,8 @@ export interface CompareOptions {
   jq?: JqConfig;
   /** Count each version's diagnostics and report the new ones (default true). */
   diagnostics?: boolean;
-  /** Host loads of one expansion (the schedule model); absent: no load figures. */
-  loadOf?: (r: ExpandTasksResult) => Map<string, HostLoad>;
+  /** Host loads of one expansion; default: the schedule model's (host-loads.ts); `null`: no load figures. */
+  loadOf?: ((r: ExpandTasksResult) => Map<string, HostLoad>) | null;
   isCancelled?: () => boolean;
 }
 
@@ -66,6 +67,7 @@ export async function compareTemplates(
   // one thread and would hold both in memory while neither is finished.
   const oldResult = await expand(old);
   const newResult = await expand(next);
+  const loadOf = options.loadOf === null ? undefined : (options.loadOf ?? scheduleHostLoads);
   const wantDiagnostics = options.diagnostics !== false;
   const oldDiagnostics = wantDiagnostics ? await diagnosticsOf(old.text, old.includes, options.jq) : undefined;
   const newDiagnostics = wantDiagnostics ? await diagnosticsOf(next.text, next.includes, options.jq) : undefined;
@@ -74,13 +76,13 @@ export async function compareTemplates(
       result: oldResult,
       source: old.source,
       diagnostics: oldDiagnostics,
-      load: options.loadOf?.(oldResult),
+      load: loadOf?.(oldResult),
     },
     {
       result: newResult,
       source: next.source,
       diagnostics: newDiagnostics,
-      load: options.loadOf?.(newResult),
+      load: loadOf?.(newResult),
     },
   );
 }

@@ -5,6 +5,7 @@ export type { DiffSideInput, HostLoad } from './diff';
 export { taskParts, PRIVATE_SPEC_NOTE } from './parts';
 export { jsonEqual } from './json-equal';
 export { compareTemplates, diagnosticsOf } from './compare';
+export { scheduleHostLoads } from './host-loads';
 export type { CompareSide, CompareOptions } from './compare';
 // The result's types and its one headline wording live in common/protocol.ts (the editor receives them too).
 export { taskDiffHeadline } from '../../../../common/protocol';

@@ -1,0 +1,101 @@
+// Every fix a template needs, applied to its text: `psconfig-tools fix` (and its tests) on the same fixes the
+// language server offers. A pass checks the text (the diagnostics every editor shows), takes the fix of each fixable
+// diagnostic in FIXABLE_CODES order, skipping one whose edits would overlap a fix already taken, and applies them;
+// the next pass checks the new text. It stops when a pass has nothing left to apply, so running it on its own output
+// changes nothing. What stays unfixed is listed with the reason.
+import { analyseTemplate } from '../model';
+import { LineIndex } from '../positions';
+import { validateModel } from '../diagnostics';
+import type { TemplateDiagnostic } from '../rules/diagnostic';
+import { applyEdits, editsDisjoint, type TextEditOffsets } from './json-text';
+import { FIXABLE_CODES, migrationFixes, SCHEDULED_BY, type FixableCode, type LocalhostChoice } from './fixes';
+
+export interface FixTextOptions {
+  /** Only these codes (default: every fixable code). */
+  only?: ReadonlySet<FixableCode>;
+  /** Where loopback archive hosts go (default `{% scheduled_by_address %}`). */
+  localhost?: LocalhostChoice;
+}
+
+export interface FixReport {
+  code: FixableCode;
+  /** 1-based line and column of the diagnostic in the text of the pass that handled it. */
+  line: number;
+  column: number;
+  /** The fix's title, or the diagnostic's message when unfixed. */
+  what: string;
+  /** Notes of an applied fix; the reason of an unfixed one. */
+  notes: string[];
+}
+
+export interface FixTextResult {
+  text: string;
+  applied: FixReport[];
+  unfixed: FixReport[];
+  /** The template does not parse: nothing was changed. */
+  syntaxError?: { line: number; column: number; message: string };
+  passes: number;
+}
+
+/** More passes than any fix chain needs (an esmond archive with a loopback URL takes two). */
+const MAX_PASSES = 8;
+
+export function fixText(input: string, opts: FixTextOptions = {}): FixTextResult {
+  const wanted = (code: string): code is FixableCode =>
+    (FIXABLE_CODES as readonly string[]).includes(code) && (!opts.only || opts.only.has(code as FixableCode));
+  const choice = opts.localhost ?? SCHEDULED_BY;
+  const applied: FixReport[] = [];
+  let text = input;
+  for (let pass = 1; ; pass++) {
+    const model = analyseTemplate(text);
+    const lines = new LineIndex(text);
+    const at = (offset: number): { line: number; column: number } => {
+      const p = lines.positionAt(offset);
+      return { line: p.line + 1, column: p.character + 1 };
+    };
+    const syntax = model.parsed.syntaxErrors[0];
+    if (syntax) {
+      const where = at(syntax.start);
+      return {
+        text: input,
+        applied: [],
+        unfixed: [],
+        syntaxError: { ...where, message: syntax.message },
+        passes: pass,
+      };
+    }
+    const edits: TextEditOffsets[] = [];
+    const unfixed: FixReport[] = [];
+    for (const d of fixable(validateModel(model, { unused: false }), wanted)) {
+      const outcome = migrationFixes(model, d, [choice]);
+      const fix = outcome.fixes[0];
+      if (!fix) {
+        // no reason: not one of ours (another unknown property than `_meta`)
+        if (outcome.reason) unfixed.push({ code: d.code, ...at(d.start), what: d.message, notes: [outcome.reason] });
+      } else if (pass > MAX_PASSES) {
+        unfixed.push({
+          code: d.code,
+          ...at(d.start),
+          what: d.message,
+          notes: [`still fixable after ${MAX_PASSES} passes`],
+        });
+      } else if (editsDisjoint(fix.edits, edits)) {
+        edits.push(...fix.edits);
+        applied.push({ code: fix.code, ...at(d.start), what: fix.title, notes: fix.notes });
+      } // else: it overlaps a fix of this pass; the next pass looks again
+    }
+    if (edits.length === 0) return { text, applied, unfixed, passes: pass };
+    text = applyEdits(text, edits);
+  }
+}
+
+/** The diagnostics of the wanted codes, in FIXABLE_CODES order (then by position). */
+function fixable(
+  diagnostics: TemplateDiagnostic[],
+  wanted: (code: string) => code is FixableCode,
+): (TemplateDiagnostic & { code: FixableCode })[] {
+  const rank = (c: string): number => (FIXABLE_CODES as readonly string[]).indexOf(c);
+  return diagnostics
+    .filter((d): d is TemplateDiagnostic & { code: FixableCode } => wanted(d.code))
+    .sort((a, b) => rank(a.code) - rank(b.code) || a.start - b.start);
+}
