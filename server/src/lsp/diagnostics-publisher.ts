@@ -116,7 +116,9 @@ export class DiagnosticsPublisher {
       this.inFlight.delete(uri);
     }
     const now = this.current(uri);
-    if (this.dirty.delete(uri) && now && now.version !== version) {
+    // A check asked for while this one ran runs now: for a newer version, or for this version when something else
+    // changed (an included file, the settings), which cancelled this pass: otherwise that check would be lost.
+    if (this.dirty.delete(uri) && now && (now.version !== version || cancel.cancelled)) {
       this.schedule(now);
       return;
     }
@@ -131,9 +133,11 @@ export class DiagnosticsPublisher {
     let shown = { shown: outcome.diagnostics, omitted: outcome.omitted };
     await this.publish(now, withCapNote(shown));
     try {
+      // Each later result is published only while this pass stands: an edit, or a change of an included file or of
+      // the settings (the version stays the same), cancelled it and the next pass publishes instead.
       const extra = await outcome.later;
       const latest = this.current(uri);
-      if (extra.length > 0 && latest && latest.version === version) {
+      if (extra.length > 0 && latest && latest.version === version && !cancel.cancelled) {
         shown = capDiagnostics([...shown.shown, ...extra], undefined, shown.omitted);
         await this.publish(latest, withCapNote(shown));
       }
@@ -144,7 +148,7 @@ export class DiagnosticsPublisher {
         const ms = Date.now() - started;
         if (ms > 2000) this.log.info(`schedule diagnostics for ${uri} took ${ms} ms`);
         const after = this.current(uri);
-        if (found !== 'cancelled' && found.length > 0 && after && after.version === version)
+        if (found !== 'cancelled' && found.length > 0 && after && after.version === version && !cancel.cancelled)
           await this.publish(after, withCapNote(capDiagnostics([...shown.shown, ...found], undefined, shown.omitted)));
       }
     } catch (err) {
