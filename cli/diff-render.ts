@@ -4,6 +4,8 @@
 // per agent, folded, cut to stay under a comment's size limit (GitHub refuses comments over 65,536 characters).
 // Every name and value comes from a template someone else wrote: Markdown and HTML in them are escaped.
 import {
+  hostLoadChangeText,
+  loadPercent,
   taskDiffHeadline,
   type TaskDiffPart,
   type TaskDiffResult,
@@ -90,10 +92,7 @@ export function renderText(d: TaskDiffResult): string {
   const out: string[] = [];
   out.push(taskDiffHeadline(d.summary));
   out.push(sideLine('old', d.old), sideLine('new', d.new));
-  for (const h of d.hosts ?? [])
-    out.push(
-      `load ${h.host}: exclusive ${pct(h.exclusiveLoad.old)} → ${pct(h.exclusiveLoad.new)}, normal ${pct(h.normalLoad.old)} → ${pct(h.normalLoad.new)}`,
-    );
+  for (const h of d.hosts ?? []) out.push(`load ${h.host}: ${hostLoadChangeText(h)}`);
   for (const a of d.agents) {
     out.push('', `agent ${a.agent}: ${agentHeadline(a)}`);
     for (const e of a.removed) out.push(`  - ${e.task}  ${e.addresses.join(' → ')}`);
@@ -123,7 +122,7 @@ const agentHeadline = (a: TaskDiffResult['agents'][number]): string =>
 
 const cut = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const pct = loadPercent;
 
 // ---- Markdown ------------------------------------------------------------------------------------------------
 

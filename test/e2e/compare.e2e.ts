@@ -60,7 +60,11 @@ suite('task comparison', () => {
       join(workspaceDir(), 'compare'),
     );
     assert.equal(cli.code, 1, cli.stderr);
-    const fromCli = JSON.parse(cli.stdout) as { summary: unknown; agents: { agent: string }[] };
+    const fromCli = JSON.parse(cli.stdout) as {
+      summary: unknown;
+      agents: { agent: string }[];
+      hosts: { host: string }[];
+    };
     assert.deepEqual(diff.summary, fromCli.summary);
     assert.deepEqual(
       diff.agents.map((a) => a.agent),
@@ -70,6 +74,14 @@ suite('task comparison', () => {
     const header = summary.tree[0];
     assert.equal(header.label, 'HEAD → working copy');
     assert.equal(header.description, '−4 ~2 tasks on 3 agents');
+    // The hosts whose load changes, as the CLI lists them (shorter runs, fewer tasks: every host is less busy).
+    const loads = summary.tree.find((n) => n.contextValue === 'loads');
+    assert.ok(fromCli.hosts.length > 0);
+    assert.equal(loads?.label, `Host load changes (${fromCli.hosts.length})`);
+    assert.deepEqual(
+      loads.children?.map((c) => c.label),
+      fromCli.hosts.map((h) => h.host),
+    );
     const agents = summary.tree.filter((n) => n.contextValue === 'agent');
     assert.deepEqual(
       agents.map((a) => [a.label, a.description]),

@@ -51,6 +51,9 @@ test('compareTasks: the engine’s diff of the open document against a base text
     })),
   );
   assert.deepEqual(r.diff!.newDiagnostics, want.newDiagnostics);
+  // Each host's load before and after, as the CLI's diff computes it (the Task Changes tree shows them).
+  assert.ok(want.hosts?.length);
+  assert.deepEqual(r.diff!.hosts, want.hosts);
 
   // Both sides of a changed task, one side of a removed one.
   const agent = r.diff!.agents.find((a) => a.changed.length && a.removed.length)!;

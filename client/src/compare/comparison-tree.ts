@@ -1,6 +1,8 @@
-// The comparison tree (pure, no `vscode`): a task comparison → a header, the new failures and diagnostics, then the
-// agents, each with its removed, added and changed tasks. Every task opens its task JSON side by side.
+// The comparison tree (pure, no `vscode`): a task comparison → a header, the new failures and diagnostics, the hosts
+// whose load changes, then the agents, each with its removed, added and changed tasks. Every task opens its task JSON side by side.
 import {
+  hostLoadChangeText,
+  loadPercent,
   taskDiffHeadline,
   type CompareTasksResult,
   type TaskDiffAgent,
@@ -20,7 +22,8 @@ export type ComparisonIcon =
   | 'diff-removed'
   | 'diff-added'
   | 'diff-modified'
-  | 'ellipsis';
+  | 'ellipsis'
+  | 'pulse';
 
 export type EntryKind = 'removed' | 'added' | 'changed';
 
@@ -60,6 +63,8 @@ export type ComparisonNode =
   | { kind: 'failure'; index: number }
   | { kind: 'diagnostics' }
   | { kind: 'diagnostic'; index: number }
+  | { kind: 'loads' }
+  | { kind: 'load'; index: number }
   | { kind: 'agent'; index: number }
   | { kind: 'entry'; agent: number; entryKind: EntryKind; index: number }
   | { kind: 'more'; agent: number; hidden: number };
@@ -126,6 +131,7 @@ export class ComparisonTreeModel {
     const out: ComparisonNode[] = [{ kind: 'header' }];
     if (d.newFailures.length) out.push({ kind: 'failures' });
     if (d.newDiagnostics.length) out.push({ kind: 'diagnostics' });
+    if (d.hosts?.length) out.push({ kind: 'loads' });
     d.agents.forEach((_, index) => out.push({ kind: 'agent', index }));
     return out;
   }
@@ -136,6 +142,7 @@ export class ComparisonTreeModel {
     if (node.kind === 'failures')
       return d.newFailures.slice(0, ENTRIES_PER_AGENT).map((_, index) => ({ kind: 'failure', index }));
     if (node.kind === 'diagnostics') return d.newDiagnostics.map((_, index) => ({ kind: 'diagnostic', index }));
+    if (node.kind === 'loads') return (d.hosts ?? []).map((_, index) => ({ kind: 'load', index }));
     if (node.kind !== 'agent') return [];
     const all = entriesOf(d.agents[node.index]);
     const counters = { removed: 0, added: 0, changed: 0 };
@@ -212,6 +219,34 @@ export class ComparisonTreeModel {
           icon: x.severity === 'error' ? 'error' : 'warning',
           collapsible: 'none',
           contextValue: 'diagnostic',
+        };
+      }
+      case 'loads': {
+        const hosts = d.hosts ?? [];
+        const up = hosts.filter((h) => h.exclusiveLoad.new > h.exclusiveLoad.old).length;
+        return {
+          id: 'loads',
+          label: `Host load changes (${num(hosts.length)})`,
+          description: up ? `${num(up)} busier` : undefined,
+          tooltip:
+            'Share of time each host spends in exclusive (throughput) and normal (latency) runs, before and after: ' +
+            'the schedule model of both versions (psconfig-tools schedule simulates whether the runs fit).',
+          icon: hosts.some((h) => h.exclusiveLoad.new > 1) ? 'warning' : 'pulse',
+          collapsible: 'collapsed',
+          contextValue: 'loads',
+        };
+      }
+      case 'load': {
+        const h = d.hosts![node.index];
+        const over = h.exclusiveLoad.new > 1;
+        return {
+          id: `load:${h.host}`,
+          label: h.host,
+          description: hostLoadChangeText(h),
+          tooltip: `${h.host}: ${hostLoadChangeText(h)}${over ? `\nExclusive runs would need ${loadPercent(h.exclusiveLoad.new)} of its time: some cannot run.` : ''}`,
+          icon: over ? 'warning' : 'server',
+          collapsible: 'none',
+          contextValue: 'load',
         };
       }
       case 'agent': {

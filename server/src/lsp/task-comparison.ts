@@ -13,7 +13,7 @@ import type {
   TaskDiffResult,
 } from '../../../common/protocol';
 import { policyFor } from '../template/includes/scope';
-import { diagnosticsOf, diffExpansions } from '../template/task-diff';
+import { diagnosticsOf, diffExpansions, scheduleHostLoads, type HostLoad } from '../template/task-diff';
 import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
 import type { SharedExpansions } from './expansion-shared';
 
@@ -28,6 +28,8 @@ interface Base {
   key: string;
   result: Promise<ExpandTasksResult>;
   diagnostics: Promise<TaskDiffDiagnostic[]>;
+  /** Its hosts' loads (the schedule model), made by the first full comparison with this base. */
+  load?: Map<string, HostLoad>;
 }
 
 interface Kept {
@@ -77,9 +79,17 @@ export class TaskComparisons {
       base.diagnostics,
       diagnosticsOf(input.text, policy, input.jq),
     ]);
+    // Host loads for the tree only: the status bar's summary after each edit does not show them.
+    const loads = !job.summaryOnly;
+    if (loads) base.load ??= scheduleHostLoads(old);
     const diff = diffExpansions(
-      { result: old, source: job.base.source, diagnostics: oldDiagnostics },
-      { result: current, source: input.uri, diagnostics: newDiagnostics },
+      { result: old, source: job.base.source, diagnostics: oldDiagnostics, load: loads ? base.load : undefined },
+      {
+        result: current,
+        source: input.uri,
+        diagnostics: newDiagnostics,
+        load: loads ? scheduleHostLoads(current) : undefined,
+      },
     );
     // A summary (the status bar, after each edit) opens no task, so it is not kept: keeping it would replace the
     // comparison the Task Changes tree shows, and that tree's tasks would then no longer open.

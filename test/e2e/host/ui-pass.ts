@@ -315,6 +315,12 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           await collapsed.first().click();
         }
         await tree.locator('.monaco-list-row', { hasText: 'test.spec.duration' }).first().waitFor();
+        // The hosts whose load changes, opened for the picture (one row per host: exclusive before → after).
+        await tree.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'Host load changes' }).click();
+        await tree
+          .locator('.monaco-list-row', { hasText: /exclusive [\d.]+% → [\d.]+%/ })
+          .first()
+          .waitFor();
         const status = page.locator('.statusbar-item', { hasText: /tasks on 3 agents/ }).first();
         await status.waitFor({ timeout: 60_000 });
         const rows = await texts(tree.locator('.monaco-list-row'));

@@ -13,7 +13,7 @@ import {
   parseComparisonDocumentQuery,
   parseTaskDocumentQuery,
 } from '../../../client/src/preview/task-json';
-import type { CompareTasksResult, TaskDiffResult } from '../../../common/protocol';
+import { hostLoadChangeText, type CompareTasksResult, type TaskDiffResult } from '../../../common/protocol';
 import { exampleText } from '../../fixtures';
 import { diffObjs } from '../task-diff/helpers';
 
@@ -67,6 +67,22 @@ test('the tree: header, new failures and diagnostics, agents, and each task with
   assert.ok(diagnostics.children!.some((c) => /nope-group/.test(c.label)));
   const failures = tree.find((n) => n.contextValue === 'failures');
   assert.ok(failures?.children?.length, 'the task that lost its group stopped');
+  // The hosts whose load changes (the engine's schedule model): host-c's throughput tasks are gone, the others'
+  // runs are shorter, so every host is less busy; one row each, worded as the CLI's text.
+  assert.ok(diff.hosts?.length, 'the diff carries host loads');
+  const loads = tree.find((n) => n.contextValue === 'loads')!;
+  assert.equal(loads.label, `Host load changes (${diff.hosts!.length})`);
+  assert.equal(loads.description, undefined, 'no host is busier');
+  assert.deepEqual(
+    loads.children!.map((c) => [c.label, c.description]),
+    diff.hosts!.map((h) => [h.host, hostLoadChangeText(h)]),
+  );
+  for (const h of diff.hosts!) assert.ok(h.exclusiveLoad.new < h.exclusiveLoad.old, h.host);
+  assert.deepEqual(
+    tree.map((n) => n.contextValue).filter((c) => c !== 'agent'),
+    ['header', 'failures', 'diagnostics', 'loads'],
+    'the loads come after the new problems and before the agents',
+  );
   // Every entry of every agent, in removed, added, changed order, opens that task of this comparison.
   for (const [i, a] of diff.agents.entries()) {
     const node = tree.filter((n) => n.contextValue === 'agent')[i];
@@ -98,6 +114,33 @@ test('an agent with more tasks than a page shows the first ones and counts the r
   const agent = snapshotComparison(model, 2)[1];
   assert.equal(agent.children!.length, ENTRIES_PER_AGENT + 1);
   assert.equal(agent.children!.at(-1)!.label, '… 7 more tasks');
+});
+
+test('a host whose exclusive runs would need more than all of its time is a warning', () => {
+  const hosts = [
+    { host: 'busy.example', exclusiveLoad: { old: 0.6, new: 1.25 }, normalLoad: { old: 0, new: 0 } },
+    { host: 'calm.example', exclusiveLoad: { old: 0.2, new: 0.1 }, normalLoad: { old: 0.01, new: 0.01 } },
+  ];
+  const diff: TaskDiffResult = {
+    summary: { added: 1, removed: 0, changed: 0, agentsAffected: 1 },
+    agents: [{ agent: 'busy.example', added: [{ task: 't', addresses: ['busy', 'calm'] }], removed: [], changed: [] }],
+    old: { tasks: 1, failed: 0, refused: 0, taskErrors: 0 },
+    new: { tasks: 2, failed: 0, refused: 0, taskErrors: 0 },
+    newFailures: [],
+    newDiagnostics: [],
+    hosts,
+  };
+  const model = new ComparisonTreeModel({ kind: 'result', template: 'x', base: 'HEAD', result: result(diff) });
+  const loads = snapshotComparison(model, 2).find((n) => n.contextValue === 'loads')!;
+  assert.deepEqual([loads.icon, loads.description], ['warning', '1 busier']);
+  assert.deepEqual(
+    loads.children!.map((c) => [c.icon, c.label, c.description]),
+    [
+      ['warning', 'busy.example', 'exclusive 60.0% → 125.0%, normal 0.0% → 0.0%'],
+      ['server', 'calm.example', 'exclusive 20.0% → 10.0%, normal 1.0% → 1.0%'],
+    ],
+  );
+  assert.match(loads.children![0].tooltip!, /would need 125\.0% of its time/);
 });
 
 test('loading, failed and empty states are one message each', () => {

@@ -118,3 +118,17 @@ test("the tool: the task's `tools` in order, else the most preferred that can ru
   assert.equal(m.tasks[0].tool, 'iperf2');
   assert.equal(m.tasks[0].durationSeconds, 16);
 });
+
+test('isoSeconds answers the same from its cache, for valid and refused strings, past the cache bound', () => {
+  const cases: [string, number | undefined][] = [
+    ['PT30S', 30],
+    ['PT30S\n', 30],
+    ['P1DT2H', 93_600],
+    ['P', undefined],
+    ['30 seconds', undefined],
+  ];
+  for (let round = 0; round < 2; round++) for (const [d, s] of cases) assert.equal(isoSeconds(d), s, d);
+  // More distinct strings than the cache holds (hostile input): it is emptied and refilled, answers unchanged.
+  for (let i = 0; i < 3000; i++) assert.equal(isoSeconds(`PT${i}S`), i);
+  for (const [d, s] of cases) assert.equal(isoSeconds(d), s, d);
+});

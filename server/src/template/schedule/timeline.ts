@@ -58,17 +58,17 @@ export class RunList {
   }
 
   private grow(): void {
-    const size = this.starts.length * 2;
-    const starts = new Float64Array(size);
-    starts.set(this.starts);
-    const ends = new Float64Array(size);
-    ends.set(this.ends);
-    const tasks = new Int32Array(size);
-    tasks.set(this.tasks);
-    this.starts = starts;
-    this.ends = ends;
-    this.tasks = tasks;
+    this.starts = doubled(this.starts);
+    this.ends = doubled(this.ends);
+    this.tasks = doubled(this.tasks);
   }
+}
+
+/** A typed array twice the size holding the same values first (the lists grow by doubling). */
+function doubled<T extends Float64Array | Int32Array>(a: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length * 2);
+  out.set(a);
+  return out;
 }
 
 /** A host's conflictable runs: exclusive and normal apart (background runs never count). */
@@ -89,12 +89,8 @@ export class RangeList {
 
   push(lower: number, upper: number): void {
     if (this.length === this.lowers.length) {
-      const l = new Float64Array(this.length * 2);
-      l.set(this.lowers);
-      const u = new Float64Array(this.length * 2);
-      u.set(this.uppers);
-      this.lowers = l;
-      this.uppers = u;
+      this.lowers = doubled(this.lowers);
+      this.uppers = doubled(this.uppers);
     }
     this.lowers[this.length] = lower;
     this.uppers[this.length] = upper;

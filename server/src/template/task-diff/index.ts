@@ -8,7 +8,7 @@ export { compareTemplates, diagnosticsOf } from './compare';
 export { scheduleHostLoads } from './host-loads';
 export type { CompareSide, CompareOptions } from './compare';
 // The result's types and its one headline wording live in common/protocol.ts (the editor receives them too).
-export { taskDiffHeadline } from '../../../../common/protocol';
+export { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../../../../common/protocol';
 export type {
   TaskDiffAgent,
   TaskDiffPart,
