@@ -59,6 +59,16 @@ function mesh(n: number, tasks = ['tput']): ExpandTasksResult {
   return result(cs);
 }
 
+/** The first `keep` combinations of a one-task mesh, as a limited all-agents request answers (every agent listed). */
+const cutOf = (full: ExpandTasksResult, keep: number): ExpandTasksResult =>
+  result(full.combinations.slice(0, keep), {
+    truncated: true,
+    agents: full.agents,
+    tasks: [
+      { task: 'tput', testType: 'throughput', group: 'g-mesh', count: full.combinations.length, agents: full.agents },
+    ],
+  });
+
 const labels = (m: TaskTreeModel, nodes: TaskTreeNode[]): string[] => nodes.map((n) => m.item(n).label);
 
 test('agents at the root in first-seen order, their tasks, then combinations a → b', () => {
@@ -251,11 +261,7 @@ test('snapshotTree opens nodes down to the requested depth', () => {
 
 test('lazy agents: a cut all-agents result lists every agent, and each agent opens from its own expansion', () => {
   const fullMesh = mesh(4);
-  const cut = result(fullMesh.combinations.slice(0, 2), {
-    truncated: true,
-    agents: fullMesh.agents,
-    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }],
-  });
+  const cut = cutOf(fullMesh, 2);
   const m = model(cut);
   assert.equal(m.lazyAgents, true);
   const roots = m.roots();
@@ -353,12 +359,7 @@ test("each agent's exclusive load from the simulated schedule beside it; over th
 
   // Lazy agents: the load shows before and after the agent's own expansion is loaded.
   const full = mesh(3);
-  const cut = result(full.combinations.slice(0, 1), {
-    truncated: true,
-    agents: full.agents,
-    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 6, agents: full.agents }],
-  });
-  const lazy = model(cut);
+  const lazy = model(cutOf(full, 1));
   lazy.setLoads([{ agent: 'h2.example', hosts: ['h2'], exclusiveLoad: 0.1, normalLoad: 0 }]);
   const h2 = lazy.roots().filter((n) => n.kind === 'agent')[2];
   assert.equal(lazy.item(h2).description, '1 template task · exclusive load 10%');
