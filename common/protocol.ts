@@ -198,6 +198,8 @@ export const ServerCommands = {
   showTasks: 'psconfig.server.showTasks',
   showDashboard: 'psconfig.server.showDashboard',
   openArchive: 'psconfig.server.openArchive',
+  /** A task's schedule lens (OpenScheduleArgs): the host timeline in VS Code, the schedule as text elsewhere. */
+  showSchedule: 'psconfig.server.showSchedule',
   showGrafana: 'psconfig.server.showGrafana',
 } as const;
 
@@ -547,6 +549,81 @@ export interface ScheduleRunRow {
   state: 'scheduled' | 'nonstart';
   /** Non-starters: pScheduler's own reason ("No times available for this run."). */
   reason?: string;
+}
+
+/** Argument of the `psconfig.openSchedule` command (a task's lens, the Tasks view, the palette). */
+export interface OpenScheduleArgs {
+  /** Template URI (default: the active pSConfig editor, else the Tasks view's template). */
+  uri?: string;
+  /** Highlight this task, and show the hosts its runs occupy first. */
+  task?: string;
+  /** Show this agent's host first. */
+  agent?: string;
+}
+
+export interface ScheduleParams {
+  uri: string;
+  /** With every simulated run (the timeline); without, the loads and per-task counts only. */
+  runs?: boolean;
+  /** Without the per-task entries (the Tasks view needs only the hosts' and agents' loads). */
+  noTasks?: boolean;
+  /** Runs only on these hosts (default: every host, within the answer's bound). */
+  hosts?: string[];
+  /** The hosts this task's runs occupy come first within the bound. */
+  task?: string;
+  /** This agent's hosts come first within the bound. */
+  agent?: string;
+}
+
+/** One agent's load: the hosts that lead the tasks it creates, and the largest load among them. */
+export interface ScheduleAgentLoad {
+  agent: string;
+  hosts: string[];
+  exclusiveLoad: number;
+  normalLoad: number;
+}
+
+/** One template task over the simulated span: its pScheduler tasks' runs summed, per day (for lenses and hovers). */
+export interface ScheduleTemplateTask {
+  task: string;
+  /** pScheduler tasks (combinations) modelled. */
+  combinations: number;
+  /** Runs a day the repeat grid asks for, are scheduled and are posted as non-starters (averaged over the span). */
+  wantedPerDay: number;
+  scheduledPerDay: number;
+  nonstartPerDay: number;
+  /** Combinations that lose runs. */
+  losing: number;
+  /** Run duration in whole seconds (the picked tool's), the smallest and largest among the combinations. */
+  durationSeconds: { min: number; max: number };
+  tools: string[];
+  /** pScheduler's scheduling classes among the combinations. */
+  classes: string[];
+}
+
+/** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
+export interface ScheduleResult extends ScheduleReport {
+  uri: string;
+  version: number | null;
+  /** Set when the template cannot be expanded or simulated at all. */
+  error?: string;
+  /** The simulated span, after the warm-up (ISO 8601 UTC). */
+  span?: { start: string; end: string };
+  agents: ScheduleAgentLoad[];
+  /** Per template task, in the template's order. */
+  templateTasks: ScheduleTemplateTask[];
+  /** Runs of the asked hosts left out of `runs` by the answer's bound. */
+  runsLeftOut?: number;
+  /** What the simulation assumed or left out that the reader should know, one sentence each. */
+  notes: string[];
+  elapsedMs: number;
+}
+
+export const ScheduleRequest: RequestDef<ScheduleParams, ScheduleResult> = { method: 'psconfig/schedule' };
+
+/** A psconfig/schedule answer with nothing simulated: why not. */
+export function emptyScheduleResult(uri: string, error: string): ScheduleResult {
+  return { uri, version: null, error, hosts: [], tasks: [], agents: [], templateTasks: [], notes: [], elapsedMs: 0 };
 }
 
 // ---- Task comparison in the editor (docs/task-diff.md#in-the-editor) ----------------------------------------

@@ -1,7 +1,7 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
-//                                        dist/dashboard.js, dist/compare.js, loaded on first use), dist/server.js,
-//                                        dist/cli.js, dist/webview/* (explorer, dashboard, schedule)
+//                                        dist/dashboard.js, dist/schedule.js, dist/compare.js, loaded on first use),
+//                                        dist/server.js, dist/cli.js, dist/webview/* (explorer, dashboard, schedule)
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 //   node scripts/build.mjs --dist=DIR    bundles into DIR instead of dist/ (the activation bench builds a copy)
@@ -41,6 +41,7 @@ const LAZY = [
     bundle: 'language-client.js',
   },
   { source: 'client/src/dashboard/panel.ts', specifier: './dashboard/panel', bundle: 'dashboard.js' },
+  { source: 'client/src/schedule/panel.ts', specifier: './schedule/panel', bundle: 'schedule.js' },
   { source: 'client/src/compare/compare.ts', specifier: './compare/compare', bundle: 'compare.js' },
 ];
 /** In the client bundle, a lazy module is a require of its sibling bundle. */
@@ -48,7 +49,10 @@ const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
     build.onResolve(
-      { filter: /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|compare\/compare)$/ },
+      {
+        filter:
+          /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel|compare\/compare)$/,
+      },
       (args) => {
         const lazy = LAZY.find((l) => l.specifier === args.path);
         return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))

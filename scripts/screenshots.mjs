@@ -22,6 +22,7 @@ const CHOSEN = {
   '04-task-changes.png': 'task-changes.png',
   '05-archive-explorer.png': 'archive-explorer.png',
   '08-dashboard-hover.png': 'mesh-dashboard.png',
+  '12-schedule-timeline.png': 'schedule-timeline.png',
 };
 
 if (!process.argv.includes('--copy')) {

@@ -20,6 +20,8 @@
 //   read-only JSON document of a combination (the index counts the task's combinations in the tree's expansion).
 // - psconfig.openDashboard(arg?: OpenDashboardArgs | Uri | Tasks view task node) → DashboardOpened | undefined
 //   (client/src/dashboard/panel.ts): the mesh dashboard of a template (or one task), after its first refresh.
+// - psconfig.openSchedule(arg?: OpenScheduleArgs | Uri | Tasks view agent or task node) → ScheduleOpened | undefined
+//   (client/src/schedule/panel.ts): the host timeline of a template's simulated schedule, after its first answer.
 // - psconfig.compareTasksWithHead, psconfig.compareTasksWithFile, psconfig.openTaskComparison: see
 //   client/src/compare/compare.ts.
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
@@ -117,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   const explorer = registerLazyArchiveExplorer(context, output);
   context.subscriptions.push(...explorer.disposables);
   context.subscriptions.push(...registerLazyDashboard(context, expansion, tasks, explorer.load));
+  context.subscriptions.push(...registerLazySchedule(context, expansion, tasks));
   const lazyComparison = registerLazyComparison(context, output, startClient, documents, tasks);
   comparison = lazyComparison;
   context.subscriptions.push(...lazyComparison.disposables);
@@ -246,6 +249,33 @@ function registerLazyDashboard(
         serverUri: (template) => expansion.serverUri(template),
         onTemplateChanged: expansion.onTemplateChanged,
         credentials: async (url) => (await explorer()).credentials(url),
+        tasksTemplate: () => tasks.template,
+      });
+    }),
+  ];
+}
+
+/**
+ * The host timeline (the simulated schedule of a template) is a bundle of its own too (dist/schedule.js), loaded when
+ * `psconfig.openSchedule` first runs; the simulation itself runs in the language server's worker.
+ */
+function registerLazySchedule(
+  context: vscode.ExtensionContext,
+  expansion: ExpansionClient,
+  tasks: TasksView,
+): vscode.Disposable[] {
+  let log: vscode.LogOutputChannel | undefined;
+  return [
+    { dispose: () => log?.dispose() },
+    vscode.commands.registerCommand('psconfig.openSchedule', async (arg?: unknown) => {
+      const { openSchedule } = await import('./schedule/panel');
+      log ??= vscode.window.createOutputChannel('pSConfig Schedule', { log: true });
+      return openSchedule(arg, {
+        context,
+        log,
+        schedule: (template, focus) => expansion.schedule(template, { runs: true, ...focus }),
+        serverUri: (template) => expansion.serverUri(template),
+        onTemplateChanged: expansion.onTemplateChanged,
         tasksTemplate: () => tasks.template,
       });
     }),

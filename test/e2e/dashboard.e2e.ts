@@ -4,7 +4,7 @@
 // the template, and the Tasks view's context menu command opens the task it is given.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { openTemplate, waitFor, workspaceUri } from './helpers';
+import { lensOf, openTemplate, workspaceUri } from './helpers';
 
 const TEMPLATE = 'mesh-dashboard.psconfig.json';
 
@@ -19,18 +19,7 @@ interface Opened {
 suite('mesh dashboard', () => {
   test('the Dashboard lens of a task opens its grid; the first refresh finds ok, red, failed and empty pairs', async () => {
     const { doc } = await openTemplate(TEMPLATE);
-    const lens = await waitFor('the Dashboard lens of mesh-throughput', async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
-        'vscode.executeCodeLensProvider',
-        doc.uri,
-        20,
-      );
-      return lenses?.find(
-        (l) =>
-          l.command?.command === 'psconfig.openDashboard' &&
-          (l.command.arguments?.[0] as { task?: string } | undefined)?.task === 'mesh-throughput',
-      );
-    });
+    const lens = await lensOf(doc.uri, 'psconfig.openDashboard', 'mesh-throughput');
     assert.equal(lens.command?.title, 'Dashboard');
     const opened = await vscode.commands.executeCommand<Opened>(
       lens.command!.command,

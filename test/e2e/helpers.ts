@@ -61,6 +61,21 @@ export async function waitFor<T>(
   }
 }
 
+/** The code lens of `uri` running `command` on `task` (its argument's `task`), once the lenses list it resolved. */
+export function lensOf(uri: vscode.Uri, command: string, task: string, timeoutMs?: number): Promise<vscode.CodeLens> {
+  return waitFor(
+    `the ${command} lens of ${task}`,
+    async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 20);
+      return lenses?.find(
+        (l) =>
+          l.command?.command === command && (l.command.arguments?.[0] as { task?: string } | undefined)?.task === task,
+      );
+    },
+    timeoutMs,
+  );
+}
+
 /** Resolves with the document's diagnostics once `accept` holds, re-checking on each diagnostics change. */
 export function waitForDiagnostics(
   uri: vscode.Uri,

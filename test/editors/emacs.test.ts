@@ -55,8 +55,8 @@ test('every code lens’s command runs through the server, which tells Emacs whe
   };
   assert.equal(
     seen.lenses.length,
-    6,
-    'a count and a Dashboard lens per task, the archive’s, and the Grafana lens of the task whose group exists',
+    8,
+    'a count, a schedule and a Dashboard lens per task, the archive’s, and the Grafana lens of the task whose group exists',
   );
   for (const l of seen.lenses) {
     assert.equal(l.shown, 'message', 'eglot 1.9 has no window/showDocument');
@@ -67,6 +67,10 @@ test('every code lens’s command runs through the server, which tells Emacs whe
   assert.ok(tasks.text?.includes('  throughput  throughput · group mesh-group\n    a.example.net → b.example.net\n'));
   const dashboard = seen.lenses.filter((l) => l.title === 'Dashboard').find((l) => l.message.startsWith('throughput'));
   assert.ok(dashboard?.text?.includes('  b.example.net → a.example.net  [1]\n'), dashboard?.text ?? '');
+  const schedule = seen.lenses.find(
+    (l) => l.command === 'psconfig.server.showSchedule' && l.message.startsWith('throughput'),
+  );
+  assert.ok(schedule?.text?.includes('Hosts by exclusive load'), schedule?.text ?? '');
   const grafana = seen.lenses.find((l) => l.command === 'psconfig.server.showGrafana');
   assert.match(grafana?.message ?? '', /^throughput: Grafana: /);
   const archive = seen.lenses.find((l) => l.command === 'psconfig.server.openArchive');

@@ -52,7 +52,7 @@ test('Neovim receives the server’s diagnostics', () => {
 });
 
 test('each code lens runs through the server and says where its result is', () => {
-  const [tasks, dashboard, archive] = seen.lenses;
+  const [tasks, schedule, dashboard, archive] = seen.lenses;
   assert.equal(tasks.title, '2 tasks for 2 agents');
   assert.equal(tasks.command, 'psconfig.server.showTasks');
   assert.match(
@@ -63,8 +63,11 @@ test('each code lens runs through the server and says where its result is', () =
     tasks.text?.includes('  throughput  throughput · group mesh-group\n    a.example.net → b.example.net'),
     tasks.text ?? '',
   );
+  // (Neovim's line has three lenses: vim.ui.select chose each by its title.)
+  assert.equal(schedule.command, 'psconfig.server.showSchedule');
+  assert.match(schedule.message, /\.schedule\.txt$/);
+  assert.ok(schedule.text?.includes('Runs a day per task'), schedule.text ?? '');
   assert.equal(dashboard.command, 'psconfig.server.showDashboard');
-  // (Neovim's line has two lenses: vim.ui.select chose this one.)
   assert.ok(dashboard.text?.includes('2 configured directions'), dashboard.text ?? '');
   assert.ok(dashboard.text?.includes('  a.example.net → b.example.net  [1]'), dashboard.text ?? '');
   assert.equal(archive.command, 'psconfig.server.openArchive');

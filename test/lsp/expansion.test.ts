@@ -93,9 +93,9 @@ test('includes are resolved relative to the template file', async () => {
   }
 });
 
-test('code lenses: task counts, a dashboard per task, the Grafana verdict, an esmond archive opening the explorer on its pair', async () => {
+test('code lenses: task counts, runs a day, a dashboard per task, the Grafana verdict, an esmond archive opening the explorer on its pair', async () => {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: meshUri } });
-  assert.equal(lenses.length, 4);
+  assert.equal(lenses.length, 5);
   const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
   const task = resolved.find((l) => l.command?.command === ServerCommands.showTasks);
   assert.equal(task?.command?.title, '6 tasks for 3 agents');
@@ -116,6 +116,11 @@ test('code lenses: task counts, a dashboard per task, the Grafana verdict, an es
   assert.equal(dashboard?.command?.title, 'Dashboard');
   assert.deepEqual(dashboard?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
   assert.deepEqual(dashboard?.range.start, task?.range.start);
+  // The schedule lens (test/lsp/schedule.test.ts tests its figures): on the task too, opening its host timeline.
+  const schedule = resolved.find((l) => l.command?.command === ServerCommands.showSchedule);
+  assert.match(schedule?.command?.title ?? '', /^schedule: [\d,.]+ runs a day/);
+  assert.deepEqual(schedule?.command?.arguments, [{ uri: meshUri, task: 'example-task-throughput' }]);
+  assert.deepEqual(schedule?.range.start, task?.range.start);
   // Complete when listed: the task sets no display-task-name.
   const grafana = lenses.find((l) => l.command?.title.startsWith('Grafana:'));
   assert.equal(grafana?.command?.title, 'Grafana: empty grid (no reference.display-task-name)');

@@ -45,11 +45,12 @@ test('every lens carries a command the server advertises in executeCommandProvid
     ServerCommands.showTasks,
     ServerCommands.showDashboard,
     ServerCommands.openArchive,
+    ServerCommands.showSchedule,
     ServerCommands.showGrafana,
   ])
     assert.ok(advertised.includes(cmd), `${cmd} in ${advertised.join(', ')}`);
   const lenses = await resolvedLenses(client, meshUri);
-  assert.equal(lenses.length, 4);
+  assert.equal(lenses.length, 5);
   for (const l of lenses) assert.ok(advertised.includes(l.command!.command), JSON.stringify(l.command));
 });
 
@@ -105,6 +106,24 @@ test('the Dashboard lens opens the task’s configured directions and the comman
     [c, b],
   ])
     assert.ok(text.includes(`  ${from} → ${to}  [1]\n`), `${from} → ${to} in\n${text}`);
+});
+
+test('the schedule lens opens the simulated schedule as text: runs a day per task, hosts’ loads, the CLI line', async () => {
+  const lens = lensOf(await resolvedLenses(client, meshUri), ServerCommands.showSchedule);
+  const before = client.shownDocuments.length;
+  const r = await run(client, lens);
+  assert.equal(r.shown, 'document');
+  assert.match(r.message, /^example-task-throughput: [\d,.]+ runs a day/);
+  const [shown] = client.shownDocuments.slice(before);
+  assert.match(shown.uri, /perl-shared--client-psconfig-mesh\.json-[0-9a-f]{8}\.schedule\.txt$/);
+  const text = readFileSync(fileURLToPath(shown.uri), 'utf8');
+  const path = fileURLToPath(meshUri);
+  assert.match(text, /^Simulated schedule of .*perl-shared--client-psconfig-mesh\.json\nSpan: \d{4}-/);
+  assert.match(text, /\n {2}example-task-throughput {2}[\d,.]+ runs a day/);
+  // Every host of the mesh, with its loads (3 hosts, each in 4 of the 6 throughput tasks).
+  for (const host of [a, b, c])
+    assert.match(text, new RegExp(`\n  ${host.replace(/\./g, '\\.')} +\\d\\.\\d{3} +\\d\\.\\d{3}  4\n`));
+  assert.ok(text.includes(`  psconfig-tools schedule ${path} --runs --format json`), text);
 });
 
 test('the archive lens opens the archive’s search for the pair in the browser', async () => {

@@ -130,6 +130,12 @@ test('rows: one per host with its runs by start; per class with non-starters apa
     per.map((l) => l.length),
     [4 * 48 + 288 + 2, 4 * 48 + 288, 4 * 48],
   );
+  // Runs listed out of order still give each host its runs by start.
+  const shuffled = smallReport();
+  shuffled.runs!.reverse();
+  const ds = timelineOf({ report: shuffled, span: SPAN, title: 't' });
+  for (const list of runsPerHost(ds))
+    for (let i = 1; i < list.length; i++) assert.ok(ds.runStart[list[i - 1]] <= ds.runStart[list[i]]);
   const hosts = buildRows(d, 'hosts', 'load');
   assert.deepEqual(
     hosts.map((r) => [r.host, r.cls, r.first]),

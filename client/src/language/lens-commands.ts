@@ -1,6 +1,7 @@
 // The code lenses in VS Code. The server puts its own commands in every lens (it runs them for editors without this
 // extension: server/src/lsp/lens-commands.ts); here each becomes the extension's richer command, as the lens
-// arrives, so a lens opens the Tasks view, the dashboard panel or the archive explorer and never a text file.
+// arrives, so a lens opens the Tasks view, the dashboard panel, the archive explorer or the host timeline and never a
+// text file.
 // Rewriting on arrival rather than intercepting on click keeps what VS Code shows and runs the extension's command
 // itself, whether or not the server is still running when the lens is clicked. Pure: no `vscode` import.
 import { ServerCommands, type ShowTasksArgs } from '../../../common/protocol';
@@ -23,6 +24,9 @@ export function extensionCommandFor<C extends LensCommand>(cmd: C): C {
       return { ...cmd, command: 'psconfig.openDashboard' };
     case ServerCommands.openArchive:
       return { ...cmd, command: 'psconfig.openArchiveExplorer' };
+    case ServerCommands.showSchedule:
+      // psconfig.openSchedule takes the same OpenScheduleArgs: the host timeline, on the lens's task.
+      return { ...cmd, command: 'psconfig.openSchedule' };
     default:
       return cmd;
   }

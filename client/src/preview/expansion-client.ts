@@ -5,7 +5,10 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   DashboardPairsRequest,
   ExpandTasksRequest,
+  ScheduleRequest,
   type DashboardPairsResult,
+  type ScheduleParams,
+  type ScheduleResult,
   TemplateChangedNotification,
   type ExpandTasksResult,
   type TemplateChangedParams,
@@ -60,6 +63,17 @@ export class ExpansionClient implements vscode.Disposable {
     const client = await this.startClient();
     const uri = client.code2ProtocolConverter.asUri(template);
     return sendTypedRequest(client, DashboardPairsRequest, { uri, tasks }, token);
+  }
+
+  /** The simulated schedule of a template (psconfig/schedule): loads, per-task counts and, when asked, its runs. */
+  async schedule(
+    template: vscode.Uri,
+    options: Omit<ScheduleParams, 'uri'>,
+    token?: vscode.CancellationToken,
+  ): Promise<ScheduleResult> {
+    const client = await this.startClient();
+    const uri = client.code2ProtocolConverter.asUri(template);
+    return sendTypedRequest(client, ScheduleRequest, { ...options, uri }, token);
   }
 
   dispose(): void {

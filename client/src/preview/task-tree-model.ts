@@ -10,6 +10,7 @@
 // expansion state of each node across refreshes of an edited template.
 import {
   refusalPartLabel,
+  type ScheduleAgentLoad,
   type ExpandTasksResult,
   ExpandedCombination,
   ExpandedTaskSummary,
@@ -95,6 +96,8 @@ export class TaskTreeModel {
   private readonly pageSize: number;
   /** Per-agent expansions of a cut all-agents result (lazy-agents mode). */
   private readonly perAgent = new Map<string, TaskTreeModel>();
+  /** Each agent's load from the simulated schedule (psconfig/schedule), once it is known. */
+  private loads = new Map<string, ScheduleAgentLoad>();
 
   constructor(
     readonly state: PreviewState,
@@ -121,6 +124,27 @@ export class TaskTreeModel {
     );
   }
 
+  /** The agents' loads from the template's simulated schedule (shown beside each agent). */
+  setLoads(agents: readonly ScheduleAgentLoad[]): void {
+    this.loads = new Map(agents.map((a) => [a.agent, a]));
+    for (const sub of this.perAgent.values()) sub.loads = this.loads;
+  }
+
+  /** ` · exclusive load 42%` and the tooltip's sentence for an agent, when its load is known. */
+  private loadText(agent: string): { short: string; long: string; over: boolean } | undefined {
+    const l = this.loads.get(agent);
+    if (!l) return undefined;
+    const pct = (x: number): string => `${Math.round(x * 100)}%`;
+    const on = l.hosts.length ? ` on ${l.hosts.join(', ')}` : '';
+    return {
+      short: ` · exclusive load ${pct(l.exclusiveLoad)}`,
+      long:
+        `\nExclusive load ${pct(l.exclusiveLoad)}${on}: the share of the day its exclusive (throughput) runs ask for` +
+        `${l.exclusiveLoad > 1 ? ', more than the day has: runs will not start' : ''}; normal (latency) load ${pct(l.normalLoad)}.`,
+      over: l.exclusiveLoad > 1,
+    };
+  }
+
   /** Whether opening `node` first needs `setAgentResult` for its agent. */
   needsAgentResult(node: TaskTreeNode): node is Extract<TaskTreeNode, { kind: 'agent' }> {
     return node.kind === 'agent' && this.lazyAgents && !this.perAgent.has(node.agent);
@@ -129,13 +153,12 @@ export class TaskTreeModel {
   /** Stores the expansion for one agent (requested with agentAddresses [agent]) in lazy-agents mode. */
   setAgentResult(agent: string, result: ExpandTasksResult): void {
     if (this.state.kind !== 'result') return;
-    this.perAgent.set(
-      agent,
-      new TaskTreeModel(
-        { kind: 'result', template: this.state.template, result, agentAddresses: [agent] },
-        { pageSize: this.pageSize, pages: this.pages },
-      ),
+    const sub = new TaskTreeModel(
+      { kind: 'result', template: this.state.template, result, agentAddresses: [agent] },
+      { pageSize: this.pageSize, pages: this.pages },
     );
+    sub.loads = this.loads;
+    this.perAgent.set(agent, sub);
   }
 
   /** Short text for the view's description: which agents are shown. */
@@ -348,12 +371,13 @@ export class TaskTreeModel {
   private unloadedAgentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
     const tasks = this.result?.tasks.filter((t) => t.agents.includes(node.agent)).length ?? 0;
     const description = `${plural(tasks, 'template task')}`;
+    const load = this.loadText(node.agent);
     return {
       id: node.id,
       label: node.agent,
-      description,
-      tooltip: `${node.agent}: ${description}; open to expand its tasks`,
-      icon: 'server',
+      description: description + (load?.short ?? ''),
+      tooltip: `${node.agent}: ${description}; open to expand its tasks${load?.long ?? ''}`,
+      icon: load?.over ? 'warning' : 'server',
       collapsible: 'collapsed',
       contextValue: 'agent',
     };
@@ -365,12 +389,13 @@ export class TaskTreeModel {
     const failed = bucket?.failed ?? 0;
     const label = node.agent === '' ? NO_AGENT_LABEL : node.agent;
     const description = countText(ok, failed, bucket?.refused ?? 0);
+    const load = this.loadText(node.agent);
     return {
       id: node.id,
       label,
-      description,
-      tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}`,
-      icon: failed ? 'warning' : 'server',
+      description: description + (load?.short ?? ''),
+      tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}${load?.long ?? ''}`,
+      icon: failed || load?.over ? 'warning' : 'server',
       collapsible: 'collapsed',
       contextValue: 'agent',
     };

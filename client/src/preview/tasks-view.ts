@@ -220,10 +220,32 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
       this.latestKey = '';
       this.shownKey = state.kind === 'result' ? requestKey : '';
       this.show(state);
+      if (state.kind === 'result' && !state.result.error) this.loadAgentLoads(template, cts.token);
       return state.kind === 'result' ? state.result : undefined;
     })();
     this.latest = run;
     return run;
+  }
+
+  /**
+   * Each agent's exclusive load, from the template's simulated schedule (psconfig/schedule without tasks or runs:
+   * a few numbers per agent, whatever the template's size), shown beside the agents once it arrives.
+   */
+  private loadAgentLoads(template: vscode.Uri, token: vscode.CancellationToken): void {
+    const model = this.current;
+    this.expansion.schedule(template, { noTasks: true }, token).then(
+      (r) => {
+        if (token.isCancellationRequested || model !== this.current || r.error) return;
+        model.setLoads(r.agents);
+        this.treeChanged.fire();
+      },
+      (err: unknown) => {
+        if (!token.isCancellationRequested)
+          this.output.appendLine(
+            `Tasks: loads of ${template.toString()}: ${err instanceof Error ? err.message : String(err)}`,
+          );
+      },
+    );
   }
 
   /** The agents the user can pick: schedulers of the whole template (asks the server when the tree is filtered or cut). */

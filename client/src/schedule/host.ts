@@ -12,6 +12,8 @@ export interface TimelineSource {
   error?: string;
   /** Sentences the source adds to the page's notes (a simplification, a cut answer). */
   notes?: string[];
+  /** What to highlight, when the source knows better than the opener (an agent's host found in the answer). */
+  focus?: TimelineFocus;
 }
 
 export interface ScheduleHostDeps {
@@ -64,6 +66,7 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
     }
     if (disposed || mine !== generation) return data;
     if (source.error || !source.report) return fail(source.error ?? 'The schedule could not be simulated.');
+    if (source.focus) focus = source.focus;
     let next: TimelineData;
     try {
       next = timelineOf({ report: source.report, span: source.span, title: deps.title, focus, maxRuns: deps.maxRuns });

@@ -53,10 +53,14 @@ export function runsPerHost(data: TimelineData): Int32Array[] {
   for (let r = 0; r < n; r++) for (const h of data.comboParticipants[data.runCombination[r]]) counts[h]++;
   const lists = Array.from(counts, (c) => new Int32Array(c));
   const fill = new Int32Array(data.hosts.length);
-  // Runs by start once, so every host's list comes out sorted.
-  const byStart = Int32Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => data.runStart[a] - data.runStart[b] || a - b,
-  );
+  // Runs by start once, so every host's list comes out sorted (reports list them by start already: then no sort).
+  const byStart = new Int32Array(n);
+  let sorted = true;
+  for (let r = 0; r < n; r++) {
+    byStart[r] = r;
+    if (r > 0 && data.runStart[r] < data.runStart[r - 1]) sorted = false;
+  }
+  if (!sorted) byStart.sort((a, b) => data.runStart[a] - data.runStart[b] || a - b);
   for (const r of byStart) for (const h of data.comboParticipants[data.runCombination[r]]) lists[h][fill[h]++] = r;
   return lists;
 }

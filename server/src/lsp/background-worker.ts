@@ -12,6 +12,8 @@ import type {
   DashboardPairsResult,
   ExpandTasksResult,
   HeapFigures,
+  ScheduleParams,
+  ScheduleResult,
 } from '../../../common/protocol';
 import { countCombinations } from '../template/expand';
 import { parseTemplate, toValue } from '../template/parse';
@@ -20,6 +22,7 @@ import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
 import { runAlone, SharedExpansions } from './expansion-shared';
+import { SharedSchedules } from './schedule-shared';
 import { TaskComparisons, type CompareJob } from './task-comparison';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
@@ -41,6 +44,8 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
+  | { kind: 'schedule'; input: EngineInput; params: ScheduleParams; cancel?: SharedArrayBuffer }
+  | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
   | ({ kind: 'compare' } & CompareJob)
   | { kind: 'compareTask'; params: CompareTaskJsonParams }
   | { kind: 'forget'; uri: string }
@@ -119,6 +124,7 @@ export function serveBackgroundJobs(): void {
   lowerThreadPriority();
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
+  const schedules = new SharedSchedules(expansions);
   const comparisons = new TaskComparisons(expansions);
   const fail = (id: number, err: unknown): void =>
     post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
@@ -145,6 +151,7 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
+        schedules.forget(job.uri);
         comparisons.forget(job.uri);
       } else if (job.kind === 'compare') {
         comparisons.compare(job).then(
@@ -157,6 +164,16 @@ export function serveBackgroundJobs(): void {
         post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
         expansions.pairs(job.input, job.tasks).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'schedule') {
+        schedules.answer(job.input, job.params, pollerOf(job.cancel)).then(
+          (r) => post({ id: job.id, phase: 'result', value: r }),
+          (err: unknown) => fail(job.id, err),
+        );
+      } else if (job.kind === 'scheduleDiagnostics') {
+        schedules.diagnostics(job.input, pollerOf(job.cancel) ?? (() => false)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
           (err: unknown) => fail(job.id, err),
         );
@@ -218,6 +235,8 @@ function collectAfterRetiring(log: Logger, idleMs: number): void {
 
 /** A job that takes longer than this is abandoned and the worker restarted (a bug, or a pathological input). */
 const JOB_LIMIT_MS = 60_000;
+/** Schedule jobs wait for the expansion, then simulate (at most SCHEDULE_LIMIT_MS) and re-simulate fixes. */
+const SCHEDULE_JOB_LIMIT_MS = 150_000;
 
 /**
  * After a document is closed, a worker that has then had no job for this long is retired (the next job starts a
@@ -227,6 +246,11 @@ const JOB_LIMIT_MS = 60_000;
  * the thread gives all of it back to the system at once; a live-heap figure cannot show that, resident size can
  * (after 1,000 fuzzed templates: 108 -> 574 MB resident, while the live heaps were small). The cost is a cold
  * worker for the open documents' next check.
+ * The simulated schedules (schedule-shared.ts) do not hold the worker: a simulation in progress is a pending job
+ * (no retiring then), and a finished one is a function of the version's text and settings, made again by the next
+ * psconfig/schedule request (the timeline's reload, a lens). What the editor shows between requests lives on the
+ * main thread: the published diagnostics with their quick fixes, and the runs a day for hovers and lenses
+ * (expansion-service.ts). Unlike a task comparison, nothing on screen reads a simulation kept in the worker.
  */
 export const WORKER_IDLE_RETIRE_MS = 30_000;
 
@@ -240,6 +264,7 @@ export class BackgroundRunner {
   private broken = false;
   /** Used when there is no worker. */
   private readonly local = new SharedExpansions();
+  private readonly localSchedules = new SharedSchedules(this.local);
   private readonly localComparisons = new TaskComparisons(this.local);
   /** A document was closed since the worker started: retire it once it is idle (WORKER_IDLE_RETIRE_MS). */
   private closedSinceStart = false;
@@ -327,6 +352,22 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
   }
 
+  /**
+   * The simulated schedule of a document (psconfig/schedule), from the full expansion kept where the engine runs.
+   * `cancel` stops only a simulation made for this request alone (a document that is not open).
+   */
+  async schedule(input: EngineInput, params: ScheduleParams, cancel?: CancelFlag): Promise<ScheduleResult> {
+    if (!this.ensureWorker()) return this.localSchedules.answer(input, params, cancel && (() => cancel.cancelled));
+    return (await this.send({ kind: 'schedule', input, params, cancel: cancel?.buffer })) as ScheduleResult;
+  }
+
+  /** The schedule's findings as diagnostics; 'cancelled' when `cancel` (the next edit) stopped the simulation. */
+  async scheduleDiagnostics(input: EngineInput, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
+    if (!this.ensureWorker()) return this.localSchedules.diagnostics(input, () => cancel.cancelled);
+    return (await this.send({ kind: 'scheduleDiagnostics', input, cancel: cancel.buffer })) as
+      TemplateDiagnostic[] | 'cancelled';
+  }
+
   /** The tasks of `input` (its shared full expansion) compared with another version's text (task-comparison.ts). */
   async compare(input: EngineInput, base: CompareJob['base'], summaryOnly: boolean): Promise<CompareTasksResult> {
     if (!this.ensureWorker()) return this.localComparisons.compare({ input, base, summaryOnly });
@@ -340,11 +381,12 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'compareTask', params })) as CompareTaskJsonResult;
   }
 
-  /** Drops the full expansion and the comparison kept for `uri` (closed, or settings changed). */
+  /** Drops the full expansion, the comparison and the simulated schedule kept for `uri` (closed, or settings changed). */
   forgetExpansion(uri: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
     this.local.forget(uri);
     this.localComparisons.forget(uri);
+    this.localSchedules.forget(uri);
     this.comparing.delete(uri);
   }
 
@@ -402,13 +444,14 @@ export class BackgroundRunner {
   ): Promise<unknown> {
     const worker = this.worker!;
     const id = this.nextId++;
+    const limit = job.kind === 'schedule' || job.kind === 'scheduleDiagnostics' ? SCHEDULE_JOB_LIMIT_MS : JOB_LIMIT_MS;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.log.error(`background ${job.kind} took over ${JOB_LIMIT_MS} ms; restarting the worker`);
+        this.log.error(`background ${job.kind} took over ${limit} ms; restarting the worker`);
         this.restart(new Error(`${job.kind} timed out`));
-      }, JOB_LIMIT_MS);
+      }, limit);
       this.pending.set(id, { resolve, reject, later, laterFail, timer, settled: false });
       worker.postMessage({ ...job, id } as Job);
     });

@@ -1,5 +1,6 @@
 // Debounced, per-document diagnostics: one pass publishes everything the synchronous rules find, then slower
-// checks (jq compiling expressions) are merged in when they finish, if the document has not changed meanwhile.
+// checks (jq compiling expressions), then the simulated schedule's findings, are merged in when they finish, if the
+// document has not changed meanwhile (an edit stops them).
 // The checks run in a worker thread (background-worker.ts), so the main thread keeps answering requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -41,6 +42,11 @@ export class DiagnosticsPublisher {
     private readonly includes: IncludeHooks,
     /** `psconfig.diagnostics.severity`, read (severity-overrides.ts). */
     private readonly severity: () => SeverityOverrides | undefined = () => undefined,
+    /** The simulated schedule's diagnostics of a version, after the checks ('cancelled' once an edit stopped it). */
+    private readonly scheduleFindings?: (
+      doc: TextDocument,
+      cancel: CancelFlag,
+    ) => Promise<TemplateDiagnostic[] | 'cancelled'>,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -110,7 +116,9 @@ export class DiagnosticsPublisher {
       this.inFlight.delete(uri);
     }
     const now = this.current(uri);
-    if (this.dirty.delete(uri) && now && now.version !== version) {
+    // A check asked for while this one ran runs now: for a newer version, or for this version when something else
+    // changed (an included file, the settings), which cancelled this pass: otherwise that check would be lost.
+    if (this.dirty.delete(uri) && now && (now.version !== version || cancel.cancelled)) {
       this.schedule(now);
       return;
     }
@@ -120,16 +128,33 @@ export class DiagnosticsPublisher {
       this.schedule(now);
       return;
     }
-    // Already capped (worst first) where the checks ran; jq's errors are merged in and the whole cut again.
-    const first = { shown: outcome.diagnostics, omitted: outcome.omitted };
-    await this.publish(now, withCapNote(first));
+    // Already capped (worst first) where the checks ran; jq's errors, then the schedule's findings, are merged in
+    // and the whole cut again.
+    let shown = { shown: outcome.diagnostics, omitted: outcome.omitted };
+    await this.publish(now, withCapNote(shown));
     try {
-      const extra = await outcome.later.finally(() => this.cancels.get(uri) === cancel && this.cancels.delete(uri));
+      // Each later result is published only while this pass stands: an edit, or a change of an included file or of
+      // the settings (the version stays the same), cancelled it and the next pass publishes instead.
+      const extra = await outcome.later;
       const latest = this.current(uri);
-      if (extra.length > 0 && latest && latest.version === version)
-        await this.publish(latest, withCapNote(capDiagnostics([...first.shown, ...extra], undefined, first.omitted)));
+      if (extra.length > 0 && latest && latest.version === version && !cancel.cancelled) {
+        shown = capDiagnostics([...shown.shown, ...extra], undefined, shown.omitted);
+        await this.publish(latest, withCapNote(shown));
+      }
+      // Last and heaviest: the simulated schedule of this version's expansion, stopped by the next edit.
+      if (this.scheduleFindings && latest && latest.version === version && !cancel.cancelled) {
+        const started = Date.now();
+        const found = await this.scheduleFindings(latest, cancel);
+        const ms = Date.now() - started;
+        if (ms > 2000) this.log.info(`schedule diagnostics for ${uri} took ${ms} ms`);
+        const after = this.current(uri);
+        if (found !== 'cancelled' && found.length > 0 && after && after.version === version && !cancel.cancelled)
+          await this.publish(after, withCapNote(capDiagnostics([...shown.shown, ...found], undefined, shown.omitted)));
+      }
     } catch (err) {
       this.log.warn(`asynchronous checks for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      if (this.cancels.get(uri) === cancel) this.cancels.delete(uri);
     }
   }
 

@@ -8,13 +8,20 @@ import type {
   DashboardPairsResult,
   ExpandTasksParams,
   ExpandTasksResult,
+  ScheduleParams,
+  ScheduleResult,
+  ScheduleTemplateTask,
   ServerSettings,
 } from '../../../common/protocol';
+import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { CancelFlag, type BackgroundRunner } from './background-worker';
 import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
 import { includeScopeKey, type EngineInput } from './expansion-engine';
+
+/** How long a document rests after its checks before its schedule is simulated (the simulation holds the worker). */
+export const SCHEDULE_IDLE_MS = 1500;
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
 export interface Cancellable {
@@ -41,6 +48,9 @@ export class ExpansionService {
   private readonly full = new Map<string, Run>();
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
+  /** Per open document: the runs a day per task of the last schedule answer (for hovers). */
+  private readonly scheduleFlags = new Map<string, { version: number; flag: CancelFlag }>();
+  private scheduleSeen = new Map<string, { version: number; templateTasks: ScheduleTemplateTask[] }>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
   /** Per uri: the last counts that arrived, whatever their version. */
   private readonly lastCounts = new Map<string, TaskFact[]>();
@@ -143,15 +153,18 @@ export class ExpansionService {
    */
   documentChanged(uri: string, version: number): void {
     this.supersede(uri, version);
+    this.stopSchedule(uri);
     this.runner.forgetExpansion(uri);
   }
 
   forget(uri: string): void {
     this.supersede(uri, Infinity);
+    this.stopSchedule(uri);
     this.runner.forgetExpansion(uri);
     this.full.delete(uri);
     this.countCache.delete(uri);
     this.lastCounts.delete(uri);
+    this.scheduleSeen.delete(uri);
   }
 
   private async expandOnce(
@@ -203,6 +216,64 @@ export class ExpansionService {
    */
   dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
     return this.runner.pairs(this.fullInput(doc, open), tasks);
+  }
+
+  /**
+   * The simulated schedule of a document (psconfig/schedule): an open document's is simulated once per version, from
+   * the full expansion its previews share; a file that is not open is simulated for this request alone.
+   */
+  async schedule(
+    doc: TextDocument,
+    params: ScheduleParams,
+    open: boolean,
+    token?: Cancellable,
+  ): Promise<ScheduleResult> {
+    await this.ready();
+    // An open document's simulation is shared by every request for its version: only an edit stops it (at once,
+    // through the shared flag: the worker is busy with it and reads no message until it ends).
+    let cancel: CancelFlag;
+    if (open) cancel = this.scheduleFlag(doc);
+    else {
+      cancel = new CancelFlag();
+      token?.onCancellationRequested(() => cancel.cancel());
+    }
+    const r = await this.runner.schedule(this.fullInput(doc, open), params, cancel);
+    if (open && !r.error && r.version === doc.version)
+      this.scheduleSeen.set(doc.uri, { version: doc.version, templateTasks: r.templateTasks });
+    return r;
+  }
+
+  /**
+   * The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). The simulation holds
+   * the worker for its whole run, so it starts only after the document has rested SCHEDULE_IDLE_MS.
+   */
+  async scheduleDiagnostics(doc: TextDocument, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
+    await this.ready();
+    await new Promise((r) => setTimeout(r, SCHEDULE_IDLE_MS));
+    if (cancel.cancelled) return 'cancelled';
+    return this.runner.scheduleDiagnostics(this.fullInput(doc, true), cancel);
+  }
+
+  /** The flag that stops the simulation of this version of an open document (raised by its next edit). */
+  private scheduleFlag(doc: TextDocument): CancelFlag {
+    let hit = this.scheduleFlags.get(doc.uri);
+    if (!hit || hit.version !== doc.version) {
+      hit?.flag.cancel();
+      hit = { version: doc.version, flag: new CancelFlag() };
+      this.scheduleFlags.set(doc.uri, hit);
+    }
+    return hit.flag;
+  }
+
+  private stopSchedule(uri: string): void {
+    this.scheduleFlags.get(uri)?.flag.cancel();
+    this.scheduleFlags.delete(uri);
+  }
+
+  /** The runs a day per task of this version's schedule, if an answer for it came already (hovers do not wait). */
+  scheduleSettled(doc: TextDocument): ScheduleTemplateTask[] | undefined {
+    const hit = this.scheduleSeen.get(doc.uri);
+    return hit && hit.version === doc.version ? hit.templateTasks : undefined;
   }
 
   /**

@@ -54,6 +54,11 @@ export class SharedExpansions {
     return dashboardPairsOf(full, template, tasks);
   }
 
+  /** What a full run of `input` depends on besides its text and version (for caches built on it). */
+  keyOf(input: EngineInput): string {
+    return runKey(input);
+  }
+
   /** The full expansion (all agents, no limit) of this version and settings, shared with every other request. */
   fullExpansion(input: EngineInput): Promise<ExpandTasksResult> {
     return this.fullRun(input);

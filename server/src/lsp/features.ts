@@ -29,11 +29,18 @@ import {
   archiveLenses,
   dashboardLenses,
   grafanaLenses,
+  scheduleLensTitle,
   taskLenses,
   taskLensTitle,
   type ArchiveExplorerArgs,
 } from '../template/navigation/code-lenses';
-import { ServerCommands, type OpenDashboardArgs, type ShowTasksArgs } from '../../../common/protocol';
+import {
+  ServerCommands,
+  type OpenDashboardArgs,
+  type OpenScheduleArgs,
+  type ScheduleTemplateTask,
+  type ShowTasksArgs,
+} from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts, type TaskFact } from '../template/navigation/hover';
 import {
@@ -68,6 +75,7 @@ interface ResolveData {
 /** Lens data carried from codeLens to codeLens/resolve. */
 type LensData =
   | { uri: string; version: number; kind: 'task'; task: string }
+  | { uri: string; version: number; kind: 'schedule'; task: string }
   | { uri: string; version: number; kind: 'archive'; archive: string };
 
 export interface FeatureDeps {
@@ -258,9 +266,12 @@ export function registerFeatures(d: FeatureDeps): void {
       const wait = latest ? HOVER_COUNTS_FRESH_MS : HOVER_COUNTS_WAIT_MS;
       tasks = (await withTimeout(d.expansion.counts(doc), wait)) ?? d.expansion.latestCounts(doc.uri) ?? [];
     }
+    // The simulated schedule's runs a day, when an answer for this version came (the schedule lens asks for it):
+    // a hover never starts a simulation, which would hold the worker.
+    const schedule = target?.kind === 'tasks' ? d.expansion.scheduleSettled(doc) : undefined;
     let result = variable ? d.expansion.settled(doc) : undefined;
     if (variable && !result) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
-    return { tasks, combinations: result?.combinations ?? [] };
+    return { tasks, combinations: result?.combinations ?? [], schedule };
   };
 
   connection.onDocumentSymbol((params, token) =>
@@ -315,12 +326,23 @@ export function registerFeatures(d: FeatureDeps): void {
       // Task lenses are complete when this version's counts are known (VS Code asks for lenses again each time the
       // editor gains focus): a lens sent complete needs no resolve, and VS Code's clickable links of the lenses it
       // replaces stay stale only until the resolve round ends (a click then says "Actual command not found").
+      // The schedule lens likewise, once an answer of this version brought the runs a day.
       const counts = d.expansion.settledCounts(m.doc);
-      const lenses: CodeLens[] = taskLenses(m.model).map((l) =>
-        counts
-          ? { range: toRange(m.doc, l.start, l.end), command: taskLensCommand(m.doc.uri, l.task, counts) }
-          : { range: toRange(m.doc, l.start, l.end), data: { ...base, kind: 'task', task: l.task } satisfies LensData },
-      );
+      const schedule = d.expansion.scheduleSettled(m.doc);
+      const lenses: CodeLens[] = [];
+      for (const l of taskLenses(m.model)) {
+        const range = toRange(m.doc, l.start, l.end);
+        lenses.push(
+          counts
+            ? { range, command: taskLensCommand(m.doc.uri, l.task, counts) }
+            : { range, data: { ...base, kind: 'task', task: l.task } satisfies LensData },
+        );
+        lenses.push(
+          schedule
+            ? { range, command: scheduleLensCommand(m.doc.uri, l.task, schedule) }
+            : { range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData },
+        );
+      }
       // The dashboard lens needs nothing from an expansion: its command is complete now.
       for (const l of dashboardLenses(m.model)) {
         const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
@@ -357,6 +379,12 @@ export function registerFeatures(d: FeatureDeps): void {
       if (data.kind === 'task') {
         return { ...lens, command: taskLensCommand(data.uri, data.task, await d.expansion.counts(doc)) };
       }
+      if (data.kind === 'schedule') {
+        const r = await d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
+        // Stopped by an edit: the client asks for the new version's lenses.
+        if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
+        return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
+      }
       const result = await d.expansion.firstCombinations(doc).catch(() => undefined);
       const facts: ExpansionFacts | undefined =
         result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
@@ -371,6 +399,12 @@ export function registerFeatures(d: FeatureDeps): void {
 }
 
 /** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
+/** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */
+function scheduleLensCommand(uri: string, task: string, schedule: ScheduleTemplateTask[], error?: string): Command {
+  const args: OpenScheduleArgs = { uri, task };
+  return { title: scheduleLensTitle(task, schedule, error), command: ServerCommands.showSchedule, arguments: [args] };
+}
+
 function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
   const args: ShowTasksArgs = { uri, task };
   return {

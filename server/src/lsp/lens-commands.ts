@@ -4,6 +4,7 @@
 //  - Dashboard lens: the task's configured directions and archives as a text file (the latest results need the
 //    archive, which the server never reads: the file names the `psconfig-tools dashboard` line that does);
 //  - archive lens: the archive's own metadata search for the pair (esmond's REST interface), in the browser;
+//  - schedule lens: the simulated schedule as a text file (runs a day per task, hosts' loads, the CLI line for runs).
 //  - Grafana lens: what perfSONAR 5's Grafana agent draws for the task, and why not, as a message.
 // Files go to a private folder of this server process (mode 0700, removed at shutdown), one per template and view,
 // rewritten each time. A client without window/showDocument gets a window/showMessage naming the file or the URL.
@@ -31,11 +32,14 @@ import {
   type LensCommandResult,
   type OpenArchiveExplorerArgs,
   type OpenDashboardArgs,
+  type OpenScheduleArgs,
+  type ScheduleResult,
   type ShowTasksArgs,
 } from '../../../common/protocol';
 import { dashboardText } from '../template/expand/dashboard-text';
 import { previewText } from '../template/expand/preview-text';
-import { taskLensTitle } from '../template/navigation/code-lenses';
+import { scheduleLensTitle, taskLensTitle } from '../template/navigation/code-lenses';
+import { scheduleText } from '../template/schedule-editor';
 import type { Logger } from './guard';
 
 /** The preview a task lens shows stops here, as the Tasks view does (a limited request is also cut at 4 MB). */
@@ -45,6 +49,7 @@ export const LENS_COMMANDS: readonly string[] = [
   ServerCommands.showTasks,
   ServerCommands.showDashboard,
   ServerCommands.openArchive,
+  ServerCommands.showSchedule,
   ServerCommands.showGrafana,
 ];
 
@@ -55,6 +60,7 @@ export interface LensCommandDeps {
   canShowDocument: () => boolean;
   expand: (params: ExpandTasksParams, token?: CancellationToken) => Promise<ExpandTasksResult>;
   dashboardPairs: (uri: string, tasks: string[]) => Promise<DashboardPairsResult>;
+  schedule: (uri: string, token?: CancellationToken) => Promise<ScheduleResult>;
   /** What the Grafana agent draws for a task of an open template (grafanaExplanation), or undefined. */
   grafana: (uri: string, task: string) => string | undefined;
 }
@@ -69,6 +75,7 @@ export class LensCommands {
     if (command === ServerCommands.showTasks) return this.showTasks(argOf<ShowTasksArgs>(arg, command), token);
     if (command === ServerCommands.showDashboard) return this.showDashboard(argOf<OpenDashboardArgs>(arg, command));
     if (command === ServerCommands.openArchive) return this.openArchive(argOf<OpenArchiveExplorerArgs>(arg, command));
+    if (command === ServerCommands.showSchedule) return this.showSchedule(argOf<OpenScheduleArgs>(arg, command), token);
     if (command === ServerCommands.showGrafana) return this.showGrafana(argOf<ShowTasksArgs>(arg, command));
     throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${command}`);
   }
@@ -113,6 +120,20 @@ export class LensCommands {
       ? `cannot expand: ${result.error}`
       : `${task ?? 'every task'}: ${directions.toLocaleString('en-US')} configured direction${directions === 1 ? '' : 's'}`;
     const file = await this.write(uri, `${task ? `${safeName(task)}.` : ''}dashboard.txt`, text || 'no tasks\n');
+    return this.show(file, what, {});
+  }
+
+  private async showSchedule(args: OpenScheduleArgs, token?: CancellationToken): Promise<LensCommandResult> {
+    const uri = needUri(args.uri, ServerCommands.showSchedule);
+    const task = typeof args.task === 'string' ? args.task : undefined;
+    const result = await this.d.schedule(uri, token);
+    const text = scheduleText(result, displayPath(uri), task);
+    const what = result.error
+      ? `no schedule: ${result.error}`
+      : task !== undefined
+        ? `${task}: ${scheduleLensTitle(task, result.templateTasks).replace(/^schedule: /, '')}`
+        : `${result.templateTasks.length} tasks simulated`;
+    const file = await this.write(uri, 'schedule.txt', text);
     return this.show(file, what, {});
   }
 

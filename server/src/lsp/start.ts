@@ -21,7 +21,9 @@ import { URI } from 'vscode-uri';
 import {
   emptyExpansionResult,
   DashboardPairsRequest,
+  emptyScheduleResult,
   ExpandTasksRequest,
+  ScheduleRequest,
   ServerMemoryRequest,
   TemplateChangedNotification,
   type DashboardPairsParams,
@@ -29,6 +31,8 @@ import {
   type ExpandTasksParams,
   type ExpandTasksResult,
   type LensCommandResult,
+  type ScheduleParams,
+  type ScheduleResult,
   type PreviewTasksText,
   type ServerMemoryResult,
   ServerCommands,
@@ -166,6 +170,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       },
     },
     () => severityOverrides(),
+    (doc, cancel) => expansion.scheduleDiagnostics(doc, cancel),
   );
 
   // psconfig.diagnostics.severity, read once per settings value; what cannot be used is logged once.
@@ -393,6 +398,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     canShowDocument: () => showDocumentSupport,
     expand: expandFor,
     dashboardPairs: (uri, tasks) => dashboardPairsFor({ uri, tasks }),
+    schedule: (uri, token) => scheduleFor({ uri, noTasks: true }, token),
     grafana: (uri, task) => {
       const doc = documents.get(uri);
       const model = doc && cache.get(doc).model;
@@ -425,30 +431,57 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     ),
   );
 
+  /** An open document (shared per version), else the file on disk read for one request, else why neither. */
+  const templateFor = async (uri: string): Promise<{ doc: TextDocument; open: boolean } | { error: string }> => {
+    const open = documents.get(uri);
+    if (open) return { doc: open, open: true };
+    const u = URI.parse(uri);
+    if (u.scheme !== 'file') return { error: 'The document is not open.' };
+    try {
+      return { doc: TextDocument.create(uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8')), open: false };
+    } catch (err) {
+      return { error: `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  };
+
   /** The dashboard pairs of an open document (or the file on disk), for the request and the Dashboard lens alike. */
   const dashboardPairsFor = async (params: DashboardPairsParams): Promise<DashboardPairsResult> => {
     if (!params || typeof params.uri !== 'string')
       throw new ResponseError(ErrorCodes.InvalidParams, 'dashboardPairs needs { uri }');
     const tasks = Array.isArray(params.tasks) ? params.tasks.filter((t) => typeof t === 'string') : undefined;
-    const open = documents.get(params.uri);
-    if (open) return expansion.dashboardPairs(open, tasks, true);
-    const u = URI.parse(params.uri);
-    const none = (error: string): DashboardPairsResult => ({
-      uri: params.uri,
-      version: null,
-      error,
-      tasks: [],
-      elapsedMs: 0,
-    });
-    if (u.scheme !== 'file') return none('The document is not open.');
-    let text: string;
-    try {
-      text = await readFile(u.fsPath, 'utf8');
-    } catch (err) {
-      return none(`Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return expansion.dashboardPairs(TextDocument.create(params.uri, 'psconfig', 0, text), tasks, false);
+    const t = await templateFor(params.uri);
+    if ('error' in t) return { uri: params.uri, version: null, error: t.error, tasks: [], elapsedMs: 0 };
+    return expansion.dashboardPairs(t.doc, tasks, t.open);
   };
+
+  /** The simulated schedule of an open document (or the file on disk): the request, the lenses, the hovers. */
+  const scheduleFor = async (params: ScheduleParams, token?: CancellationToken): Promise<ScheduleResult> => {
+    if (!params || typeof params.uri !== 'string')
+      throw new ResponseError(ErrorCodes.InvalidParams, 'schedule needs { uri }');
+    const strings = (v: unknown): string[] | undefined =>
+      Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+    const clean: ScheduleParams = {
+      uri: params.uri,
+      runs: params.runs === true,
+      noTasks: params.noTasks === true,
+      hosts: strings(params.hosts),
+      task: typeof params.task === 'string' ? params.task : undefined,
+      agent: typeof params.agent === 'string' ? params.agent : undefined,
+    };
+    const t = await templateFor(params.uri);
+    if ('error' in t) return emptyScheduleResult(params.uri, t.error);
+    return expansion.schedule(t.doc, clean, t.open, token);
+  };
+
+  connection.onRequest(ScheduleRequest.method, (params: ScheduleParams, token) =>
+    runSafe<ScheduleResult>(
+      log,
+      'schedule',
+      emptyScheduleResult(params?.uri ?? '', 'internal error (see the server log)'),
+      token,
+      () => scheduleFor(params, token),
+    ),
+  );
 
   connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>
     runSafe<DashboardPairsResult>(

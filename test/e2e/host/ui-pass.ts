@@ -1,6 +1,6 @@
 // The workbench as a person sees it, driven by Playwright: open a template, read the Problems panel, apply a quick
-// fix, complete a name, expand the Tasks tree, and use the archive explorer and dashboard webviews. Each check saves
-// a screenshot under test-results/e2e; `npm run screenshots` copies the README's pictures from there to docs/images.
+// fix, complete a name, expand the Tasks tree, and use the archive explorer, dashboard and host timeline webviews.
+// Each check saves a screenshot under test-results/e2e; `npm run screenshots` copies the README's pictures from there to docs/images.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
@@ -574,6 +574,42 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.keyboard.press('Control+End');
         await page.locator('.monaco-editor .view-lines', { hasText: '"Throughputtestname"' }).first().waitFor();
         return `the MeshConfig file at x=${left.x}, its translation beside it at x=${right.x}`;
+      },
+    );
+
+    await checks.run(
+      "a task's schedule lens opens the host timeline on that task",
+      '12-schedule-timeline',
+      async () => {
+        // busy-mesh.psconfig.json: `busy` asks more throughput of its three hosts than they can run; only its schedule
+        // lens says some runs will not fit.
+        await openFile(page, 'busy-mesh.psconfig.json');
+        const lens = page.locator('.codelens-decoration a:visible', { hasText: /^schedule: .* lose runs\)$/ });
+        await lens.first().waitFor({ timeout: 90_000 });
+        const title = await lens.first().innerText();
+        await lens.first().click();
+        const frame = await webviewFrame(page, '.timeline-overlay', 90_000);
+        await frame.waitForFunction(
+          () => !window.timelineMetrics.loading && window.timelineMetrics.runs > 0,
+          undefined,
+          { timeout: 90_000 },
+        );
+        const focus = await frame.evaluate(() => window.timelineMetrics.focusTask);
+        if (focus !== 'busy') throw new Error(`the timeline is not on busy but on "${focus}"`);
+        // The first ten minutes, and the hover of one of busy's non-starters.
+        await frame.evaluate(() => window.timelineTest.zoomTo(0, 600));
+        const at = await frame.evaluate(() => {
+          const run = window.timelineTest.find('nonstart', 'busy');
+          const p = run === undefined ? undefined : window.timelineTest.locate(run);
+          const box = document.querySelector('.timeline-overlay')!.getBoundingClientRect();
+          return p && { x: p.x - box.left, y: p.y - box.top };
+        });
+        if (!at) throw new Error('no non-starter of busy in the first ten minutes');
+        await frame.locator('.timeline-overlay').hover({ position: at });
+        await frame.waitForFunction(() => window.timelineMetrics.hoverText.includes('non-starter'));
+        const hover = await frame.evaluate(() => window.timelineMetrics.hoverText);
+        const runs = await frame.evaluate(() => window.timelineMetrics.runs);
+        return `lens "${title}"; ${runs} runs; hover: ${hover.split('\n').slice(0, 3).join(' / ')}`;
       },
     );
   } finally {

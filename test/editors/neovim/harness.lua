@@ -61,12 +61,17 @@ local function run()
     end
     return true
   end)
-  for _, want in ipairs({ 'tasks for', '^Dashboard$', '^Open in Archive Explorer' }) do
-    -- A refresh (CursorHold) may have replaced the list since: look until a resolved lens has that title.
+  for _, want in ipairs({ 'tasks for', '^schedule: ', '^Dashboard$', '^Open in Archive Explorer' }) do
+    -- Neovim lists the lenses again, unresolved, when it refreshes them (CursorHold), and codelens.run() reads the
+    -- title of every lens on the line: wait until all are resolved, then run at once (nothing yields in between).
     local lens
     wait('a resolved lens titled ' .. want, 60000, function()
+      lens = nil
       for _, l in ipairs(vim.lsp.codelens.get(buf)) do
-        if l.command and l.command.title:find(want) then
+        if not l.command then
+          return false
+        end
+        if l.command.title:find(want) then
           lens = l
         end
       end

@@ -25,6 +25,15 @@ test('each lens command of the server becomes the extension’s command, with th
     command: 'psconfig.openArchiveExplorer',
     arguments: [pair],
   });
+  const timeline = { uri, task: 't' };
+  assert.deepEqual(
+    extensionCommandFor({
+      title: 'schedule: 6 runs a day, all fit',
+      command: ServerCommands.showSchedule,
+      arguments: [timeline],
+    }),
+    { title: 'schedule: 6 runs a day, all fit', command: 'psconfig.openSchedule', arguments: [timeline] },
+  );
   // Other commands (and a title-only lens) are left alone.
   const other = { command: ServerCommands.previewTasks, arguments: [uri] };
   assert.equal(extensionCommandFor(other), other);

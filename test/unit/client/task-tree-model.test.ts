@@ -59,6 +59,16 @@ function mesh(n: number, tasks = ['tput']): ExpandTasksResult {
   return result(cs);
 }
 
+/** The first `keep` combinations of a one-task mesh, as a limited all-agents request answers (every agent listed). */
+const cutOf = (full: ExpandTasksResult, keep: number): ExpandTasksResult =>
+  result(full.combinations.slice(0, keep), {
+    truncated: true,
+    agents: full.agents,
+    tasks: [
+      { task: 'tput', testType: 'throughput', group: 'g-mesh', count: full.combinations.length, agents: full.agents },
+    ],
+  });
+
 const labels = (m: TaskTreeModel, nodes: TaskTreeNode[]): string[] => nodes.map((n) => m.item(n).label);
 
 test('agents at the root in first-seen order, their tasks, then combinations a → b', () => {
@@ -251,11 +261,7 @@ test('snapshotTree opens nodes down to the requested depth', () => {
 
 test('lazy agents: a cut all-agents result lists every agent, and each agent opens from its own expansion', () => {
   const fullMesh = mesh(4);
-  const cut = result(fullMesh.combinations.slice(0, 2), {
-    truncated: true,
-    agents: fullMesh.agents,
-    tasks: [{ task: 'tput', testType: 'throughput', group: 'g-mesh', count: 12, agents: fullMesh.agents }],
-  });
+  const cut = cutOf(fullMesh, 2);
   const m = model(cut);
   assert.equal(m.lazyAgents, true);
   const roots = m.roots();
@@ -331,4 +337,32 @@ test('lazy agents: an agent whose own answer was cut says so above its tasks', (
     m.children(h2).map((n) => n.kind),
     ['task'],
   );
+});
+
+test("each agent's exclusive load from the simulated schedule beside it; over the day a warning", () => {
+  const m = model(mesh(3));
+  const agents = m.roots().filter((n) => n.kind === 'agent');
+  assert.equal(m.item(agents[0]).description, '2 tasks');
+  m.setLoads([
+    { agent: 'h0.example', hosts: ['h0'], exclusiveLoad: 0.4213, normalLoad: 0.05 },
+    { agent: 'h1.example', hosts: ['h1'], exclusiveLoad: 1.5, normalLoad: 0 },
+  ]);
+  const h0 = m.item(agents[0]);
+  assert.equal(h0.description, '2 tasks · exclusive load 42%');
+  assert.match(h0.tooltip ?? '', /Exclusive load 42% on h0: the share of the day .* normal \(latency\) load 5%\.$/);
+  assert.equal(h0.icon, 'server');
+  const h1 = m.item(agents[1]);
+  assert.equal(h1.icon, 'warning');
+  assert.match(h1.tooltip ?? '', /more than the day has: runs will not start/);
+  // An agent the schedule does not know keeps its plain description.
+  assert.equal(m.item(agents[2]).description, '2 tasks');
+
+  // Lazy agents: the load shows before and after the agent's own expansion is loaded.
+  const full = mesh(3);
+  const lazy = model(cutOf(full, 1));
+  lazy.setLoads([{ agent: 'h2.example', hosts: ['h2'], exclusiveLoad: 0.1, normalLoad: 0 }]);
+  const h2 = lazy.roots().filter((n) => n.kind === 'agent')[2];
+  assert.equal(lazy.item(h2).description, '1 template task · exclusive load 10%');
+  lazy.setAgentResult('h2.example', result(full.combinations.filter((c) => c.agent === 'h2.example')));
+  assert.equal(lazy.item(h2).description, '2 tasks · exclusive load 10%');
 });

@@ -1,7 +1,7 @@
 // Quick fixes for reference diagnostics: create the missing object (in the right section, creating the section
 // when needed) or replace a near-miss name with the closest defined one. Also renames a misspelt property.
 import { closestName } from '../rules/closest-name';
-import type { DiagnosticData } from '../rules/diagnostic';
+import type { DiagnosticData, ScheduleChange } from '../rules/diagnostic';
 import { keyOf, nodeAtOffset, nodePath, propertyValue, stringValue, type JsonNode } from '../parse';
 import { isSection, type Reference, type SymbolKind } from '../symbols';
 import { singular } from './completion';
@@ -33,6 +33,7 @@ export function quickFixes(model: TemplateModel, diag: FixableDiagnostic): NavCo
   if (data?.kind === 'missing-property') return addProperty(model, diag, data.property);
   if (data?.kind === 'replace-value') return replaceValue(model, diag, data.value);
   if (data?.kind === 'set-schema') return setSchema(model, diag, data.version);
+  if (data?.kind === 'schedule-change') return scheduleChanges(model, data.changes);
   const ref = referenceOf(model, diag, data?.kind === 'missing-ref' ? data : undefined);
   let kind: SymbolKind | undefined;
   let name: string | undefined;
@@ -148,6 +149,39 @@ function setSchema(model: TemplateModel, diag: FixableDiagnostic, version: numbe
     ? { start: current.offset, end: current.offset + current.length, newText: String(version) }
     : insertProperty(model.text, obj, 'schema', version);
   return [{ title: `Set "schema" to ${version}`, edits: [edit], isPreferred: true }];
+}
+
+/** The simulated schedule: set the fields of a schedule object that the re-simulation showed to fit
+ *  (rules/schedule.ts); fields already there are replaced, the others added. */
+function scheduleChanges(model: TemplateModel, changes: readonly ScheduleChange[]): NavCodeAction[] {
+  const out: NavCodeAction[] = [];
+  for (const c of changes) {
+    const obj = model.index.definitionsOf('schedules', c.schedule).at(-1)?.valueNode;
+    if (obj?.type !== 'object') continue;
+    const edits: TextEditOffsets[] = [];
+    const missing: [string, unknown][] = [];
+    for (const [key, value] of Object.entries(c.change)) {
+      const current = propertyValue(obj, key);
+      if (current)
+        edits.push({ start: current.offset, end: current.offset + current.length, newText: JSON.stringify(value) });
+      else missing.push([key, value]);
+    }
+    if (missing.length) edits.push(insertProperties(model.text, obj, missing));
+    out.push({ title: c.title, edits, isPreferred: out.length === 0 });
+  }
+  return out;
+}
+
+/** insertProperty for several keys at once (one edit: edits at the same offset would be applied in any order). */
+function insertProperties(text: string, obj: JsonNode, entries: [string, unknown][]): TextEditOffsets {
+  const edits = entries.map(([k, v]) => insertProperty(text, obj, k, v));
+  if ((obj.children ?? []).length > 0) return { ...edits[0], newText: edits.map((e) => e.newText).join('') };
+  // An empty object: each edit is `\n<indent>"k": v\n<outer indent>`; keep the members and one closing line.
+  const close = /\n[ \t]*$/.exec(edits[0].newText)?.[0] ?? '';
+  return {
+    ...edits[0],
+    newText: edits.map((e) => e.newText.slice(0, e.newText.length - close.length)).join(',') + close,
+  };
 }
 
 /** Placeholder values for required properties, valid for the schema where one can be (a `type` must be chosen). */

@@ -1,11 +1,11 @@
-// Code lens data: a count line on every task, and an "open in Archive Explorer" on archives whose data names
+// Code lens data: a count line and a schedule line (runs a day, from the simulated schedule) on every task, and an "open in Archive Explorer" on archives whose data names
 // an esmond or http archive URL. Counts come from the expansion the caller passes in.
-import type { ExpandedCombination, OpenArchiveExplorerArgs } from '../../../../common/protocol';
+import type { ExpandedCombination, OpenArchiveExplorerArgs, ScheduleTemplateTask } from '../../../../common/protocol';
 import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { tasksExpanding } from '../variable-table';
-import { plural, type ExpansionFacts } from './hover';
+import { perDay, plural, type ExpansionFacts } from './hover';
 import { grafanaLensTitle, grafanaView } from '../grafana/agent-view';
 
 export interface TaskLens {
@@ -50,6 +50,19 @@ export function taskLenses(model: TemplateModel, facts?: ExpansionFacts): TaskLe
     });
   }
   return out;
+}
+
+/**
+ * The schedule lens of a task: its runs a day in the simulated schedule (summed over its pScheduler tasks), how many
+ * fit. `error`: why there is no simulation.
+ */
+export function scheduleLensTitle(task: string, schedule: readonly ScheduleTemplateTask[], error?: string): string {
+  if (error) return `schedule: ${error.length > 80 ? `${error.slice(0, 79)}…` : error}`;
+  const t = schedule.find((s) => s.task === task);
+  if (!t) return 'schedule: creates no pScheduler task';
+  if (t.wantedPerDay === 0) return 'schedule: no run in the simulated days';
+  if (t.losing === 0) return `schedule: ${perDay(t.wantedPerDay)} runs a day, all fit`;
+  return `schedule: ${perDay(t.scheduledPerDay)} of ${perDay(t.wantedPerDay)} runs a day fit (${t.losing} of ${plural(t.combinations, 'task')} lose runs)`;
 }
 
 export function taskLensTitle(task: string, facts: ExpansionFacts): string {

@@ -1,6 +1,6 @@
 // Hover text (markdown) for names and template variables. Expansion figures come from the caller (the engine's
 // result for this document version), so this module stays pure and cheap.
-import type { ExpandedCombination } from '../../../../common/protocol';
+import type { ExpandedCombination, ScheduleTemplateTask } from '../../../../common/protocol';
 import type { TemplateModel } from '../model';
 import { nodeAtOffset, nodePath, propertyValue, stringValue, toValue, type JsonNode } from '../parse';
 import { scanStringNode, type TemplateVariable } from '../variables';
@@ -25,6 +25,8 @@ export interface TaskFact {
 export interface ExpansionFacts {
   tasks: TaskFact[];
   combinations: ExpandedCombination[];
+  /** The simulated schedule's runs per template task, when it was ready (psconfig/schedule). */
+  schedule?: ScheduleTemplateTask[];
 }
 
 export function plural(n: number, word: string): string {
@@ -98,7 +100,28 @@ function taskFacts(task: string, facts?: ExpansionFacts): string {
   const s = facts?.tasks.find((x) => x.task === task);
   if (!s) return '';
   if (s.error) return `Cannot be expanded: ${plain(s.error)}`;
-  return `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
+  const yields = `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
+  const run = facts?.schedule?.find((x) => x.task === task);
+  return run ? `${yields}\n\n${scheduleFacts(run)}` : yields;
+}
+
+/** Runs a day as the simulated schedule found them (per pScheduler task and in all), the run, the class. */
+function scheduleFacts(t: ScheduleTemplateTask): string {
+  const per = (n: number): string => perDay(n / Math.max(1, t.combinations));
+  const { min, max } = t.durationSeconds;
+  const lines = [
+    `**Schedule** (simulated): ${per(t.wantedPerDay)} runs a day per pScheduler task, ${perDay(t.wantedPerDay)} in all`,
+    t.losing === 0
+      ? 'All fit.'
+      : `${perDay(t.scheduledPerDay)} a day fit, ${perDay(t.nonstartPerDay)} are non-starters; ${t.losing} of ${plural(t.combinations, 'pScheduler task')} lose runs.`,
+    `Each run takes ${min === max ? `${min} s` : `${min}–${max} s`}${t.tools.length ? ` (${t.tools.map((x) => code(x)).join(', ')})` : ''}, class ${t.classes.map((x) => code(x)).join(', ')}.`,
+  ];
+  return lines.join('  \n');
+}
+
+/** A per-day figure: whole when it is, else one decimal. */
+export function perDay(n: number): string {
+  return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
 function hoverVariable(model: TemplateModel, node: JsonNode, v: TemplateVariable, facts?: ExpansionFacts): NavHover {

@@ -85,6 +85,14 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/meta-not-removed',
   'psconfig/tool-cannot-run',
   'psconfig/unknown-tool',
+  // the simulated schedule (rules/schedule.ts, from server/src/template/schedule/)
+  'psconfig/schedule-runs-lost',
+  'psconfig/schedule-horizon-cut',
+  'psconfig/schedule-duration-reaches-repeat',
+  'psconfig/schedule-slip-cut',
+  'psconfig/throughput-remote-limits',
+  'psconfig/host-overloaded',
+  'psconfig/schedule-not-simulated',
   // MeshConfig files (meshconfig/)
   'psconfig/meshconfig',
   'psconfig/meshconfig-not-translated',

@@ -19,8 +19,17 @@ export type DiagnosticData =
   | { kind: 'replace-value'; value: string }
   /** Set `schema` of the object the diagnostic's key belongs to (a field of a later schema version). */
   | { kind: 'set-schema'; version: number }
+  /** Change a schedule object: each change was re-simulated and the template then fits (rules/schedule.ts). */
+  | { kind: 'schedule-change'; changes: ScheduleChange[] }
   /** A MeshConfig file: translate it to a pSConfig template (meshconfig/). */
   | { kind: 'translate-meshconfig' };
+
+/** Fields to set in the schedule object `schedule` (ISO 8601 durations as the template writes them). */
+export interface ScheduleChange {
+  schedule: string;
+  change: { repeat?: string; slip?: string; sliprand?: true };
+  title: string;
+}
 
 export interface TemplateDiagnostic {
   /** Stable code, e.g. `psconfig/unknown-group` (documented in the table of checks in docs/checks.md). */

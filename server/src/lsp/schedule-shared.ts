@@ -1,0 +1,178 @@
+// Where the engine runs (the background worker, or in-process without one): the simulated schedule of a document,
+// once per version and settings, made from the full expansion kept there (expansion-shared.ts) and shared by the
+// diagnostics pass, the psconfig/schedule request (the host timeline, the Tasks view's loads) and the task lenses.
+// The simulation polls its cancellation: a newer version of the document, the edit that makes a diagnostics pass
+// stale, and a time limit all stop it; only small answers cross to the main thread (runs are bounded).
+import { emptyScheduleResult, type ScheduleParams, type ScheduleResult } from '../../../common/protocol';
+import { analyseTemplate } from '../template/model';
+import type { TemplateDiagnostic } from '../template/rules/diagnostic';
+import {
+  buildScheduleModel,
+  ScheduleCancelled,
+  scheduleFindings,
+  simulateSchedule,
+  suggestScheduleFixes,
+  type ScheduleFinding,
+  type ScheduleModel,
+  type ScheduleSuggestion,
+  type SimulationResult,
+} from '../template/schedule';
+import {
+  notSimulated,
+  scheduleAnswer,
+  scheduleDiagnostics,
+  tasksSharingSchedule,
+  type ScheduleAnswer,
+} from '../template/schedule-editor';
+import type { EngineInput } from './expansion-engine';
+import type { SharedExpansions } from './expansion-shared';
+
+/** Days simulated after the warm-up day, and the seed of `sliprand`'s choices (the CLI's defaults). */
+export const SCHEDULE_DAYS = 2;
+export const SCHEDULE_SEED = 1;
+/** A simulation stops after this long (the CLI has no limit): the editor says so instead of waiting. */
+export const SCHEDULE_LIMIT_MS = 25_000;
+/** Time the diagnostics pass may spend re-simulating schedule changes for its quick fixes. */
+export const SUGGESTION_LIMIT_MS = 8_000;
+
+export interface ScheduleAnalysis {
+  model: ScheduleModel;
+  sim: SimulationResult;
+  /** UNIX ms of the simulation's time 0 (the warm-up's start): the span begins today at 00:00 UTC. */
+  epochMs: number;
+  elapsedMs: number;
+  findings?: ScheduleFinding[];
+  /** Per template task, the schedule changes found to fit (computed once, by the first diagnostics pass). */
+  suggestions?: Map<string, ScheduleSuggestion[]>;
+  /** The answer without runs or per-task rows (lenses, hovers, the Tasks view ask it often). */
+  summary?: ScheduleAnswer;
+}
+
+export type ScheduleOutcome = { analysis: ScheduleAnalysis } | { error: string; cancelled?: true };
+
+interface Run {
+  version: number | null;
+  key: string;
+  outcome: Promise<ScheduleOutcome>;
+  cancelled: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+export class SharedSchedules {
+  private readonly runs = new Map<string, Run>();
+  /** Simulations started (for tests). */
+  simulations = 0;
+
+  constructor(private readonly expansions: SharedExpansions) {}
+
+  /**
+   * The simulated schedule of this version (shared while the version and settings are the same). `isCancelled`
+   * (a diagnostics pass's edit flag) stops the simulation it starts, as a newer version does.
+   */
+  analysis(input: EngineInput, isCancelled?: () => boolean): Promise<ScheduleOutcome> {
+    const key = this.expansions.keyOf(input);
+    const hit = this.runs.get(input.uri);
+    if (hit && !hit.cancelled && input.version !== null && hit.version === input.version && hit.key === key)
+      return hit.outcome;
+    if (hit) hit.cancelled = true;
+    const run: Run = { version: input.version, key, cancelled: false, outcome: Promise.resolve({ error: '' }) };
+    run.outcome = this.simulate(input, () => run.cancelled || (isCancelled?.() ?? false));
+    if (input.version !== null) this.runs.set(input.uri, run);
+    void run.outcome.then((o) => {
+      // A stopped simulation is not kept: the next request starts again.
+      if ('error' in o && this.runs.get(input.uri) === run) this.runs.delete(input.uri);
+    });
+    return run.outcome;
+  }
+
+  forget(uri: string): void {
+    const run = this.runs.get(uri);
+    if (run) run.cancelled = true;
+    this.runs.delete(uri);
+  }
+
+  private async simulate(input: EngineInput, isCancelled: () => boolean): Promise<ScheduleOutcome> {
+    const full = await this.expansions.expand({ ...input, agentAddresses: [], limit: undefined }, isCancelled);
+    if (isCancelled() || full.error === 'cancelled') return { error: 'cancelled', cancelled: true };
+    if (full.error) return { error: `The template cannot be expanded: ${full.error}` };
+    const started = Date.now();
+    const deadline = started + SCHEDULE_LIMIT_MS;
+    this.simulations++;
+    try {
+      const model = buildScheduleModel(full.combinations);
+      const sim = simulateSchedule(model, {
+        days: SCHEDULE_DAYS,
+        seed: SCHEDULE_SEED,
+        isCancelled: () => isCancelled() || Date.now() > deadline,
+      });
+      const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+      return { analysis: { model, sim, epochMs: today - sim.spanStart * 1000, elapsedMs: Date.now() - started } };
+    } catch (err) {
+      if (!(err instanceof ScheduleCancelled)) throw err;
+      if (isCancelled()) return { error: 'cancelled', cancelled: true };
+      return {
+        error: `The simulation of ${full.combinations.length.toLocaleString('en')} tasks was stopped after ${SCHEDULE_LIMIT_MS / 1000} s; psconfig-tools schedule simulates it without a time limit.`,
+      };
+    }
+  }
+
+  /** The psconfig/schedule answer: loads, per-task counts and, when asked, the runs of as many hosts as fit. */
+  async answer(input: EngineInput, params: ScheduleParams, isCancelled?: () => boolean): Promise<ScheduleResult> {
+    const asked = Date.now();
+    const o = await this.analysis(input, isCancelled);
+    const base = { uri: input.uri, version: input.version };
+    if ('error' in o) return { ...emptyScheduleResult(input.uri, o.error), ...base, elapsedMs: Date.now() - asked };
+    const a = o.analysis;
+    // The simulation's own time plus this answer's (not the wait for the simulation: that is the simulation).
+    const t0 = Date.now();
+    const summary = !params.runs && params.noTasks && !params.hosts?.length;
+    const answer = summary
+      ? (a.summary ??= scheduleAnswer(a.model, a.sim, a.epochMs, { noTasks: true }))
+      : scheduleAnswer(a.model, a.sim, a.epochMs, params);
+    return { ...base, ...answer, elapsedMs: a.elapsedMs + (Date.now() - t0) };
+  }
+
+  /**
+   * The schedule's findings as diagnostics of `input.text`, with quick fixes the re-simulation showed to fit (worked
+   * out once per version, within SUGGESTION_LIMIT_MS, the tasks losing most runs first).
+   */
+  async diagnostics(input: EngineInput, isCancelled: () => boolean): Promise<TemplateDiagnostic[] | 'cancelled'> {
+    const o = await this.analysis(input, isCancelled);
+    if ('error' in o) {
+      if (o.cancelled) return 'cancelled';
+      return o.error.startsWith('The simulation') ? [notSimulated(analyseTemplate(input.text), o.error)] : [];
+    }
+    const a = o.analysis;
+    const template = analyseTemplate(input.text);
+    a.findings ??= scheduleFindings(a.model, a.sim);
+    if (!a.suggestions) {
+      const suggestions = new Map<string, ScheduleSuggestion[]>();
+      const deadline = Date.now() + SUGGESTION_LIMIT_MS;
+      const stop = (): boolean => isCancelled() || Date.now() > deadline;
+      const losing = a.findings
+        .filter((f) => f.kind === 'lost-runs' && f.task !== undefined)
+        .sort((x, y) => (y.runs?.nonstart ?? 0) - (x.runs?.nonstart ?? 0));
+      try {
+        for (const f of losing) {
+          if (stop()) break;
+          const task = f.task!;
+          const found = suggestScheduleFixes(a.model, a.sim, {
+            task,
+            sharing: tasksSharingSchedule(template, task),
+            isCancelled: stop,
+          });
+          if (found.length) suggestions.set(task, found);
+        }
+      } catch (err) {
+        if (!(err instanceof ScheduleCancelled)) throw err;
+      }
+      if (isCancelled()) return 'cancelled';
+      a.suggestions = suggestions;
+    }
+    const names = a.model.tasks;
+    return scheduleDiagnostics(template, a.findings, a.suggestions, (f) => [
+      ...new Set(f.combinations.map((i) => names[i].task)),
+    ]);
+  }
+}

@@ -1,0 +1,139 @@
+// The publisher's order of passes, with a runner whose passes end when the test says (the real server's timing,
+// test/lsp/includes.test.ts, only sometimes reaches these cases: under load, when a check of the including template
+// is still running as its included file changes again). A change of an included file leaves the template's version
+// as it was: the publisher must still check again, and what the stale pass finds later must not be published.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Connection, PublishDiagnosticsParams } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { BackgroundRunner, CancelFlag, DiagnosticsOutcome } from '../../../server/src/lsp/background-worker';
+import { DiagnosticsPublisher } from '../../../server/src/lsp/diagnostics-publisher';
+import type { TemplateDiagnostic } from '../../../server/src/template/rules/diagnostic';
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const problem = (code: TemplateDiagnostic['code']): TemplateDiagnostic => ({
+  code,
+  severity: 'error',
+  message: code,
+  start: 0,
+  end: 1,
+});
+
+/** Timers of 0 ms (the publisher's delay here) and what they start have run. */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
+
+const outcome = (diagnostics: TemplateDiagnostic[], cancelled = false): DiagnosticsOutcome => ({
+  diagnostics,
+  omitted: { error: 0, warning: 0, information: 0, hint: 0 },
+  includePaths: [],
+  ...(cancelled ? { cancelled: true } : {}),
+  later: Promise.resolve([]),
+});
+
+/** A publisher over one open document; each pass (and each schedule step) waits for the test to end it. */
+function setup() {
+  const doc = TextDocument.create('file:///t/main.psconfig.json', 'psconfig', 1, '{}');
+  const published: PublishDiagnosticsParams[] = [];
+  const passes: { cancel: CancelFlag; end: Deferred<DiagnosticsOutcome> }[] = [];
+  const schedules: { cancel: CancelFlag; end: Deferred<TemplateDiagnostic[] | 'cancelled'> }[] = [];
+  /** Waiters for a condition, looked at again each time the publisher calls out. */
+  const waiting: { ready: () => boolean; go: () => void }[] = [];
+  const when = (ready: () => boolean): Promise<void> =>
+    ready() ? Promise.resolve() : new Promise((go) => waiting.push({ ready, go }));
+  const tick = (): void => {
+    for (const w of waiting.splice(0)) (w.ready() ? w.go : () => waiting.push(w))();
+  };
+  const connection = {
+    sendDiagnostics: async (p: PublishDiagnosticsParams) => {
+      published.push(p);
+      tick();
+    },
+  } as unknown as Connection;
+  const runner = {
+    diagnostics: (_t: string, _jq: unknown, _s: unknown, cancel: CancelFlag) => {
+      const end = deferred<DiagnosticsOutcome>();
+      passes.push({ cancel, end });
+      tick();
+      return end.promise;
+    },
+  } as unknown as BackgroundRunner;
+  const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const publisher = new DiagnosticsPublisher(
+    connection,
+    log,
+    (uri) => (uri === doc.uri ? doc : undefined),
+    0,
+    runner,
+    () => ({ path: undefined, trusted: true }) as never,
+    () => Promise.resolve(),
+    { scopeFor: () => ({ remote: 'untrusted' }) as never, record: () => false },
+    () => undefined,
+    (_doc, cancel) => {
+      const end = deferred<TemplateDiagnostic[] | 'cancelled'>();
+      schedules.push({ cancel, end });
+      tick();
+      return end.promise;
+    },
+  );
+  const codesOf = (p: PublishDiagnosticsParams | undefined): string[] =>
+    (p?.diagnostics ?? []).map((d) => String(d.code));
+  return { doc, publisher, published, passes, schedules, when, codesOf };
+}
+
+test(
+  'a check asked for while one runs, for the same version (an included file changed), runs after it',
+  { timeout: 30_000 },
+  async () => {
+    const s = setup();
+    s.publisher.schedule(s.doc);
+    await s.when(() => s.passes.length === 1);
+    // The included file changes while the first pass runs: that pass is cancelled, and the next one waits for it.
+    s.publisher.schedule(s.doc);
+    assert.ok(s.passes[0].cancel.cancelled);
+    await settle();
+    assert.equal(s.passes.length, 1, 'one pass per document at a time');
+    s.passes[0].end.resolve(outcome([], true));
+    await settle();
+    assert.equal(s.passes.length, 2, 'the check asked for during the first pass runs once it ends');
+    s.passes[1].end.resolve(outcome([problem('psconfig/unknown-test')]));
+    await s.when(() => s.published.length === 1);
+    assert.deepEqual(s.codesOf(s.published[0]), ['psconfig/unknown-test']);
+    s.publisher.dispose();
+  },
+);
+
+test(
+  'the schedule’s findings of a pass cancelled by an include change are not published over the next pass',
+  { timeout: 30_000 },
+  async () => {
+    const s = setup();
+    s.publisher.schedule(s.doc);
+    await s.when(() => s.passes.length === 1);
+    s.passes[0].end.resolve(outcome([]));
+    await s.when(() => s.schedules.length === 1);
+    assert.deepEqual(s.codesOf(s.published[0]), []);
+    // The included file changes during the simulation: the next pass publishes the error the change made…
+    s.publisher.schedule(s.doc);
+    assert.ok(s.schedules[0].cancel.cancelled, 'the simulation of the stale pass is told to stop');
+    await s.when(() => s.passes.length === 2);
+    s.passes[1].end.resolve(outcome([problem('psconfig/unknown-test')]));
+    await s.when(() => s.published.length === 2);
+    // …and the stale simulation, ending with findings anyway (it was done before it looked at its flag), is dropped.
+    s.schedules[0].end.resolve([problem('psconfig/schedule-runs-lost')]);
+    await s.when(() => s.schedules.length === 2);
+    s.schedules[1].end.resolve([]);
+    await settle();
+    assert.equal(s.published.length, 2, s.published.map((p) => s.codesOf(p).join(',')).join(' | '));
+    assert.deepEqual(s.codesOf(s.published[1]), ['psconfig/unknown-test']);
+    s.publisher.dispose();
+  },
+);
