@@ -1,14 +1,14 @@
 // The editor's path to the simulated schedule of the 200-address full throughput mesh (39,800 tasks, every 4 h with
-// slip and sliprand: bench/expand.bench.ts's meshTemplate), in a real language server process, beside the expansion
-// it is made from, both measured in this run on the same versions: after each edit, the full expansion (what the
-// Tasks view waits for: psconfig/expandTasks), then psconfig/schedule (the lens's summary: the simulation made from
-// that kept expansion, once per version, shared with the diagnostics pass), then the host timeline's request (the
-// runs of whole hosts, up to 40,000). The worker's own figures (engine time, simulation time) come with the answers.
+// slip and sliprand: meshTemplate of test/generated-templates.ts), in a real language server process, beside the
+// expansion it is made from, both measured in this run on the same versions: after each edit, the full expansion (what
+// the Tasks view waits for: psconfig/expandTasks), then psconfig/schedule (the lens's summary: the simulation made from
+// that kept expansion, once per version, shared with the diagnostics pass), then the host timeline's request (the runs
+// of whole hosts, up to 40,000). The worker's own figures (engine time, simulation time) come with the answers.
 //   npm run bench -- schedule-editor
 import * as os from 'node:os';
 import type { ExpandTasksResult, ScheduleResult } from '../common/protocol';
 import { LspClient } from '../test/lsp/lsp-client';
-import { meshTemplate } from './expand.bench';
+import { meshTemplate } from '../test/generated-templates';
 
 const EDITS = 3;
 const SCHEDULE_CODES = /^psconfig\/(schedule-|host-overloaded|throughput-remote-limits)/;
