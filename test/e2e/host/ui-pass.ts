@@ -75,6 +75,11 @@ async function openFile(page: Page, name: string): Promise<void> {
     .waitFor({ timeout: STEP_TIMEOUT });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
+  // The keyboard to the opened editor's text: after Quick Open, or a webview before it, it may still be with the
+  // workbench, where Go to Line opens a picker that Enter does not close ("open a text editor first"). A click on the
+  // first line only moves the cursor.
+  await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
+  await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ timeout: STEP_TIMEOUT });
 }
 
 /** Line and column (1-based, as Go to Line takes them) of `offset` in `text`. */
