@@ -414,17 +414,30 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       await keyLine.waitFor();
       const lenses = page.locator('.codelens-decoration a:visible', { hasText: /^Dashboard$/ });
       await lenses.first().waitFor({ timeout: 60_000 });
-      let best: { i: number; y: number } | undefined;
-      for (const deadline = Date.now() + STEP_TIMEOUT; !best; await page.waitForTimeout(200)) {
-        const lineY = (await keyLine.boundingBox())?.y ?? -Infinity;
-        for (let i = 0; i < (await lenses.count()); i++) {
-          const box = await lenses.nth(i).boundingBox();
-          if (box && box.y < lineY && (!best || box.y > best.y)) best = { i, y: box.y };
+      const lensAbove = async (): Promise<number> => {
+        let best: { i: number; y: number } | undefined;
+        for (const deadline = Date.now() + STEP_TIMEOUT; !best; await page.waitForTimeout(200)) {
+          const lineY = (await keyLine.boundingBox())?.y ?? -Infinity;
+          for (let i = 0; i < (await lenses.count()); i++) {
+            const box = await lenses.nth(i).boundingBox();
+            if (box && box.y < lineY && (!best || box.y > best.y)) best = { i, y: box.y };
+          }
+          if (!best && Date.now() > deadline) throw new Error(`no Dashboard lens above line ${line}`);
         }
-        if (!best && Date.now() > deadline) throw new Error(`no Dashboard lens above line ${line}`);
+        return best.i;
+      };
+      // VS Code asks for the lenses again whenever the editor regains focus (after Go to Line here), and a link
+      // clicked before the new ones are drawn runs a command it has already released ("Actual command not found"
+      // in the console): nothing opens. As a user would, click the lens again; the third try waits the full time.
+      let frame: Frame | undefined;
+      for (let attempt = 1; !frame; attempt++) {
+        await lenses.nth(await lensAbove()).click();
+        frame = await webviewFrame(page, '#tabs .tab', attempt < 3 ? 15_000 : 60_000).catch((e: unknown) => {
+          if (attempt >= 3) throw e;
+          return undefined;
+        });
       }
-      await lenses.nth(best.i).click();
-      const frame = (dashboard = await webviewFrame(page, '#tabs .tab', 60_000));
+      dashboard = frame;
       await frame.waitForFunction(
         () => window.dashboardMetrics?.refreshes > 0 && !window.dashboardMetrics.refreshing,
         undefined,
