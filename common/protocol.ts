@@ -599,6 +599,8 @@ export interface ScheduleTemplateTask {
   tools: string[];
   /** pScheduler's scheduling classes among the combinations. */
   classes: string[];
+  /** Combinations whose schedule has no repeat: pScheduler runs them once, when the task is created. */
+  once: number;
 }
 
 /** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simulateSchedule } from '../../../server/src/template/schedule';
 import { scheduleAnswer } from '../../../server/src/template/schedule-editor';
+import { scheduleLensTitle } from '../../../server/src/template/navigation/code-lenses';
 import { combo, modelOf, throughputMesh } from '../schedule/helpers';
 
 const EPOCH = Date.UTC(2026, 10, 26);
@@ -65,4 +66,20 @@ test('runs bounded: the asked task’s hosts first, whole hosts only, what is le
     ['d'],
   );
   assert.equal(onlyD.runs!.length, 6 * 48);
+});
+
+test('a task without a repeat (latencybg as meshes write it) runs once when created: its lens says so, not "no run"', () => {
+  const model = modelOf([
+    ...throughputMesh(['a', 'b'], { repeat: 'PT1H', slip: 'PT10M' }),
+    combo({ task: 'owamp', type: 'latencybg', spec: { source: 'a', dest: 'b' }, schedule: {} }),
+    combo({ task: 'owamp', type: 'latencybg', spec: { source: 'b', dest: 'a' }, schedule: {} }),
+  ]);
+  const a = scheduleAnswer(model, simulateSchedule(model, { days: 2 }), EPOCH, {});
+  const owamp = a.templateTasks.find((t) => t.task === 'owamp')!;
+  // Its one run falls on the warm-up day, before the reported span: nothing wanted in the span, both tasks "once".
+  assert.deepEqual([owamp.combinations, owamp.once, owamp.wantedPerDay], [2, 2, 0]);
+  assert.equal(scheduleLensTitle('owamp', a.templateTasks), 'schedule: one run, when the task is created (no repeat)');
+  const mesh = a.templateTasks.find((t) => t.task === 'mesh')!;
+  assert.equal(mesh.once, 0);
+  assert.equal(scheduleLensTitle('mesh', a.templateTasks), 'schedule: 48 runs a day, all fit');
 });

@@ -60,6 +60,10 @@ export function scheduleLensTitle(task: string, schedule: readonly ScheduleTempl
   if (error) return `schedule: ${error.length > 80 ? `${error.slice(0, 79)}…` : error}`;
   const t = schedule.find((s) => s.task === task);
   if (!t) return 'schedule: creates no pScheduler task';
+  // A task without a repeat (a latencybg's usual form) runs once, when created: in the model's warm-up day, so
+  // before the days it reports. Saying "no run" there would read as a task that never runs.
+  if (t.wantedPerDay === 0 && t.once === t.combinations)
+    return 'schedule: one run, when the task is created (no repeat)';
   if (t.wantedPerDay === 0) return 'schedule: no run in the simulated days';
   if (t.losing === 0) return `schedule: ${perDay(t.wantedPerDay)} runs a day, all fit`;
   return `schedule: ${perDay(t.scheduledPerDay)} of ${perDay(t.wantedPerDay)} runs a day fit (${t.losing} of ${plural(t.combinations, 'task')} lose runs)`;

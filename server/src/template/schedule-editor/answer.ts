@@ -158,5 +158,6 @@ function templateTasksOf(model: ScheduleModel, sim: SimulationResult): ScheduleT
     durationSeconds: t.durationSeconds,
     tools: t.tools,
     classes: t.classes,
+    once: t.once,
   }));
 }

@@ -117,6 +117,8 @@ export interface TemplateTaskSchedule {
   tools: string[];
   classes: string[];
   durationSeconds: { min: number; max: number };
+  /** Combinations whose schedule has no repeat: pScheduler runs them once, when the task is created. */
+  once: number;
 }
 
 export function templateTaskSchedules(model: ScheduleModel, sim: SimulationResult): TemplateTaskSchedule[] {
@@ -134,10 +136,12 @@ export function templateTaskSchedules(model: ScheduleModel, sim: SimulationResul
         tools: [],
         classes: [],
         durationSeconds: { min: t.durationSeconds, max: t.durationSeconds },
+        once: 0,
       };
       byName.set(t.task, s);
     }
     s.combinations++;
+    if (t.repeatSeconds === undefined) s.once++;
     let wanted = 0;
     let scheduled = 0;
     for (let d = 0; d < sim.days; d++) {
