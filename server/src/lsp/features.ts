@@ -2,6 +2,7 @@
 import {
   CodeActionKind,
   ResponseError,
+  CodeLensRefreshRequest,
   ErrorCodes,
   type CodeAction,
   type CodeLens,
@@ -99,6 +100,8 @@ export interface FeatureDeps {
   editedTextMinChars: number;
   /** The diagnostics published for this version of the document (offsets), for "fix all in the file" actions. */
   publishedDiagnostics?: (uri: string, version: number) => readonly TemplateDiagnostic[] | undefined;
+  /** The client asks for code lenses again on `workspace/codeLens/refresh` (LSP 3.16 refreshSupport). */
+  supportsLensRefresh?: () => boolean;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
@@ -369,6 +372,7 @@ export function registerFeatures(d: FeatureDeps): void {
     }),
   );
 
+  const refreshLenses = lensRefresher(d);
   connection.onCodeLensResolve((lens, token) =>
     runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
       const data = lens.data as LensData | undefined;
@@ -380,7 +384,16 @@ export function registerFeatures(d: FeatureDeps): void {
         return { ...lens, command: taskLensCommand(data.uri, data.task, await d.expansion.counts(doc)) };
       }
       if (data.kind === 'schedule') {
-        const r = await d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
+        // The simulation may wait behind other documents' work in the worker. VS Code keeps drawing the links of the
+        // lenses it is replacing until every lens of its resolve round is back, and those links' commands are
+        // already released (a click on the line's Dashboard lens then does nothing): so the wait is bounded, the
+        // lens says the simulation is running, and the client is asked for lenses again once it is done.
+        const pending = d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
+        const r = await withTimeout(pending, SCHEDULE_LENS_WAIT_MS);
+        if (!r) {
+          void pending.then(refreshLenses, () => undefined);
+          return { ...lens, command: scheduleLensCommand(data.uri, data.task, [], 'simulating…') };
+        }
         // Stopped by an edit: the client asks for the new version's lenses.
         if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
         return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
@@ -448,6 +461,22 @@ function toLspItems(
     if (i.sortText && !(lazy && i.sortText === `0${i.label}`)) item.sortText = i.sortText;
     return item;
   });
+}
+
+/** How long a schedule lens's resolve waits for the simulation before answering "simulating…". */
+const SCHEDULE_LENS_WAIT_MS = 1500;
+
+/** One `workspace/codeLens/refresh` for the simulations that settle together (a burst of lenses waited for them). */
+function lensRefresher(d: FeatureDeps): () => void {
+  let queued = false;
+  return () => {
+    if (queued || !d.supportsLensRefresh?.()) return;
+    queued = true;
+    setTimeout(() => {
+      queued = false;
+      d.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    }, 100);
+  };
 }
 
 /** How long a hover waits for figures it would like to show before answering without them. */

@@ -132,6 +132,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   /** What the client can do with files (the MeshConfig translation's quick fix). */
   const fileCaps: ClientFileCapabilities = { createFiles: false, showDocument: false };
   let showDocumentSupport = false;
+  let lensRefreshSupport = false;
   // The worker runs this same bundle; without an entry script (not bundled) the jobs run in-process.
   const runner = new BackgroundRunner(options.workerEntry, log, options.workerIdleRetireMs);
   const jqPath = (): string | undefined => effectiveJqPath(settings, options.defaultJqPath);
@@ -236,6 +237,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       editCaps?.documentChanges === true && editCaps.resourceOperations?.includes('create') === true;
     fileCaps.showDocument = params.capabilities.window?.showDocument?.support === true;
     showDocumentSupport = params.capabilities.window?.showDocument?.support === true;
+    lensRefreshSupport = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     if (params.initializationOptions && typeof params.initializationOptions === 'object') {
       // `{ settings }` (the VS Code client), `{ psconfig }` (Helix sends its `config` table here), or the section.
       const options = params.initializationOptions as Record<string, unknown>;
@@ -523,6 +525,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     fileCapabilities: () => fileCaps,
     editedTextMinChars: options.editedTextMinChars,
     publishedDiagnostics: (uri, version) => publisher.published(uri, version),
+    supportsLensRefresh: () => lensRefreshSupport,
   });
   documents.listen(connection);
   connection.listen();
