@@ -405,11 +405,13 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.keyboard.press('Control+B');
         await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
       }
-      // The tasks are at the end of the template: go to mesh-throughput's line, then click the Dashboard lens drawn
-      // right above that line (the nearest one above it; lenses are drawn after the text, so look until it is there).
+      // The tasks are at the end of the template: Ctrl+End shows them (not Go to Line: its picker takes the focus,
+      // and VS Code asks for the lenses again when the editor gets it back, leaving links with released commands
+      // until the new ones are resolved), then click the Dashboard lens drawn right above mesh-throughput's line (the
+      // nearest one above it; lenses are drawn after the text, so look until it is there).
       const text = readFileSync(join(opts.workspaceDir, 'mesh-dashboard.psconfig.json'), 'utf8');
       const { line } = lineColumn(text, text.indexOf('"mesh-throughput": {'));
-      await goTo(page, { line });
+      await page.keyboard.press('Control+End');
       const keyLine = page.locator('.monaco-editor.focused .view-line', { hasText: '"mesh-throughput"' }).first();
       await keyLine.waitFor();
       const lenses = page.locator('.codelens-decoration a:visible', { hasText: /^Dashboard$/ });
