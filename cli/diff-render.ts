@@ -122,8 +122,6 @@ const agentHeadline = (a: TaskDiffResult['agents'][number]): string =>
 
 const cut = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const pct = loadPercent;
-
 // ---- Markdown ------------------------------------------------------------------------------------------------
 
 /**
@@ -225,7 +223,7 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
     );
     for (const h of d.hosts.slice(0, 50))
       out.push(
-        `| ${mdCode(h.host)} | ${pct(h.exclusiveLoad.old)} → ${pct(h.exclusiveLoad.new)} | ${pct(h.normalLoad.old)} → ${pct(h.normalLoad.new)} |`,
+        `| ${mdCode(h.host)} | ${loadPercent(h.exclusiveLoad.old)} → ${loadPercent(h.exclusiveLoad.new)} | ${loadPercent(h.normalLoad.old)} → ${loadPercent(h.normalLoad.new)} |`,
       );
     if (d.hosts.length > 50) out.push(`| … ${num(d.hosts.length - 50)} more hosts | | |`);
     out.push('');
