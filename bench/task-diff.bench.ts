@@ -1,7 +1,9 @@
 // The task diff of the 200-address mesh (test/generated-templates.ts's meshTemplate, 39,800 tasks) against a copy with
 // one group edited (one address left out of the mesh group: 398 tasks removed), beside the two expansions it needs,
 // measured in the same run and interleaved; then the same comparison in the language server's worker, as the editor
-// asks for it (psconfig/compareTasks on an open document: first with a new base, then after an edit, the base kept).
+// asks for it (psconfig/compareTasks on an open document: first with a new base, then after an edit, the base kept);
+// and, beyond the aim, the tree's comparison when every task's duration changed too (an answer of 39,402 changed
+// tasks, which the main thread and the pipe carry).
 //   npm run bench -- task-diff
 import * as os from 'node:os';
 import type { CompareTasksResult } from '../common/protocol';
@@ -85,14 +87,19 @@ export async function run(): Promise<void> {
     const uri = 'file:///bench/mesh200.psconfig.json';
     await client.open(uri, newText);
     let version = 0;
-    /** The template's text with a different duration each time: a new version the worker has not expanded. */
-    const edit = async (): Promise<void> => {
+    /**
+     * A new version the worker has not expanded, with the same tasks: trailing blank lines (so the comparison is the
+     * one-group edit the CLI lines measure). With `duration`, every task's test duration changes too.
+     */
+    const edit = async (duration = false): Promise<void> => {
       version++;
-      await client.change(uri, [{ text: newText.replace('"PT30S"', `"PT${30 + version}S"`) }]);
+      const text = duration ? newText.replace('"PT30S"', `"PT${30 + version}S"`) : newText;
+      await client.change(uri, [{ text: text + '\n'.repeat(version) }]);
     };
     const workerExpansion: number[] = [];
     const workerCompare: number[] = [];
     const workerEdit: number[] = [];
+    const workerAllChanged: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // One full expansion in the worker (a limited request is cut from it; the answer stays small).
       await edit();
@@ -107,7 +114,7 @@ export async function run(): Promise<void> {
         base: { text: oldText + '\n'.repeat(round + 1), source: 'HEAD' },
       });
       workerCompare.push(performance.now() - t0);
-      if (r.error || r.diff?.summary.removed !== 398)
+      if (r.error || r.diff?.summary.removed !== 398 || r.diff.summary.changed !== 0)
         throw new Error(`worker: ${r.error ?? JSON.stringify(r.diff?.summary)}`);
       // The next edit, the base kept: what the status bar costs.
       await edit();
@@ -118,6 +125,15 @@ export async function run(): Promise<void> {
         summaryOnly: true,
       });
       workerEdit.push(performance.now() - t0);
+      // The tree when every task also changed (its duration): the answer lists 39,402 changed tasks (4.6 MB of JSON).
+      await edit(true);
+      t0 = performance.now();
+      const all = await client.request<CompareTasksResult>('psconfig/compareTasks', {
+        uri,
+        base: { text: oldText + '\n'.repeat(round + 1), source: 'HEAD' },
+      });
+      workerAllChanged.push(performance.now() - t0);
+      if (all.diff?.summary.changed !== 39_402) throw new Error(`worker: ${JSON.stringify(all.diff?.summary)}`);
     }
     const w = 2 * median(workerExpansion);
     const wline = (what: string, ms: number): void =>
@@ -125,6 +141,7 @@ export async function run(): Promise<void> {
     wline('worker: two expansions (2 × one full expansion there)', w);
     wline('worker: Compare Tasks with HEAD (both sides new; the tree)', median(workerCompare));
     wline('worker: after an edit, the base kept (the status bar)', median(workerEdit));
+    wline('worker: every task changed too, the base kept (beyond the aim)', median(workerAllChanged));
   } finally {
     await client.stop();
   }

@@ -20,6 +20,7 @@ import type { CodeAction, CodeLens, Diagnostic, Hover } from 'vscode-languageser
 import {
   ScheduleRequest,
   ServerCommands,
+  type CompareTasksResult,
   type LensCommandResult,
   type ScheduleParams,
   type ScheduleResult,
@@ -298,4 +299,43 @@ test('an edit stops the simulation of the version before it, even while the work
   assert.equal(next.templateTasks[0].wantedPerDay, n * (n - 1));
   await changed; // its diagnostics, before the document goes
   client.close(bigUri);
+});
+
+test('a comparison asked while the schedule is simulated is answered first: the simulation waits in the worker', async () => {
+  // 40 hosts, throughput every minute: 1,560 pScheduler tasks, seconds of simulation. The schedule request reaches the
+  // worker first; the comparison right after it. Before the simulation ran in slices (job-priority.ts), it held the
+  // worker until it ended and the comparison was answered after it.
+  const n = 40;
+  const addresses: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) addresses[`h${i}`] = { address: `h${i}.example.net` };
+  const mesh = (names: string[]) => ({
+    ...template,
+    addresses,
+    groups: { mesh: { type: 'mesh', addresses: names.map((name) => ({ name })) } },
+    tasks: { busy: template.tasks.busy },
+  });
+  const names = Object.keys(addresses);
+  const meshUri = 'file:///tmp/psconfig-lsp-schedule/priority.json';
+  await client.open(meshUri, JSON.stringify(mesh(names), null, 2));
+  const answered: string[] = [];
+  const simulated = schedule({ uri: meshUri, noTasks: true }).then((r) => {
+    answered.push('schedule');
+    return r;
+  });
+  const compared = client
+    .request<CompareTasksResult>('psconfig/compareTasks', {
+      uri: meshUri,
+      base: { text: JSON.stringify(mesh(names.slice(1)), null, 2), source: 'HEAD' },
+    })
+    .then((r) => {
+      answered.push('compare');
+      return r;
+    });
+  const [s, c] = await Promise.all([simulated, compared]);
+  assert.deepEqual(answered, ['compare', 'schedule']);
+  assert.equal(c.error, undefined);
+  assert.equal(c.diff?.summary.added, 2 * (n - 1), 'h0 joined the mesh: its tasks to and from the 39 others');
+  assert.equal(s.error, undefined);
+  assert.equal(s.templateTasks[0].wantedPerDay, n * (n - 1) * 1440);
+  client.close(meshUri);
 });

@@ -23,6 +23,7 @@ import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
 import { runAlone, SharedExpansions } from './expansion-shared';
 import { SharedSchedules } from './schedule-shared';
+import { JobPriority } from './job-priority';
 import { TaskComparisons, type CompareJob } from './task-comparison';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';
@@ -48,7 +49,7 @@ type JobBody =
   | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
   | ({ kind: 'compare' } & CompareJob)
   | { kind: 'compareTask'; params: CompareTaskJsonParams }
-  | { kind: 'forget'; uri: string }
+  | { kind: 'forget'; uri: string; edited: boolean }
   | { kind: 'memory' };
 
 /**
@@ -124,49 +125,58 @@ export function serveBackgroundJobs(): void {
   lowerThreadPriority();
   const post = (r: Reply): void => port.postMessage(r);
   const expansions = new SharedExpansions();
-  const schedules = new SharedSchedules(expansions);
+  // Requests a user waits for run first; the schedule's slices wait while any is in flight (job-priority.ts).
+  const priority = new JobPriority();
+  const schedules = new SharedSchedules(expansions, priority.pause);
   const comparisons = new TaskComparisons(expansions);
   const fail = (id: number, err: unknown): void =>
     post({ id, phase: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   port.on('message', (job: Job) => {
     try {
       if (job.kind === 'diagnostics') {
-        computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel), job.overrides).then(
-          (pass) => {
-            const value: FirstPass = {
-              diagnostics: pass.diagnostics,
-              omitted: pass.omitted,
-              includePaths: pass.includePaths,
-              ...(pass.cancelled ? { cancelled: true } : {}),
-            };
-            post({ id: job.id, phase: 'result', value });
-            pass.later().then(
-              (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
-              (err: unknown) => fail(job.id, err),
-            );
-          },
-          (err: unknown) => fail(job.id, err),
-        );
+        priority
+          .request(() => computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel), job.overrides))
+          .then(
+            (pass) => {
+              const value: FirstPass = {
+                diagnostics: pass.diagnostics,
+                omitted: pass.omitted,
+                includePaths: pass.includePaths,
+                ...(pass.cancelled ? { cancelled: true } : {}),
+              };
+              post({ id: job.id, phase: 'result', value });
+              pass.later().then(
+                (d) => post({ id: job.id, phase: 'later', diagnostics: d }),
+                (err: unknown) => fail(job.id, err),
+              );
+            },
+            (err: unknown) => fail(job.id, err),
+          );
       } else if (job.kind === 'counts') {
         post({ id: job.id, phase: 'result', value: countTasks(job.text) });
       } else if (job.kind === 'forget') {
         expansions.forget(job.uri);
         schedules.forget(job.uri);
-        comparisons.forget(job.uri);
+        if (job.edited) comparisons.edited(job.uri);
+        else comparisons.forget(job.uri);
       } else if (job.kind === 'compare') {
-        comparisons.compare(job).then(
-          (r) => post({ id: job.id, phase: 'result', value: r }),
-          (err: unknown) => fail(job.id, err),
-        );
+        priority
+          .request(() => comparisons.compare(job))
+          .then(
+            (r) => post({ id: job.id, phase: 'result', value: r }),
+            (err: unknown) => fail(job.id, err),
+          );
       } else if (job.kind === 'compareTask') {
         post({ id: job.id, phase: 'result', value: comparisons.taskJson(job.params) });
       } else if (job.kind === 'memory') {
         post({ id: job.id, phase: 'result', value: heapFigures('worker') });
       } else if (job.kind === 'pairs') {
-        expansions.pairs(job.input, job.tasks).then(
-          (r) => post({ id: job.id, phase: 'result', value: r }),
-          (err: unknown) => fail(job.id, err),
-        );
+        priority
+          .request(() => expansions.pairs(job.input, job.tasks))
+          .then(
+            (r) => post({ id: job.id, phase: 'result', value: r }),
+            (err: unknown) => fail(job.id, err),
+          );
       } else if (job.kind === 'schedule') {
         schedules.answer(job.input, job.params, pollerOf(job.cancel)).then(
           (r) => post({ id: job.id, phase: 'result', value: r }),
@@ -179,13 +189,14 @@ export function serveBackgroundJobs(): void {
         );
       } else {
         const isCancelled = pollerOf(job.cancel);
-        (job.shared
-          ? expansions.expand(job.input, isCancelled, job.firstsOnly)
-          : runAlone(job.input, isCancelled)
-        ).then(
-          (r) => post({ id: job.id, phase: 'result', value: r }),
-          (err: unknown) => fail(job.id, err),
-        );
+        priority
+          .request(() =>
+            job.shared ? expansions.expand(job.input, isCancelled, job.firstsOnly) : runAlone(job.input, isCancelled),
+          )
+          .then(
+            (r) => post({ id: job.id, phase: 'result', value: r }),
+            (err: unknown) => fail(job.id, err),
+          );
       }
     } catch (err) {
       fail(job.id, err);
@@ -381,11 +392,15 @@ export class BackgroundRunner {
     return (await this.send({ kind: 'compareTask', params })) as CompareTaskJsonResult;
   }
 
-  /** Drops the full expansion, the comparison and the simulated schedule kept for `uri` (closed, or settings changed). */
-  forgetExpansion(uri: string): void {
-    if (this.worker) this.worker.postMessage({ kind: 'forget', uri, id: 0 } satisfies Job);
+  /**
+   * Drops the full expansion, the comparison and the simulated schedule kept for `uri`; and, unless it was `edited`
+   * (closed, or settings changed), the base text's expansion its comparisons share.
+   */
+  forgetExpansion(uri: string, edited = false): void {
+    if (this.worker) this.worker.postMessage({ kind: 'forget', uri, edited, id: 0 } satisfies Job);
     this.local.forget(uri);
-    this.localComparisons.forget(uri);
+    if (edited) this.localComparisons.edited(uri);
+    else this.localComparisons.forget(uri);
     this.localSchedules.forget(uri);
     this.comparing.delete(uri);
   }

@@ -154,7 +154,7 @@ export class ExpansionService {
   documentChanged(uri: string, version: number): void {
     this.supersede(uri, version);
     this.stopSchedule(uri);
-    this.runner.forgetExpansion(uri);
+    this.runner.forgetExpansion(uri, true);
   }
 
   forget(uri: string): void {

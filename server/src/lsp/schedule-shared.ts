@@ -3,6 +3,8 @@
 // diagnostics pass, the psconfig/schedule request (the host timeline, the Tasks view's loads) and the task lenses.
 // The simulation polls its cancellation: a newer version of the document, the edit that makes a diagnostics pass
 // stale, and a time limit all stop it; only small answers cross to the main thread (runs are bounded).
+// The simulation and the quick-fix search run in slices and yield to requests between them (job-priority.ts); their
+// time limits count the time they ran, not the time they waited.
 import { emptyScheduleResult, type ScheduleParams, type ScheduleResult } from '../../../common/protocol';
 import { analyseTemplate } from '../template/model';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
@@ -10,8 +12,8 @@ import {
   buildScheduleModel,
   ScheduleCancelled,
   scheduleFindings,
-  simulateSchedule,
-  suggestScheduleFixes,
+  simulateScheduleInSlices,
+  suggestScheduleFixesInSlices,
   type ScheduleFinding,
   type ScheduleModel,
   type ScheduleSuggestion,
@@ -59,12 +61,31 @@ interface Run {
 
 const DAY_MS = 86_400_000;
 
+/** A clock of the time background work ran: it stops while the work is paused for requests. */
+class RunningClock {
+  private waited = 0;
+  private readonly started = Date.now();
+  constructor(private readonly pause: () => Promise<void>) {}
+  readonly pauseCounted = async (): Promise<void> => {
+    const t = Date.now();
+    await this.pause();
+    this.waited += Date.now() - t;
+  };
+  get ms(): number {
+    return Date.now() - this.started - this.waited;
+  }
+}
+
 export class SharedSchedules {
   private readonly runs = new Map<string, Run>();
   /** Simulations started (for tests). */
   simulations = 0;
 
-  constructor(private readonly expansions: SharedExpansions) {}
+  /** `pause`: what the slices await (JobPriority.pause where requests run in the same thread). */
+  constructor(
+    private readonly expansions: SharedExpansions,
+    private readonly pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+  ) {}
 
   /**
    * The simulated schedule of this version (shared while the version and settings are the same). `isCancelled`
@@ -96,18 +117,23 @@ export class SharedSchedules {
     const full = await this.expansions.expand({ ...input, agentAddresses: [], limit: undefined }, isCancelled);
     if (isCancelled() || full.error === 'cancelled') return { error: 'cancelled', cancelled: true };
     if (full.error) return { error: `The template cannot be expanded: ${full.error}` };
-    const started = Date.now();
-    const deadline = started + SCHEDULE_LIMIT_MS;
+    const clock = new RunningClock(this.pause);
     this.simulations++;
     try {
+      await clock.pauseCounted();
+      if (isCancelled()) return { error: 'cancelled', cancelled: true };
       const model = buildScheduleModel(full.combinations);
-      const sim = simulateSchedule(model, {
-        days: SCHEDULE_DAYS,
-        seed: SCHEDULE_SEED,
-        isCancelled: () => isCancelled() || Date.now() > deadline,
-      });
+      const sim = await simulateScheduleInSlices(
+        model,
+        {
+          days: SCHEDULE_DAYS,
+          seed: SCHEDULE_SEED,
+          isCancelled: () => isCancelled() || clock.ms > SCHEDULE_LIMIT_MS,
+        },
+        clock.pauseCounted,
+      );
       const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-      return { analysis: { model, sim, epochMs: today - sim.spanStart * 1000, elapsedMs: Date.now() - started } };
+      return { analysis: { model, sim, epochMs: today - sim.spanStart * 1000, elapsedMs: clock.ms } };
     } catch (err) {
       if (!(err instanceof ScheduleCancelled)) throw err;
       if (isCancelled()) return { error: 'cancelled', cancelled: true };
@@ -148,8 +174,8 @@ export class SharedSchedules {
     a.findings ??= scheduleFindings(a.model, a.sim);
     if (!a.suggestions) {
       const suggestions = new Map<string, ScheduleSuggestion[]>();
-      const deadline = Date.now() + SUGGESTION_LIMIT_MS;
-      const stop = (): boolean => isCancelled() || Date.now() > deadline;
+      const clock = new RunningClock(this.pause);
+      const stop = (): boolean => isCancelled() || clock.ms > SUGGESTION_LIMIT_MS;
       const losing = a.findings
         .filter((f) => f.kind === 'lost-runs' && f.task !== undefined)
         .sort((x, y) => (y.runs?.nonstart ?? 0) - (x.runs?.nonstart ?? 0));
@@ -157,11 +183,12 @@ export class SharedSchedules {
         for (const f of losing) {
           if (stop()) break;
           const task = f.task!;
-          const found = suggestScheduleFixes(a.model, a.sim, {
-            task,
-            sharing: tasksSharingSchedule(template, task),
-            isCancelled: stop,
-          });
+          const found = await suggestScheduleFixesInSlices(
+            a.model,
+            a.sim,
+            { task, sharing: tasksSharingSchedule(template, task), isCancelled: stop },
+            clock.pauseCounted,
+          );
           if (found.length) suggestions.set(task, found);
         }
       } catch (err) {

@@ -57,6 +57,8 @@ export class TaskComparisons {
   private readonly bases = new Map<string, Base>();
   private readonly kept = new Map<string, Kept>();
   private nextId = 1;
+  /** Base texts expanded (for tests). */
+  baseRuns = 0;
 
   constructor(private readonly expansions: SharedExpansions) {}
 
@@ -109,8 +111,17 @@ export class TaskComparisons {
     return found ? { combination: found } : {};
   }
 
+  /** Closed, or settings changed: the base and the comparison go. */
   forget(uri: string): void {
     this.bases.delete(uri);
+    this.kept.delete(uri);
+  }
+
+  /**
+   * An edit: the comparison of the version before goes (its tree is stale), the base stays. The status bar compares
+   * each new version with the same HEAD text; forgetting the base on every edit made it expand HEAD again each time.
+   */
+  edited(uri: string): void {
     this.kept.delete(uri);
   }
 
@@ -119,6 +130,7 @@ export class TaskComparisons {
     const key = JSON.stringify([includeScopeKey(input.includeScope), input.jq]);
     const hit = this.bases.get(input.uri);
     if (hit && hit.text === text && hit.key === key) return hit;
+    this.baseRuns++;
     const base: Base = {
       text,
       key,

@@ -6,12 +6,14 @@
 //   const report = scheduleReport(model, sim, { epochMs, runs: true });       // common/protocol.ts ScheduleReport
 //   const findings = scheduleFindings(model, sim);                     // per template task and per host
 //   const fixes = suggestScheduleFixes(model, sim, { task: 'mesh', sharing: ['other'] });   // re-simulated
+// The ...InSlices forms give the same answers, awaiting a pause between short slices (the editor's worker).
 export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
 export { buildScheduleModel, hostLoads, type HostLoad, type ScheduleModel, type ScheduleTask } from './task-model';
 export {
   effectiveSlip,
   ScheduleCancelled,
   simulateSchedule,
+  simulateScheduleInSlices,
   type ScheduleOverride,
   type SimulationOptions,
   type SimulationResult,
@@ -37,6 +39,11 @@ export {
   type ScheduleFinding,
   type ScheduleFindingKind,
 } from './findings';
-export { suggestScheduleFixes, type ScheduleSuggestion, type SuggestOptions } from './suggestions';
+export {
+  suggestScheduleFixes,
+  suggestScheduleFixesInSlices,
+  type ScheduleSuggestion,
+  type SuggestOptions,
+} from './suggestions';
 export { schedulingClassOf, participantsOf, mustAvoid } from './participants';
 export { toolDuration } from './durations';

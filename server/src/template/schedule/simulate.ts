@@ -84,7 +84,29 @@ export interface SimulationResult {
 const DAY = 86_400;
 
 export function simulateSchedule(model: ScheduleModel, options: SimulationOptions = {}): SimulationResult {
-  return new Simulation(model, options).run();
+  const sim = new Simulation(model, options);
+  while (!sim.advance(Infinity));
+  return sim.result();
+}
+
+/** Wall time a slice of a cooperative simulation runs before it lets the thread answer other work. */
+export const SLICE_MS = 20;
+
+/**
+ * The same simulation in slices of about SLICE_MS, awaiting `pause` between them: the language server's worker runs
+ * it at a lower priority than the requests a user is waiting for (comparisons, previews, lenses), which its pause
+ * lets through. The result is the one simulateSchedule gives: the slices only cut the same loop.
+ */
+export async function simulateScheduleInSlices(
+  model: ScheduleModel,
+  options: SimulationOptions,
+  pause: () => Promise<void>,
+  sliceMs = SLICE_MS,
+): Promise<SimulationResult> {
+  const sim = new Simulation(model, options);
+  await pause();
+  while (!sim.advance(Date.now() + sliceMs)) await pause();
+  return sim.result();
 }
 
 class Simulation {
@@ -153,19 +175,36 @@ class Simulation {
     this.horizonCut = new Int32Array(n);
   }
 
-  run(): SimulationResult {
-    // Every task is created at 0 in the agents' order (SIMPLIFICATIONS 'creation'): its first run is due at once,
-    // wanted "now"; equal keys come out in id order.
-    for (let i = 0; i < this.n; i++) this.queue.push(i);
+  private started = false;
+
+  /**
+   * Runs scheduling attempts until every task's runs in the span are placed (true) or, checked every 256 attempts,
+   * the clock passes `sliceEndsAt` (false: call again).
+   */
+  advance(sliceEndsAt: number): boolean {
+    if (!this.started) {
+      this.started = true;
+      // Every task is created at 0 in the agents' order (SIMPLIFICATIONS 'creation'): its first run is due at once,
+      // wanted "now"; equal keys come out in id order.
+      for (let i = 0; i < this.n; i++) this.queue.push(i);
+    }
     let tries = 0;
     while (this.queue.length > 0) {
-      if ((++tries & 255) === 0 && this.options.isCancelled?.()) throw new ScheduleCancelled();
+      if ((++tries & 255) === 0) {
+        if (this.options.isCancelled?.()) throw new ScheduleCancelled();
+        if (sliceEndsAt !== Infinity && Date.now() >= sliceEndsAt) return false;
+      }
       const i = this.queue.pop();
       const now = this.due[i];
       if (this.trynext[i] >= this.spanEnd) continue;
       this.tryRun(i, now);
       this.planNext(i, now);
     }
+    return true;
+  }
+
+  /** The counts of a finished simulation (advance returned true). */
+  result(): SimulationResult {
     this.countWanted();
     if (this.options.isCancelled?.()) throw new ScheduleCancelled();
     return {

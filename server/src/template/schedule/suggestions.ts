@@ -3,7 +3,14 @@
 // where a fixed start collides, a slip and `sliprand` that let the scheduler move the runs. A candidate is offered
 // only when the re-simulated template fits: the task loses no run, and no other template task loses more runs than
 // it did before.
-import { ScheduleCancelled, simulateSchedule, type ScheduleOverride, type SimulationResult } from './simulate';
+import {
+  ScheduleCancelled,
+  simulateSchedule,
+  simulateScheduleInSlices,
+  type ScheduleOverride,
+  type SimulationOptions,
+  type SimulationResult,
+} from './simulate';
 import { taskTotals } from './report';
 import type { ScheduleModel } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
@@ -65,6 +72,34 @@ export function suggestScheduleFixes(
   base: SimulationResult,
   options: SuggestOptions,
 ): ScheduleSuggestion[] {
+  const search = candidateSearch(model, base, options);
+  let step = search.next();
+  while (!step.done) step = search.next(simulateSchedule(model, step.value));
+  return step.value;
+}
+
+/** The same search, each re-simulation in slices with `pause` between them (simulateScheduleInSlices). */
+export async function suggestScheduleFixesInSlices(
+  model: ScheduleModel,
+  base: SimulationResult,
+  options: SuggestOptions,
+  pause: () => Promise<void>,
+): Promise<ScheduleSuggestion[]> {
+  const search = candidateSearch(model, base, options);
+  let step = search.next();
+  while (!step.done) step = search.next(await simulateScheduleInSlices(model, step.value, pause));
+  return step.value;
+}
+
+/**
+ * The search itself, written once for both drivers: it yields each re-simulation it needs (the options) and is
+ * resumed with its result.
+ */
+function* candidateSearch(
+  model: ScheduleModel,
+  base: SimulationResult,
+  options: SuggestOptions,
+): Generator<SimulationOptions, ScheduleSuggestion[], SimulationResult> {
   const mine = model.tasks.filter((t) => t.task === options.task);
   if (mine.length === 0) return [];
   const before = sum(
@@ -81,7 +116,9 @@ export function suggestScheduleFixes(
   const slip = base.slipSeconds[first.index];
   const sliprand = base.sliprand[first.index];
 
-  const attempt = (change: ScheduleSuggestion['change']): ScheduleSuggestion | undefined => {
+  function* attempt(
+    change: ScheduleSuggestion['change'],
+  ): Generator<SimulationOptions, ScheduleSuggestion | undefined, SimulationResult> {
     if (budget-- <= 0) return undefined;
     if (options.isCancelled?.()) throw new ScheduleCancelled();
     const o: ScheduleOverride = {};
@@ -89,12 +126,12 @@ export function suggestScheduleFixes(
     if (change.slip) o.slipSeconds = isoSeconds(change.slip);
     if (change.sliprand) o.sliprand = true;
     const overrides = new Map(affected.map((t) => [t.index, o]));
-    const sim = simulateSchedule(model, {
+    const sim = yield {
       days: options.days ?? base.days,
       seed: options.seed ?? base.seed,
       isCancelled: options.isCancelled,
       overrides,
-    });
+    };
     const after = sum(
       sim,
       mine.map((t) => t.index),
@@ -111,7 +148,7 @@ export function suggestScheduleFixes(
       after,
       message: describe(options.task, change, before, after, appliesTo),
     };
-  };
+  }
 
   const out: ScheduleSuggestion[] = [];
   // A fixed (or nearly fixed) start: more slip, and sliprand, let the runs move to free time.
@@ -124,7 +161,7 @@ export function suggestScheduleFixes(
       candidates.push(sliprand ? { slip: s } : { slip: s, sliprand: true });
     }
     for (const c of candidates) {
-      const found = attempt(c);
+      const found = yield* attempt(c);
       if (found) {
         out.push(found);
         break;
@@ -139,7 +176,7 @@ export function suggestScheduleFixes(
   if (repeat !== undefined)
     for (const r of LADDER) {
       if (isoSeconds(r)! <= repeat) continue;
-      const found = attempt(slipFillsRepeat ? { repeat: r, slip: r } : { repeat: r });
+      const found = yield* attempt(slipFillsRepeat ? { repeat: r, slip: r } : { repeat: r });
       if (found) {
         out.push(found);
         break;
