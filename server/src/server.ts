@@ -59,6 +59,8 @@ else if (args.includes('--help') || !hasTransport(args)) {
     defaultJqPath: process.env.JQ_PATH || undefined,
     // Tests and the fuzzer shorten the idle time after which the worker is retired once a document was closed.
     workerIdleRetireMs: envNumber('PSCONFIG_WORKER_IDLE_RETIRE_MS', DEFAULT_SERVER_OPTIONS.workerIdleRetireMs),
+    // Tests make a schedule lens say "simulating…" at once, or wait for its figures whatever the machine's load.
+    scheduleLensWaitMs: envNumber('PSCONFIG_SCHEDULE_LENS_WAIT_MS', DEFAULT_SERVER_OPTIONS.scheduleLensWaitMs),
   };
   const cleanup = startServer(connection, options);
   // However the process ends: `exit`, or the client closing the pipe without it (Emacs and Neovim quitting).

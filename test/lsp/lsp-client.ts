@@ -32,6 +32,8 @@ export interface StartOptions {
   files?: boolean;
   /** Declare window.showDocument support (the client answers every request with success). */
   showDocument?: boolean;
+  /** Declare workspace.codeLens.refreshSupport (the requests are counted in `lensRefreshes`). */
+  lensRefresh?: boolean;
   /** The server's command line (default: `node dist/server.js --stdio`), e.g. the packed package's binary. */
   command?: string[];
 }
@@ -77,6 +79,8 @@ interface Waiter {
 export class LspClient {
   readonly connection: ProtocolConnection;
   readonly logs: { type: number; message: string }[] = [];
+  /** workspace/codeLens/refresh requests received. */
+  lensRefreshes = 0;
   readonly templateChanged: TemplateChangedParams[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private waiters: Waiter[] = [];
@@ -139,7 +143,10 @@ export class LspClient {
       },
     );
     this.connection.onRequest('client/unregisterCapability', () => null);
-    this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.onRequest('workspace/codeLens/refresh', () => {
+      this.lensRefreshes++;
+      return null;
+    });
     this.connection.onRequest('window/showDocument', (p: ShowDocumentParams) => {
       this.shownDocuments.push(p);
       return { success: true };
@@ -199,6 +206,7 @@ export class LspClient {
       capabilities: {
         workspace: {
           configuration: true,
+          ...(options.lensRefresh ? { codeLens: { refreshSupport: true } } : {}),
           ...(options.files ? { workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } } : {}),
           ...(options.watchFiles
             ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }

@@ -57,7 +57,10 @@ const text = JSON.stringify(template, null, 2);
 const uri = 'file:///tmp/psconfig-lsp-schedule/mesh.json';
 
 let client: LspClient;
-serverForSuite((x) => (client = x), { showDocument: true }, [[uri, text]]);
+// The lenses wait for their figures whatever the machine's load (schedule-lens-wait.test.ts tests the bound).
+serverForSuite((x) => (client = x), { showDocument: true, env: { PSCONFIG_SCHEDULE_LENS_WAIT_MS: '120000' } }, [
+  [uri, text],
+]);
 
 const schedule = (params: ScheduleParams): Promise<ScheduleResult> =>
   client.request<ScheduleResult>(ScheduleRequest.method, params);

@@ -98,6 +98,8 @@ export interface FeatureDeps {
    * path).
    */
   editedTextMinChars: number;
+  /** How long a schedule lens's resolve waits for the simulation (default SCHEDULE_LENS_WAIT_MS; tests set it). */
+  scheduleLensWaitMs?: number;
   /** The diagnostics published for this version of the document (offsets), for "fix all in the file" actions. */
   publishedDiagnostics?: (uri: string, version: number) => readonly TemplateDiagnostic[] | undefined;
   /** The client asks for code lenses again on `workspace/codeLens/refresh` (LSP 3.16 refreshSupport). */
@@ -389,7 +391,7 @@ export function registerFeatures(d: FeatureDeps): void {
         // already released (a click on the line's Dashboard lens then does nothing): so the wait is bounded, the
         // lens says the simulation is running, and the client is asked for lenses again once it is done.
         const pending = d.expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
-        const r = await withTimeout(pending, SCHEDULE_LENS_WAIT_MS);
+        const r = await withTimeout(pending, d.scheduleLensWaitMs ?? SCHEDULE_LENS_WAIT_MS);
         if (!r) {
           void pending.then(refreshLenses, () => undefined);
           return { ...lens, command: scheduleLensCommand(data.uri, data.task, [], 'simulating…') };
@@ -463,8 +465,8 @@ function toLspItems(
   });
 }
 
-/** How long a schedule lens's resolve waits for the simulation before answering "simulating…". */
-const SCHEDULE_LENS_WAIT_MS = 1500;
+/** How long a schedule lens's resolve waits for the simulation before answering "simulating…" (the default). */
+export const SCHEDULE_LENS_WAIT_MS = 1500;
 
 /** One `workspace/codeLens/refresh` for the simulations that settle together (a burst of lenses waited for them). */
 function lensRefresher(d: FeatureDeps): () => void {

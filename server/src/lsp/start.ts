@@ -45,7 +45,7 @@ import { DiagnosticsPublisher } from './diagnostics-publisher';
 import { BackgroundRunner, WORKER_IDLE_RETIRE_MS } from './background-worker';
 import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
-import { registerFeatures } from './features';
+import { registerFeatures, SCHEDULE_LENS_WAIT_MS } from './features';
 import { registerCompareHandlers } from './compare-handlers';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
@@ -73,6 +73,8 @@ export interface ServerOptions {
   defaultJqPath: string | undefined;
   /** After a document is closed, the worker is retired once idle this long (background-worker.ts). */
   workerIdleRetireMs: number;
+  /** How long a schedule lens's resolve waits for the simulation before it says "simulating…" (features.ts). */
+  scheduleLensWaitMs: number;
 }
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
@@ -82,6 +84,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   incrementalMinChars: 256 * 1024,
   defaultJqPath: undefined,
   workerIdleRetireMs: WORKER_IDLE_RETIRE_MS,
+  scheduleLensWaitMs: SCHEDULE_LENS_WAIT_MS,
 };
 
 export function consoleLogger(connection: Connection): Logger {
@@ -526,6 +529,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     editedTextMinChars: options.editedTextMinChars,
     publishedDiagnostics: (uri, version) => publisher.published(uri, version),
     supportsLensRefresh: () => lensRefreshSupport,
+    scheduleLensWaitMs: options.scheduleLensWaitMs,
   });
   documents.listen(connection);
   connection.listen();
