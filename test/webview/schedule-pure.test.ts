@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScheduleReport } from '../../common/protocol';
-import { createScheduleHost, type TimelineSource } from '../../client/src/schedule/host';
+import { createScheduleHost, STOPPED_MESSAGE, type TimelineSource } from '../../client/src/schedule/host';
 import { buildTimelineHtml } from '../../client/src/schedule/html';
 import { CLASS_CODES, RUN_NONSTART, type HostToTimeline } from '../../client/src/schedule/messages';
 import { isoMs, timelineOf } from '../../client/src/schedule/timeline-data';
@@ -200,7 +200,7 @@ test('runsAt finds what overlaps a moment, long background runs included; totals
   assert.deepEqual(taskTotals(bare)[0], { wanted: 288, scheduled: 144, nonstart: 144 });
 });
 
-test('the host: loads on ready, says why a load failed, one load at a time, forwards open, silent once disposed', async () => {
+test('the host: loads on ready, says why a load failed, loads again after an edit stopped one, one load at a time, forwards open, silent once disposed', async () => {
   const posted: HostToTimeline[] = [];
   let calls = 0;
   let answer: TimelineSource = { report: smallReport(), span: SPAN };
@@ -253,6 +253,34 @@ test('the host: loads on ready, says why a load failed, one load at a time, forw
   release();
   await Promise.all([first, second, third]);
   assert.equal(calls, 2);
+
+  // A load an edit stopped ('cancelled') is no error of the template: the page keeps loading and the same refresh
+  // asks again; after three stopped loads in a row it says why it stopped.
+  const answers: TimelineSource[] = [
+    { error: 'cancelled' },
+    { error: 'cancelled' },
+    { report: smallReport(), span: SPAN },
+  ];
+  release = undefined;
+  calls = 0;
+  posted.length = 0;
+  const loaded = answers.slice();
+  answer = { error: 'unused' };
+  const reloading = createScheduleHost({
+    post: (m) => posted.push(m),
+    load: () => Promise.resolve((calls++, loaded.shift() ?? answer)),
+    title: 'x.json',
+  });
+  const shown = await reloading.refresh();
+  assert.equal(calls, 3);
+  assert.ok(shown && shown.hosts.length === 3, 'the third load is drawn');
+  assert.ok(!posted.some((m) => m.type === 'status' && m.error), JSON.stringify(posted));
+  loaded.push({ error: 'cancelled' }, { error: 'cancelled' }, { error: 'cancelled' }, { error: 'cancelled' });
+  posted.length = 0;
+  await reloading.refresh();
+  assert.equal(reloading.current(), shown, 'the last good schedule stays');
+  assert.deepEqual(posted.at(-1), { type: 'status', loading: false, error: STOPPED_MESSAGE });
+  assert.equal(loaded.length, 0, 'four loads: the first and three more, then it stops asking');
 
   await host.handle({ type: 'open', task: 'owd', addresses: [HOSTS.a, HOSTS.b] });
   assert.deepEqual(opened, [{ task: 'owd', addresses: [HOSTS.a, HOSTS.b] }]);

@@ -39,6 +39,10 @@ export interface ScheduleHost {
   dispose(): void;
 }
 
+const MAX_STOPPED_LOADS = 3;
+export const STOPPED_MESSAGE =
+  'The template kept changing while it was simulated; the timeline loads again when the template changes or on Refresh.';
+
 export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
   let disposed = false;
   let focus = deps.focus;
@@ -46,6 +50,8 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
   let generation = 0;
   let running: Promise<TimelineData | undefined> | undefined;
   let again = false;
+  /** Loads in a row that an edit stopped (the server answers 'cancelled'): each is followed by one more. */
+  let stopped = 0;
 
   const post = (m: HostToTimeline): void => {
     if (!disposed) deps.post(m);
@@ -65,6 +71,14 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
       return fail(`The schedule could not be simulated: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (disposed || mine !== generation) return data;
+    // An edit stopped this version's simulation: not an error of the template. The page keeps loading and the next
+    // version is asked for (a few times in a row at most: after that, while the typing goes on, it says so).
+    if (source.error === 'cancelled') {
+      if (++stopped <= MAX_STOPPED_LOADS) return load();
+      stopped = 0;
+      return fail(STOPPED_MESSAGE);
+    }
+    stopped = 0;
     if (source.error || !source.report) return fail(source.error ?? 'The schedule could not be simulated.');
     if (source.focus) focus = source.focus;
     let next: TimelineData;
