@@ -22,6 +22,7 @@ const CHOSEN = {
   '04-task-changes.png': 'task-changes.png',
   '05-archive-explorer.png': 'archive-explorer.png',
   '08-dashboard-hover.png': 'mesh-dashboard.png',
+  '10-quick-fix-menu.png': 'migration-quick-fix.png',
   '12-schedule-timeline.png': 'schedule-timeline.png',
 };
 
