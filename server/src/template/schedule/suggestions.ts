@@ -3,14 +3,8 @@
 // where a fixed start collides, a slip and `sliprand` that let the scheduler move the runs. A candidate is offered
 // only when the re-simulated template fits: the task loses no run, and no other template task loses more runs than
 // it did before.
-import {
-  ScheduleCancelled,
-  simulateSchedule,
-  simulateScheduleInSlices,
-  type ScheduleOverride,
-  type SimulationOptions,
-  type SimulationResult,
-} from './simulate';
+import { ScheduleCancelled, simulateSchedule, simulateScheduleInSlices } from './simulate';
+import type { ScheduleOverride, SimulationOptions, SimulationResult } from './simulate';
 import { taskTotals } from './report';
 import type { ScheduleModel } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
