@@ -227,6 +227,25 @@ function registerLazyComparison(
 }
 
 /**
+ * A panel command whose code is a bundle of its own, loaded when the command first runs, with its log channel made
+ * then too (the dashboard and the host timeline).
+ */
+function lazyPanelCommand(
+  command: string,
+  channel: string,
+  run: (arg: unknown, log: vscode.LogOutputChannel) => Promise<unknown>,
+): vscode.Disposable[] {
+  let log: vscode.LogOutputChannel | undefined;
+  return [
+    { dispose: () => log?.dispose() },
+    vscode.commands.registerCommand(command, async (arg?: unknown) => {
+      log ??= vscode.window.createOutputChannel(channel, { log: true });
+      return run(arg, log);
+    }),
+  ];
+}
+
+/**
  * The mesh dashboard (its host, the archive reads, the panel) is a bundle of its own too (dist/dashboard.js), loaded
  * when `psconfig.openDashboard` first runs; archive tokens come from the explorer, which loads with it.
  */
@@ -236,23 +255,18 @@ function registerLazyDashboard(
   tasks: TasksView,
   explorer: () => Promise<ArchiveExplorer>,
 ): vscode.Disposable[] {
-  let log: vscode.LogOutputChannel | undefined;
-  return [
-    { dispose: () => log?.dispose() },
-    vscode.commands.registerCommand('psconfig.openDashboard', async (arg?: unknown) => {
-      const { openDashboard } = await import('./dashboard/panel');
-      log ??= vscode.window.createOutputChannel('pSConfig Dashboard', { log: true });
-      return openDashboard(arg, {
-        context,
-        log,
-        pairs: (template, only) => expansion.dashboardPairs(template, only),
-        serverUri: (template) => expansion.serverUri(template),
-        onTemplateChanged: expansion.onTemplateChanged,
-        credentials: async (url) => (await explorer()).credentials(url),
-        tasksTemplate: () => tasks.template,
-      });
-    }),
-  ];
+  return lazyPanelCommand('psconfig.openDashboard', 'pSConfig Dashboard', async (arg, log) => {
+    const { openDashboard } = await import('./dashboard/panel');
+    return openDashboard(arg, {
+      context,
+      log,
+      pairs: (template, only) => expansion.dashboardPairs(template, only),
+      serverUri: (template) => expansion.serverUri(template),
+      onTemplateChanged: expansion.onTemplateChanged,
+      credentials: async (url) => (await explorer()).credentials(url),
+      tasksTemplate: () => tasks.template,
+    });
+  });
 }
 
 /**
@@ -264,22 +278,17 @@ function registerLazySchedule(
   expansion: ExpansionClient,
   tasks: TasksView,
 ): vscode.Disposable[] {
-  let log: vscode.LogOutputChannel | undefined;
-  return [
-    { dispose: () => log?.dispose() },
-    vscode.commands.registerCommand('psconfig.openSchedule', async (arg?: unknown) => {
-      const { openSchedule } = await import('./schedule/panel');
-      log ??= vscode.window.createOutputChannel('pSConfig Schedule', { log: true });
-      return openSchedule(arg, {
-        context,
-        log,
-        schedule: (template, focus) => expansion.schedule(template, { runs: true, ...focus }),
-        serverUri: (template) => expansion.serverUri(template),
-        onTemplateChanged: expansion.onTemplateChanged,
-        tasksTemplate: () => tasks.template,
-      });
-    }),
-  ];
+  return lazyPanelCommand('psconfig.openSchedule', 'pSConfig Schedule', async (arg, log) => {
+    const { openSchedule } = await import('./schedule/panel');
+    return openSchedule(arg, {
+      context,
+      log,
+      schedule: (template, focus) => expansion.schedule(template, { runs: true, ...focus }),
+      serverUri: (template) => expansion.serverUri(template),
+      onTemplateChanged: expansion.onTemplateChanged,
+      tasksTemplate: () => tasks.template,
+    });
+  });
 }
 
 export async function deactivate(): Promise<void> {

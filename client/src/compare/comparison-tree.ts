@@ -1,5 +1,6 @@
 // The comparison tree (pure, no `vscode`): a task comparison → a header, the new failures and diagnostics, the hosts
-// whose load changes, then the agents, each with its removed, added and changed tasks. Every task opens its task JSON side by side.
+// whose load changes, then the agents, each with its removed, added and changed tasks. Every task opens its task
+// JSON side by side.
 import {
   hostLoadChangeText,
   loadPercent,

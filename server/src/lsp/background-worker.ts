@@ -471,6 +471,11 @@ export class BackgroundRunner {
     return this.local.engineRuns;
   }
 
+  /** Comparison bases expanded in this thread (only without a worker: tests). */
+  get localBaseRuns(): number {
+    return this.localComparisons.baseRuns;
+  }
+
   dispose(): void {
     clearTimeout(this.idleTimer);
     const w = this.worker;

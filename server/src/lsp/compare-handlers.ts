@@ -2,9 +2,7 @@
 // runs where the engine runs (task-comparison.ts, in the worker); here the document is found (an open one's current
 // text, else the file on disk) and a comparison superseded by an edit is asked again on the newer text.
 import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import { readFile } from 'node:fs/promises';
-import { URI } from 'vscode-uri';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   CompareTaskJsonRequest,
   CompareTasksRequest,
@@ -16,6 +14,7 @@ import {
 import type { BackgroundRunner } from './background-worker';
 import type { ExpansionService } from './expansion-service';
 import { runSafe, type Logger } from './guard';
+import { templateFor } from './template-source';
 
 export interface CompareDeps {
   connection: Connection;
@@ -46,17 +45,10 @@ export function registerCompareHandlers(d: CompareDeps): void {
           throw new ResponseError(ErrorCodes.InvalidParams, 'compareTasks needs { uri, base: { text, source } }');
         const base = { text: params.base.text, source: String(params.base.source ?? 'base') };
         const summaryOnly = params.summaryOnly === true;
-        let doc = documents.get(params.uri);
-        if (!doc) {
-          const u = URI.parse(params.uri);
-          if (u.scheme !== 'file') return failed(params.uri, 'The document is not open.');
-          try {
-            doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
-          } catch (err) {
-            return failed(params.uri, `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
-          }
-          return runner.compare(await expansion.engineInput(doc, false), base, summaryOnly);
-        }
+        const t = await templateFor(documents, params.uri);
+        if ('error' in t) return failed(params.uri, t.error);
+        const { doc } = t;
+        if (!t.open) return runner.compare(await expansion.engineInput(doc, false), base, summaryOnly);
         let r = await runner.compare(await expansion.engineInput(doc, true), base, summaryOnly);
         // An edit superseded the run: once more on the newer text.
         const now = documents.get(params.uri);

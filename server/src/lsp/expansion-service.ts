@@ -20,7 +20,7 @@ import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
 import { includeScopeKey, type EngineInput } from './expansion-engine';
 
-/** How long a document rests after its checks before its schedule is simulated (the simulation holds the worker). */
+/** How long a document rests after its checks before its schedule is simulated (the next edit would stop it). */
 export const SCHEDULE_IDLE_MS = 1500;
 
 /** The part of a request's cancellation token we use (an LSP CancellationToken fits). */
@@ -48,8 +48,9 @@ export class ExpansionService {
   private readonly full = new Map<string, Run>();
   /** Filtered runs that could not be cut from the full one, while in flight (for sharing). */
   private readonly direct = new Map<string, Run>();
-  /** Per open document: the runs a day per task of the last schedule answer (for hovers). */
+  /** Per open document: the flag that stops its version's simulation (scheduleFlag). */
   private readonly scheduleFlags = new Map<string, { version: number; flag: CancelFlag }>();
+  /** Per open document: the runs a day per task of the last schedule answer (for hovers and lenses). */
   private scheduleSeen = new Map<string, { version: number; templateTasks: ScheduleTemplateTask[] }>();
   private countCache = new Map<string, { version: number; counts: Promise<TaskFact[]>; value?: TaskFact[] }>();
   /** Per uri: the last counts that arrived, whatever their version. */
@@ -229,8 +230,8 @@ export class ExpansionService {
     token?: Cancellable,
   ): Promise<ScheduleResult> {
     await this.ready();
-    // An open document's simulation is shared by every request for its version: only an edit stops it (at once,
-    // through the shared flag: the worker is busy with it and reads no message until it ends).
+    // An open document's simulation is shared by every request for its version: only an edit stops it, through the
+    // shared flag the simulation polls (a request's cancellation does not: other requests wait for the same run).
     let cancel: CancelFlag;
     if (open) cancel = this.scheduleFlag(doc);
     else {
@@ -244,8 +245,8 @@ export class ExpansionService {
   }
 
   /**
-   * The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). The simulation holds
-   * the worker for its whole run, so it starts only after the document has rested SCHEDULE_IDLE_MS.
+   * The simulated schedule's findings on an open document, stopped by `cancel` (the next edit). It starts only after
+   * the document has rested SCHEDULE_IDLE_MS: while typing, each simulation would be stopped by the next key.
    */
   async scheduleDiagnostics(doc: TextDocument, cancel: CancelFlag): Promise<TemplateDiagnostic[] | 'cancelled'> {
     await this.ready();

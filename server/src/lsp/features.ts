@@ -272,7 +272,7 @@ export function registerFeatures(d: FeatureDeps): void {
       tasks = (await withTimeout(d.expansion.counts(doc), wait)) ?? d.expansion.latestCounts(doc.uri) ?? [];
     }
     // The simulated schedule's runs a day, when an answer for this version came (the schedule lens asks for it):
-    // a hover never starts a simulation, which would hold the worker.
+    // a hover never starts a simulation (seconds of work for a large mesh).
     const schedule = target?.kind === 'tasks' ? d.expansion.scheduleSettled(doc) : undefined;
     let result = variable ? d.expansion.settled(doc) : undefined;
     if (variable && !result) result = await withTimeout(d.expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
@@ -386,7 +386,7 @@ export function registerFeatures(d: FeatureDeps): void {
         return { ...lens, command: taskLensCommand(data.uri, data.task, await d.expansion.counts(doc)) };
       }
       if (data.kind === 'schedule') {
-        // The simulation may wait behind other documents' work in the worker. VS Code keeps drawing the links of the
+        // The simulation takes seconds on a large mesh and gives way to requests in the worker. VS Code keeps drawing the links of the
         // lenses it is replacing until every lens of its resolve round is back, and those links' commands are
         // already released (a click on the line's Dashboard lens then does nothing): so the wait is bounded, the
         // lens says the simulation is running, and the client is asked for lenses again once it is done.
@@ -413,13 +413,13 @@ export function registerFeatures(d: FeatureDeps): void {
   );
 }
 
-/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
 /** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */
 function scheduleLensCommand(uri: string, task: string, schedule: ScheduleTemplateTask[], error?: string): Command {
   const args: OpenScheduleArgs = { uri, task };
   return { title: scheduleLensTitle(task, schedule, error), command: ServerCommands.showSchedule, arguments: [args] };
 }
 
+/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
 function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
   const args: ShowTasksArgs = { uri, task };
   return {

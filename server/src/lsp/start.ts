@@ -15,7 +15,6 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { URI } from 'vscode-uri';
 import {
@@ -55,6 +54,7 @@ import { fsPathOf, IncludeTracker } from './include-tracker';
 import { LENS_COMMANDS, LensCommands } from './lens-commands';
 import { readSeverityOverrides, type SeverityOverrides } from '../template/severity-overrides';
 import { openTranslation, translateToFile, type ClientFileCapabilities } from './meshconfig-actions';
+import { templateFor } from './template-source';
 import { grafanaExplanation } from '../template/grafana/agent-view';
 
 /** How long the first checks wait for the client's answer to workspace/configuration. */
@@ -367,23 +367,10 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const expandFor = async (params: ExpandTasksParams, token?: CancellationToken): Promise<ExpandTasksResult> => {
     if (!params || typeof params.uri !== 'string')
       throw new ResponseError(ErrorCodes.InvalidParams, 'expandTasks needs { uri }');
-    let doc = documents.get(params.uri);
-    if (!doc) {
-      // Not open in the editor: expand the file on disk.
-      const u = URI.parse(params.uri);
-      if (u.scheme !== 'file') return emptyExpansionResult(params.uri, null, 'The document is not open.');
-      try {
-        doc = TextDocument.create(params.uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8'));
-      } catch (err) {
-        return emptyExpansionResult(
-          params.uri,
-          null,
-          `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      return expansion.expandUncached(doc, params);
-    }
-    return expansion.expand(doc, params, token);
+    const t = await templateFor(documents, params.uri);
+    if ('error' in t) return emptyExpansionResult(params.uri, null, t.error);
+    // Not open in the editor: the file on disk, expanded for this request alone.
+    return t.open ? expansion.expand(t.doc, params, token) : expansion.expandUncached(t.doc, params);
   };
 
   connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token) =>
@@ -436,25 +423,12 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     ),
   );
 
-  /** An open document (shared per version), else the file on disk read for one request, else why neither. */
-  const templateFor = async (uri: string): Promise<{ doc: TextDocument; open: boolean } | { error: string }> => {
-    const open = documents.get(uri);
-    if (open) return { doc: open, open: true };
-    const u = URI.parse(uri);
-    if (u.scheme !== 'file') return { error: 'The document is not open.' };
-    try {
-      return { doc: TextDocument.create(uri, 'psconfig', 0, await readFile(u.fsPath, 'utf8')), open: false };
-    } catch (err) {
-      return { error: `Cannot read ${u.fsPath}: ${err instanceof Error ? err.message : String(err)}` };
-    }
-  };
-
   /** The dashboard pairs of an open document (or the file on disk), for the request and the Dashboard lens alike. */
   const dashboardPairsFor = async (params: DashboardPairsParams): Promise<DashboardPairsResult> => {
     if (!params || typeof params.uri !== 'string')
       throw new ResponseError(ErrorCodes.InvalidParams, 'dashboardPairs needs { uri }');
     const tasks = Array.isArray(params.tasks) ? params.tasks.filter((t) => typeof t === 'string') : undefined;
-    const t = await templateFor(params.uri);
+    const t = await templateFor(documents, params.uri);
     if ('error' in t) return { uri: params.uri, version: null, error: t.error, tasks: [], elapsedMs: 0 };
     return expansion.dashboardPairs(t.doc, tasks, t.open);
   };
@@ -473,7 +447,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       task: typeof params.task === 'string' ? params.task : undefined,
       agent: typeof params.agent === 'string' ? params.agent : undefined,
     };
-    const t = await templateFor(params.uri);
+    const t = await templateFor(documents, params.uri);
     if ('error' in t) return emptyScheduleResult(params.uri, t.error);
     return expansion.schedule(t.doc, clean, t.open, token);
   };

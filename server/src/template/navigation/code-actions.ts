@@ -151,8 +151,10 @@ function setSchema(model: TemplateModel, diag: FixableDiagnostic, version: numbe
   return [{ title: `Set "schema" to ${version}`, edits: [edit], isPreferred: true }];
 }
 
-/** The simulated schedule: set the fields of a schedule object that the re-simulation showed to fit
- *  (rules/schedule.ts); fields already there are replaced, the others added. */
+/**
+ * The simulated schedule: set the fields of a schedule object that the re-simulation showed to fit
+ * (schedule-editor/diagnostics.ts); fields already there are replaced, the others added.
+ */
 function scheduleChanges(model: TemplateModel, changes: readonly ScheduleChange[]): NavCodeAction[] {
   const out: NavCodeAction[] = [];
   for (const c of changes) {

@@ -1,5 +1,6 @@
-// Code lens data: a count line and a schedule line (runs a day, from the simulated schedule) on every task, and an "open in Archive Explorer" on archives whose data names
-// an esmond or http archive URL. Counts come from the expansion the caller passes in.
+// Code lens data: a count line and a schedule line (runs a day, from the simulated schedule) on every task, and an
+// "open in Archive Explorer" on archives whose data names an esmond or http archive URL. Counts come from the
+// expansion the caller passes in.
 import type { ExpandedCombination, OpenArchiveExplorerArgs, ScheduleTemplateTask } from '../../../../common/protocol';
 import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
