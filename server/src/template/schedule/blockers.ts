@@ -2,7 +2,7 @@
 // when it was tried (posted before it, overlapping the window, of a class it must avoid). Worked out on request from
 // the simulation's run log, so the tries themselves keep no per-run index and a report that shows no blockers pays
 // nothing for them (an overloaded 40,000-task mesh has tens of thousands of non-starters).
-import { isAnytime, mustAvoid } from './participants';
+import { isAnytime, mustAvoid, type SchedulingClass } from './participants';
 import { RUN_SCHEDULED, type RunLog } from './run-log';
 import type { ScheduleModel } from './task-model';
 
@@ -20,10 +20,30 @@ export interface HostBlockers {
   tasks: { task: number; runs: number }[];
 }
 
-/** Per host: its scheduled runs that can conflict, as run-log indices ordered by start, and the longest of them. */
+/**
+ * The scheduled runs that can conflict (anytime runs never do), per host. Built in two passes over the log into one
+ * flat array (host h's run indices at [offsets[h], offsets[h + 1]), in posting order); a host's runs are sorted by
+ * start and copied out into their own arrays on the first question about it: findings ask about the hosts of their
+ * 50 worst tasks, a few of a mesh's hundreds, and a walk over one host's own arrays reads memory in order where one
+ * through the log's (half a million runs a day) missed the cache at each run.
+ */
 interface HostIndex {
-  runs: Int32Array[];
-  longest: number[];
+  runs: Int32Array;
+  offsets: Int32Array;
+  /** Per host: the longest run, so a run overlapping t starts no earlier than t - longest. */
+  longest: Float64Array;
+  /** Per host, once asked: its runs ordered by start. */
+  sorted: (HostRuns | undefined)[];
+  /** Per class a task may propose: which tasks' runs it must avoid (1) or may share time with (0). */
+  avoided: Map<SchedulingClass, Uint8Array>;
+}
+
+/** One host's runs ordered by start (equal starts in posting order): their times, run-log indices and tasks. */
+interface HostRuns {
+  start: Float64Array;
+  end: Float64Array;
+  run: Int32Array;
+  task: Int32Array;
 }
 
 const indexes = new WeakMap<RunLog, HostIndex>();
@@ -43,27 +63,117 @@ function byTask(queries: readonly BlockerQuery[]): Map<number, BlockerQuery[]> {
   return m;
 }
 
+/** Whether the k-th participant is the first mention of its host (a host named twice holds a run once). */
+function firstMention(participants: readonly number[], k: number): boolean {
+  const h = participants[k];
+  for (let j = 0; j < k; j++) if (participants[j] === h) return false;
+  return true;
+}
+
 function indexOf(model: ScheduleModel, log: RunLog): HostIndex {
   let index = indexes.get(log);
   if (index) return index;
-  const perHost: number[][] = model.hosts.map(() => []);
+  const hosts = model.hosts.length;
+  const tasks = model.tasks.length;
+  // Each task's distinct hosts in flat arrays (none for anytime tasks), read once per task: reaching a task object
+  // and its participants array from each run, in the log's order, costs a cache miss per run.
+  const first = new Int32Array(tasks + 1);
+  let total = 0;
+  for (const t of model.tasks) {
+    if (!isAnytime(t.class))
+      for (let k = 0; k < t.participants.length; k++) if (firstMention(t.participants, k)) total++;
+    first[t.index + 1] = total;
+  }
+  const taskHosts = new Int32Array(total);
+  for (const t of model.tasks) {
+    if (isAnytime(t.class)) continue;
+    let at = first[t.index];
+    for (let k = 0; k < t.participants.length; k++)
+      if (firstMention(t.participants, k)) taskHosts[at++] = t.participants[k];
+  }
+  // Count per host, then place.
+  const offsets = new Int32Array(hosts + 1);
+  const longest = new Float64Array(hosts);
   for (let r = 0; r < log.length; r++) {
     if (log.state[r] !== RUN_SCHEDULED) continue;
-    const t = model.tasks[log.task[r]];
-    if (isAnytime(t.class)) continue;
-    t.participants.forEach((h, k) => {
-      if (t.participants.indexOf(h) === k) perHost[h].push(r);
-    });
+    const task = log.task[r];
+    const length = log.end[r] - log.start[r];
+    for (let k = first[task]; k < first[task + 1]; k++) {
+      const h = taskHosts[k];
+      offsets[h + 1]++;
+      if (length > longest[h]) longest[h] = length;
+    }
   }
-  const runs = perHost.map((list) => Int32Array.from(list).sort((x, y) => log.start[x] - log.start[y]));
-  const longest = runs.map((list) => list.reduce((m, r) => Math.max(m, log.end[r] - log.start[r]), 0));
-  indexes.set(log, (index = { runs, longest }));
+  for (let h = 0; h < hosts; h++) offsets[h + 1] += offsets[h];
+  const runs = new Int32Array(offsets[hosts]);
+  const fill = offsets.slice(0, hosts);
+  for (let r = 0; r < log.length; r++) {
+    if (log.state[r] !== RUN_SCHEDULED) continue;
+    const task = log.task[r];
+    for (let k = first[task]; k < first[task + 1]; k++) runs[fill[taskHosts[k]]++] = r;
+  }
+  index = { runs, offsets, longest, sorted: new Array<HostRuns | undefined>(hosts), avoided: new Map() };
+  indexes.set(log, index);
   return index;
+}
+
+/** Host h's runs ordered by start. */
+function runsOf(index: HostIndex, log: RunLog, h: number): HostRuns {
+  let out = index.sorted[h];
+  if (!out) {
+    const run = index.runs.slice(index.offsets[h], index.offsets[h + 1]);
+    sortByStart(run, log.start);
+    const n = run.length;
+    out = { start: new Float64Array(n), end: new Float64Array(n), run, task: new Int32Array(n) };
+    for (let k = 0; k < n; k++) {
+      const r = run[k];
+      out.start[k] = log.start[r];
+      out.end[k] = log.end[r];
+      out.task[k] = log.task[r];
+    }
+    index.sorted[h] = out;
+  }
+  return out;
+}
+
+/** Which tasks' runs a run of class `proposed` must avoid (mustAvoid against each task's class), by task id. */
+function avoidedBy(index: HostIndex, model: ScheduleModel, proposed: SchedulingClass): Uint8Array {
+  let out = index.avoided.get(proposed);
+  if (!out) {
+    out = new Uint8Array(model.tasks.length);
+    for (const t of model.tasks) out[t.index] = mustAvoid(proposed, t.class) ? 1 : 0;
+    index.avoided.set(proposed, out);
+  }
+  return out;
+}
+
+/**
+ * Sort run indices (ascending on entry) by start, keeping equal starts in index order. Whole-second starts, as the
+ * simulation makes them, are sorted as the numbers `start * 2^bits + position` (a numeric sort calls no comparator:
+ * several times faster for a host's thousands of runs); any other start falls back to a comparator.
+ */
+function sortByStart(list: Int32Array, start: Float64Array): void {
+  const n = list.length;
+  const bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+  const scale = 2 ** bits;
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const s = start[list[k]];
+    if (!Number.isInteger(s) || s < 0 || s * scale + k > Number.MAX_SAFE_INTEGER) {
+      list.sort((x, y) => start[x] - start[y] || x - y);
+      return;
+    }
+    keys[k] = s * scale + k;
+  }
+  keys.sort();
+  const copy = list.slice();
+  for (let k = 0; k < n; k++) list[k] = copy[keys[k] % scale];
 }
 
 /**
  * The tasks whose runs filled the windows of task `task`'s non-starters (the queries are the simulation's
- * `blockerQueries`), per participant host, most runs first.
+ * `blockerQueries`), per participant host, most runs first; hosts in the order their first blocker was met (query by
+ * query, participant by participant).
  */
 export function blockersOf(
   model: ScheduleModel,
@@ -75,32 +185,42 @@ export function blockersOf(
   if (!mine) return [];
   const index = indexOf(model, log);
   const t = model.tasks[task];
-  const counts = new Map<number, Map<number, number>>();
-  for (const q of mine) {
-    t.participants.forEach((h, k) => {
-      if (t.participants.indexOf(h) !== k) return;
-      const list = index.runs[h];
+  const avoided = avoidedBy(index, model, t.class);
+  const p = t.participants;
+  const found: { host: number; firstHit: number; tasks: { task: number; runs: number }[] }[] = [];
+  // Host by host, each blocking task's runs tallied in `tally` (reset through `touched`).
+  const tally = new Int32Array(model.tasks.length);
+  const touched: number[] = [];
+  for (let k = 0; k < p.length; k++) {
+    if (!firstMention(p, k)) continue;
+    const h = p[k];
+    const { start, end, run, task: runTask } = runsOf(index, log, h);
+    let firstHit = Infinity;
+    for (let qi = 0; qi < mine.length; qi++) {
+      const q = mine[qi];
       let lo = 0;
-      let hi = list.length;
+      let hi = start.length;
       const from = q.from - index.longest[h];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (log.start[list[mid]] < from) lo = mid + 1;
+        if (start[mid] < from) lo = mid + 1;
         else hi = mid;
       }
-      for (let k2 = lo; k2 < list.length && log.start[list[k2]] < q.to; k2++) {
-        const r = list[k2];
-        if (r >= q.run || log.end[r] <= q.from) continue;
-        const other = log.task[r];
-        if (!mustAvoid(t.class, model.tasks[other].class)) continue;
-        let perHost = counts.get(h);
-        if (!perHost) counts.set(h, (perHost = new Map()));
-        perHost.set(other, (perHost.get(other) ?? 0) + 1);
+      for (let j = lo; j < start.length && start[j] < q.to; j++) {
+        if (run[j] >= q.run || end[j] <= q.from) continue;
+        const other = runTask[j];
+        if (avoided[other] === 0) continue;
+        if (tally[other]++ === 0) touched.push(other);
+        if (firstHit === Infinity) firstHit = qi * p.length + k;
       }
-    });
+    }
+    if (touched.length === 0) continue;
+    const tasks = touched.map((id) => ({ task: id, runs: tally[id] }));
+    tasks.sort((x, y) => y.runs - x.runs || x.task - y.task);
+    for (const id of touched) tally[id] = 0;
+    touched.length = 0;
+    found.push({ host: h, firstHit, tasks });
   }
-  return [...counts].map(([host, m]) => ({
-    host,
-    tasks: [...m].map(([id, runs]) => ({ task: id, runs })).sort((x, y) => y.runs - x.runs || x.task - y.task),
-  }));
+  found.sort((x, y) => x.firstHit - y.firstHit);
+  return found.map(({ host, tasks }) => ({ host, tasks }));
 }

@@ -82,9 +82,11 @@ export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): S
     const limits = remoteLimits(name, tasks);
     if (limits) out.push(limits);
   }
-  hostLoads(model).forEach((h, id) => {
+  const loads = hostLoads(model);
+  const exclusiveTasks = exclusiveTasksOf(model, (id) => loads[id].exclusiveLoad > 1);
+  loads.forEach((h, id) => {
     if (h.exclusiveLoad <= 1) return;
-    const combinations = model.tasks.filter((t) => t.class === 'exclusive' && t.participants.includes(id));
+    const combinations = exclusiveTasks[id];
     out.push({
       kind: 'host-overloaded',
       severity: 'warning',
@@ -93,6 +95,20 @@ export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): S
       combinations: combinations.map((t) => t.index),
     });
   });
+  return out;
+}
+
+/**
+ * Per host the exclusive tasks it takes part in, in model order, for the hosts `wanted` keeps (one pass over the
+ * tasks, not one per host: a 200-host mesh has 39,800 tasks).
+ */
+function exclusiveTasksOf(model: ScheduleModel, wanted: (id: number) => boolean): ScheduleTask[][] {
+  const out: ScheduleTask[][] = model.hosts.map(() => []);
+  for (const t of model.tasks) {
+    if (t.class !== 'exclusive') continue;
+    const p = t.participants;
+    for (let k = 0; k < p.length; k++) if (p.indexOf(p[k]) === k && wanted(p[k])) out[p[k]].push(t);
+  }
   return out;
 }
 
