@@ -21,15 +21,18 @@ export interface HostBlockers {
 }
 
 /**
- * The scheduled runs that can conflict (anytime runs never do), per host. Built in two passes over the log into one
- * flat array (host h's run indices at [offsets[h], offsets[h + 1]), in posting order); a host's runs are sorted by
- * start and copied out into their own arrays on the first question about it: findings ask about the hosts of their
- * 50 worst tasks, a few of a mesh's hundreds, and a walk over one host's own arrays reads memory in order where one
- * through the log's (half a million runs a day) missed the cache at each run.
+ * The scheduled runs that can conflict (anytime runs never do), per host, in posting order: built in two passes
+ * reading the log in order (a day of a 200-host mesh is half a million runs; reaching them in any other order misses
+ * the cache at each run). A host's runs are sorted by start on the first question about it: findings ask about the
+ * hosts of their 50 worst tasks, a few of a mesh's hundreds.
  */
 interface HostIndex {
-  runs: Int32Array;
+  /** Host h's runs at [offsets[h], offsets[h + 1]) of the next four arrays: run-log index, start, end, task. */
   offsets: Int32Array;
+  runs: Int32Array;
+  starts: Float64Array;
+  ends: Float64Array;
+  tasks: Int32Array;
   /** Per host: the longest run, so a run overlapping t starts no earlier than t - longest. */
   longest: Float64Array;
   /** Per host, once asked: its runs ordered by start. */
@@ -105,31 +108,52 @@ function indexOf(model: ScheduleModel, log: RunLog): HostIndex {
     }
   }
   for (let h = 0; h < hosts; h++) offsets[h + 1] += offsets[h];
-  const runs = new Int32Array(offsets[hosts]);
+  const size = offsets[hosts];
+  const runs = new Int32Array(size);
+  const starts = new Float64Array(size);
+  const ends = new Float64Array(size);
+  const tasksOf = new Int32Array(size);
   const fill = offsets.slice(0, hosts);
   for (let r = 0; r < log.length; r++) {
     if (log.state[r] !== RUN_SCHEDULED) continue;
     const task = log.task[r];
-    for (let k = first[task]; k < first[task + 1]; k++) runs[fill[taskHosts[k]]++] = r;
+    for (let k = first[task]; k < first[task + 1]; k++) {
+      const at = fill[taskHosts[k]]++;
+      runs[at] = r;
+      starts[at] = log.start[r];
+      ends[at] = log.end[r];
+      tasksOf[at] = task;
+    }
   }
-  index = { runs, offsets, longest, sorted: new Array<HostRuns | undefined>(hosts), avoided: new Map() };
+  index = {
+    offsets,
+    runs,
+    starts,
+    ends,
+    tasks: tasksOf,
+    longest,
+    sorted: new Array<HostRuns | undefined>(hosts),
+    avoided: new Map(),
+  };
   indexes.set(log, index);
   return index;
 }
 
 /** Host h's runs ordered by start. */
-function runsOf(index: HostIndex, log: RunLog, h: number): HostRuns {
+function runsOf(index: HostIndex, h: number): HostRuns {
   let out = index.sorted[h];
   if (!out) {
-    const run = index.runs.slice(index.offsets[h], index.offsets[h + 1]);
-    sortByStart(run, log.start);
-    const n = run.length;
-    out = { start: new Float64Array(n), end: new Float64Array(n), run, task: new Int32Array(n) };
+    const from = index.offsets[h];
+    const to = index.offsets[h + 1];
+    const order = startOrder(index.starts.subarray(from, to));
+    const n = order.length;
+    out = { start: new Float64Array(n), end: new Float64Array(n), run: new Int32Array(n), task: new Int32Array(n) };
     for (let k = 0; k < n; k++) {
-      const r = run[k];
-      out.start[k] = log.start[r];
-      out.end[k] = log.end[r];
-      out.task[k] = log.task[r];
+      const at = from + order[k];
+      out.start[k] = index.starts[at];
+      out.end[k] = index.ends[at];
+      out.run[k] = index.runs[at];
+      out.task[k] = index.tasks[at];
     }
     index.sorted[h] = out;
   }
@@ -148,26 +172,28 @@ function avoidedBy(index: HostIndex, model: ScheduleModel, proposed: SchedulingC
 }
 
 /**
- * Sort run indices (ascending on entry) by start, keeping equal starts in index order. Whole-second starts, as the
- * simulation makes them, are sorted as the numbers `start * 2^bits + position` (a numeric sort calls no comparator:
- * several times faster for a host's thousands of runs); any other start falls back to a comparator.
+ * The positions of `start` ordered by value, equal values in position order (runs posted earlier first). Whole
+ * seconds, as the simulation makes them, are sorted as the numbers `start * 2^bits + position` (a numeric sort calls
+ * no comparator: several times faster for a host's thousands of runs); any other value falls back to a comparator.
  */
-function sortByStart(list: Int32Array, start: Float64Array): void {
-  const n = list.length;
+function startOrder(start: Float64Array): Int32Array {
+  const n = start.length;
+  const order = new Int32Array(n);
   const bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
   const scale = 2 ** bits;
   const keys = new Float64Array(n);
   for (let k = 0; k < n; k++) {
-    const s = start[list[k]];
+    const s = start[k];
+    order[k] = k;
     if (!Number.isInteger(s) || s < 0 || s * scale + k > Number.MAX_SAFE_INTEGER) {
-      list.sort((x, y) => start[x] - start[y] || x - y);
-      return;
+      for (let j = 0; j < n; j++) order[j] = j;
+      return order.sort((x, y) => start[x] - start[y] || x - y);
     }
     keys[k] = s * scale + k;
   }
   keys.sort();
-  const copy = list.slice();
-  for (let k = 0; k < n; k++) list[k] = copy[keys[k] % scale];
+  for (let k = 0; k < n; k++) order[k] = keys[k] % scale;
+  return order;
 }
 
 /**
@@ -194,7 +220,7 @@ export function blockersOf(
   for (let k = 0; k < p.length; k++) {
     if (!firstMention(p, k)) continue;
     const h = p[k];
-    const { start, end, run, task: runTask } = runsOf(index, log, h);
+    const { start, end, run, task: runTask } = runsOf(index, h);
     let firstHit = Infinity;
     for (let qi = 0; qi < mine.length; qi++) {
       const q = mine[qi];
