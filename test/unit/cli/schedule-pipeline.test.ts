@@ -57,8 +57,16 @@ test('a mesh that fits: exit 0, the JSON shape of the issue, runs only with --ru
     class: 'exclusive',
   });
   const withRuns = run([file, '--format', 'json', '--days', '1', '--start', '2026-03-01', '--runs', '--seed', '3']);
-  const runs = (JSON.parse(withRuns.stdout) as ScheduleReport).runs!;
-  assert.equal(runs.length, 12 * 24);
+  const withRunsReport = JSON.parse(withRuns.stdout) as ScheduleReport;
+  const runs = withRunsReport.runs!;
+  // pSConfig's agent renews each task a day after its pass, its successor's grid starting at the old until: a day
+  // holds the 24 runs of the successor, and one more of the old task when its grid (anchored where sliprand put its
+  // first run) has a point between midnight and the until.
+  assert.ok(withRunsReport.tasks.every((t) => t.wanted === 24 || t.wanted === 25));
+  assert.equal(
+    runs.length,
+    withRunsReport.tasks.reduce((n, t) => n + t.wanted, 0),
+  );
   assert.deepEqual(Object.keys(runs[0]), ['task', 'addresses', 'participants', 'class', 'start', 'end', 'state']);
   assert.match(runs[0].start, /^2026-03-02T\d\d:\d\d:\d\dZ$/, 'the span starts after the warm-up day');
   const again = run([file, '--format', 'json', '--days', '1', '--start', '2026-03-01', '--runs', '--seed', '3']);
@@ -72,7 +80,9 @@ test("an overloaded mesh: exit 1, non-starters in pScheduler's words, findings o
   assert.equal(r.status, 1, r.stderr);
   const report = JSON.parse(r.stdout) as ScheduleReport;
   assert.ok(report.hosts.every((h) => h.exclusiveLoad > 1));
-  assert.ok(report.runs!.some((x) => x.state === 'nonstart' && x.reason === 'No times available for this run.'));
+  const words = ['No times available for this run.', 'Gave up after too many scheduling conflicts.'];
+  assert.ok(report.runs!.some((x) => x.state === 'nonstart' && words.includes(x.reason!)));
+  assert.ok(report.runs!.every((x) => x.state === 'scheduled' || words.includes(x.reason!)));
   assert.match(r.stderr, /^warning: .* runs of 'mesh' would run in 1 simulated day/m);
   const table = run([file, '--days', '1']);
   assert.equal(table.status, 1);
@@ -97,7 +107,7 @@ test('--suggest: the change it prints makes the template fit when the command is
 
 test('--host keeps one host and its tasks (exit status judged on them); an unknown host is an error naming the hosts', () => {
   const file = join(dir, 'host.json');
-  writeFileSync(file, mesh(3, { repeat: 'PT1H', slip: 'PT1H' }));
+  writeFileSync(file, mesh(3, { repeat: 'PT1H', slip: 'PT1H', sliprand: true }));
   const r = run([file, '--format', 'json', '--host', 'H2.example.net']);
   assert.equal(r.status, 0, r.stderr);
   const report = JSON.parse(r.stdout) as ScheduleReport;
