@@ -160,3 +160,41 @@ test('in a pipeline: from standard input, and into a reader that closes early (|
   assert.equal(jq.status, 0, jq.stderr);
   assert.equal(jq.stdout.trim(), '20');
 });
+
+test('no task would run: exit 1 with the reason, never "0 of 0 tasks lose runs"', () => {
+  // Every combination refused by pScheduler (a spec key the throughput test does not take), and a template with no
+  // task at all: each is a verdict a CI must see.
+  const refused = join(dir, 'refused.json');
+  const t = JSON.parse(mesh(2, { repeat: 'PT1H' })) as { tests: { bw: { spec: Record<string, unknown> } } };
+  t.tests.bw.spec['no-such-key'] = 1;
+  writeFileSync(refused, JSON.stringify(t));
+  const r = run([refused, '--format', 'json']);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /no task would run: of the template's 2 combinations, 2 pScheduler would refuse/);
+  assert.match(r.stderr, /does not take `no-such-key`/);
+  const empty = join(dir, 'empty.json');
+  writeFileSync(empty, JSON.stringify({ addresses: {}, groups: {}, tests: {}, tasks: {} }));
+  const e = run([empty]);
+  assert.equal(e.status, 1);
+  assert.match(e.stderr, /no task would run: the template expands to no combination/);
+});
+
+test('--assume changes one assumption of the model; an unknown name or a bad value is a usage error naming them', () => {
+  // One hourly throughput pair without slip: with the agent's renewal it loses the runs tried at the horizon edge
+  // (simulate-renewal.test.ts derives 18 of 24 a day); without renewal every run after the first day is tried there.
+  const file = join(dir, 'assume.json');
+  writeFileSync(file, mesh(2, { repeat: 'PT1H' }));
+  const renewed = JSON.parse(run([file, '--format', 'json', '--days', '1']).stdout) as ScheduleReport;
+  const kept = JSON.parse(
+    run([file, '--format', 'json', '--days', '1', '--assume', 'agentRenewal=false']).stdout,
+  ) as ScheduleReport;
+  assert.equal(renewed.tasks[0].scheduled, 18);
+  assert.ok(kept.tasks[0].scheduled <= 1, `${kept.tasks[0].scheduled}`);
+  const bad = run([file, '--assume', 'horizon=3']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--assume horizon: no such assumption; names: horizonSeconds, /);
+  assert.equal(run([file, '--assume', 'agentRenewal=yes']).status, 2);
+  assert.equal(run([file, '--assume', 'postSeconds=-1']).status, 2);
+  assert.equal(run([file, '--assume', 'postSeconds']).status, 2);
+});
