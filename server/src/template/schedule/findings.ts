@@ -5,7 +5,6 @@
 import { blockersOf } from './blockers';
 import { effectiveSlip, type SimulationResult } from './simulate';
 import { NONSTART_REASONS, REASON_GAVE_UP, REASON_NO_TIMES, RUN_NONSTART } from './run-log';
-import { taskTotals } from './report';
 import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
 import { pyTruthy } from './participants';
@@ -56,7 +55,7 @@ export const DEFAULT_REMOTE_LIMITS = {
  * the task has a second participant.
  */
 export function remoteLimitsExceeded(t: ScheduleTask): string[] {
-  if (t.testType !== 'throughput' || new Set(t.participants).size < 2) return [];
+  if (t.testType !== 'throughput' || !twoHostsOrMore(t.participants)) return [];
   const s = t.spec;
   const out: string[] = [];
   const duration = typeof s.duration === 'string' ? isoSeconds(s.duration) : undefined;
@@ -65,6 +64,12 @@ export function remoteLimitsExceeded(t: ScheduleTask): string[] {
   if (s.udp === true && (s.bandwidth === undefined || s.bandwidth === null || (s.bandwidth as number) > 50_000_000))
     out.push(DEFAULT_REMOTE_LIMITS.udp);
   return out;
+}
+
+/** Does the list name at least two distinct hosts? (Asked of every task: no Set per task.) */
+function twoHostsOrMore(participants: readonly number[]): boolean {
+  for (let k = 1; k < participants.length; k++) if (participants[k] !== participants[0]) return true;
+  return false;
 }
 
 export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): ScheduleFinding[] {
@@ -122,12 +127,18 @@ function lostRuns(
   let scheduled = 0;
   let nonstart = 0;
   const losing: { t: ScheduleTask; lost: number; wanted: number; scheduled: number }[] = [];
+  // report.ts taskTotals written out: no totals object per task (a mesh has tens of thousands of tasks).
   for (const t of tasks) {
-    const r = taskTotals(sim, t.index);
-    wanted += r.wanted;
-    scheduled += r.scheduled;
-    nonstart += r.nonstart;
-    if (r.scheduled < r.wanted) losing.push({ t, lost: r.wanted - r.scheduled, ...r });
+    let w = 0;
+    let s = 0;
+    for (let d = 0, cell = t.index * sim.days; d < sim.days; d++, cell++) {
+      w += sim.wanted[cell];
+      s += sim.scheduled[cell];
+      nonstart += sim.nonstart[cell];
+    }
+    wanted += w;
+    scheduled += s;
+    if (s < w) losing.push({ t, lost: w - s, wanted: w, scheduled: s });
   }
   if (losing.length === 0) return undefined;
   losing.sort((x, y) => y.lost - x.lost || x.t.index - y.t.index);
@@ -139,7 +150,7 @@ function lostRuns(
   );
   const days = sim.days;
   const perDay = (n: number): string => (days === 1 ? `${n}` : `${(n / days).toFixed(1)} a day`);
-  const why = reasonCounts(sim, new Set(losing.map((l) => l.t.index)));
+  const why = reasonCounts(sim, model, losing);
   const reasons = [
     why.noTimes ? `${fmt(why.noTimes)} "${NONSTART_REASONS.noTimes}"` : '',
     why.gaveUp ? `${fmt(why.gaveUp)} "${NONSTART_REASONS.gaveUp}"` : '',
@@ -168,11 +179,17 @@ function lostRuns(
 }
 
 /** The span's non-starters of the given tasks, by pScheduler's reason (one pass over the run log). */
-function reasonCounts(sim: SimulationResult, tasks: Set<number>): { noTimes: number; gaveUp: number } {
+function reasonCounts(
+  sim: SimulationResult,
+  model: ScheduleModel,
+  losing: readonly { t: ScheduleTask }[],
+): { noTimes: number; gaveUp: number } {
   const out = { noTimes: 0, gaveUp: 0 };
+  const asked = new Uint8Array(model.tasks.length);
+  for (const l of losing) asked[l.t.index] = 1;
   const runs = sim.runs;
   for (let r = 0; r < runs.length; r++) {
-    if (runs.state[r] !== RUN_NONSTART || !tasks.has(runs.task[r])) continue;
+    if (runs.state[r] !== RUN_NONSTART || asked[runs.task[r]] === 0) continue;
     const w = runs.wanted[r];
     if (w < sim.spanStart || w >= sim.spanEnd) continue;
     if (runs.reason[r] === REASON_NO_TIMES) out.noTimes++;
@@ -269,7 +286,11 @@ function scheduleShape(
 }
 
 function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | undefined {
-  const hit = tasks.map((t) => ({ t, limits: remoteLimitsExceeded(t) })).filter((x) => x.limits.length > 0);
+  const hit: { t: ScheduleTask; limits: string[] }[] = [];
+  for (const t of tasks) {
+    const limits = remoteLimitsExceeded(t);
+    if (limits.length > 0) hit.push({ t, limits });
+  }
   if (hit.length === 0) return undefined;
   const limits = [...new Set(hit.flatMap((x) => x.limits))];
   const spec = hit[0].t.spec;
@@ -290,8 +311,13 @@ function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | un
   };
 }
 
+/** 12,368: what toLocaleString('en-US') prints, written out for whole numbers (the first call sets up ICU's formatter). */
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let k = out.length; k < digits.length; k += 3) out += `,${digits.slice(k, k + 3)}`;
+  return n < 0 ? `-${out}` : out;
 }
 
 function percent(x: number): string {
