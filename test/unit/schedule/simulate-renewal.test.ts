@@ -83,3 +83,48 @@ test("identical untils: one agent's tasks created in one pass share an until, so
   assert.deepEqual(firstTry(1, 86_400), [86_400, 61_204]);
   assert.deepEqual(firstTry(2, 88_624), [88_624, 63_426]);
 });
+
+test('tasks posted one after another (task_manager.py _create_tasks): equal repeats get grids postSeconds apart, not one grid', () => {
+  // One agent, three exclusive tasks every 10 minutes without slip, a POST taking 25 s: created at 25, 50, 75 (the
+  // pass at 0), each first run tried at creation and pushed out by the first-run offset (10 s, two participants):
+  // [35, 54), [60, 79), [85, 104), every later run on those grids: none collides before the first renewal.
+  const schedule = { repeat: 'PT10M' };
+  const model = modelOf(
+    ['b', 'c', 'd'].map((x) => combo({ task: `a${x}`, spec: { source: 'a', dest: x }, schedule })),
+    { postSeconds: 25 },
+  );
+  const sim = simulateSchedule(model, { days: 1 });
+  const first = [0, 1, 2].map((task) => runsOf(sim.runs, task, 0, 600)[0]);
+  assert.deepEqual(first, [
+    [25, 35, 'S'],
+    [50, 60, 'S'],
+    [75, 85, 'S'],
+  ]);
+  for (const task of [0, 1, 2])
+    assert.ok(
+      runsOf(sim.runs, task, 600, 20_000).every((r) => r[2] === 'S' && (r[0] - first[task][1]) % 600 === 0),
+      `task ${task} on its own grid`,
+    );
+});
+
+test('a conflict is retried after a random back-off (SCHED schedule_task ~773-791): the retry asks at a later now, and a run that has started by then is seen', () => {
+  // All at once (postSeconds 0), ab then ac, both led by a, slip PT5M, both first runs wanted from 10 (creation 0 +
+  // offset 10), windows [10, 10 + 19 + 300).
+  // ab takes [10, 29). ac's proposal ignores ab's pending run (the defect) and is offered 10: a conflict. Each retry
+  // comes up to 10 s later; the window's start moves to now + 3 once that passes 10, and once now >= 10 ab's run is
+  // running, so proposals avoid it and offer 29. Whatever the back-offs, ac's first run is either taken at 29 or
+  // later, or given up after the fifth try; it is never placed on top of ab's run.
+  for (let seed = 1; seed <= 20; seed++) {
+    const model = modelOf(
+      ['b', 'c'].map((x) =>
+        combo({ task: `a${x}`, spec: { source: 'a', dest: x }, schedule: { repeat: 'PT10M', slip: 'PT5M' } }),
+      ),
+      { postSeconds: 0 },
+    );
+    const sim = simulateSchedule(model, { days: 1, seed });
+    const [wanted, start, state] = runsOf(sim.runs, 1, 0, 600)[0];
+    assert.equal(wanted, 0);
+    assert.ok((state === 'S' && start >= 29) || state === NONSTART_REASONS.gaveUp, `seed ${seed}: ${start} ${state}`);
+    assert.ok(sim.runs.tried[1] === 0, 'tried at creation');
+  }
+});
