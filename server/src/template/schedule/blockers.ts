@@ -21,22 +21,19 @@ export interface HostBlockers {
 }
 
 /**
- * The scheduled runs that can conflict (anytime runs never do), per host, in posting order: built in two passes
- * reading the log in order (a day of a 200-host mesh is half a million runs; reaching them in any other order misses
- * the cache at each run). A host's runs are sorted by start on the first question about it: findings ask about the
- * hosts of their 50 worst tasks, a few of a mesh's hundreds.
+ * What blocker questions about one run log keep between them: each task's distinct hosts in flat arrays (read once
+ * per task: reaching a task object and its participants array from each run, in the log's order, costs a cache miss
+ * per run), and per host, once some question is about it, its scheduled runs that can conflict (anytime runs never
+ * do), ordered by start. Hosts are collected for a whole batch of questions in one pass over the log (a day of a
+ * 200-host mesh is over half a million runs): findings ask about the hosts of their 50 worst tasks, a part of a
+ * mesh's hundreds.
  */
 interface HostIndex {
-  /** Host h's runs at [offsets[h], offsets[h + 1]) of the next four arrays: run-log index, start, end, task. */
-  offsets: Int32Array;
-  runs: Int32Array;
-  starts: Float64Array;
-  ends: Float64Array;
-  tasks: Int32Array;
-  /** Per host: the longest run, so a run overlapping t starts no earlier than t - longest. */
-  longest: Float64Array;
+  /** Task i's distinct hosts (none for anytime tasks): taskHosts[first[i]] … taskHosts[first[i + 1] - 1]. */
+  first: Int32Array;
+  taskHosts: Int32Array;
   /** Per host, once asked: its runs ordered by start. */
-  sorted: (HostRuns | undefined)[];
+  runs: (HostRuns | undefined)[];
   /** Per class a task may propose: which tasks' runs it must avoid (1) or may share time with (0). */
   avoided: Map<SchedulingClass, Uint8Array>;
 }
@@ -47,9 +44,12 @@ interface HostRuns {
   end: Float64Array;
   run: Int32Array;
   task: Int32Array;
+  /** The longest run, so a run overlapping t starts no earlier than t - longest. */
+  longest: number;
 }
 
 const indexes = new WeakMap<RunLog, HostIndex>();
+
 /** The queries grouped by task, in their order: task i's are queries[order[first[i]]] … queries[order[first[i + 1] - 1]]. */
 interface QueriesByTask {
   first: Int32Array;
@@ -83,11 +83,7 @@ function firstMention(participants: readonly number[], k: number): boolean {
 function indexOf(model: ScheduleModel, log: RunLog): HostIndex {
   let index = indexes.get(log);
   if (index) return index;
-  const hosts = model.hosts.length;
-  const tasks = model.tasks.length;
-  // Each task's distinct hosts in flat arrays (none for anytime tasks), read once per task: reaching a task object
-  // and its participants array from each run, in the log's order, costs a cache miss per run.
-  const first = new Int32Array(tasks + 1);
+  const first = new Int32Array(model.tasks.length + 1);
   let total = 0;
   for (const t of model.tasks) {
     if (!isAnytime(t.class))
@@ -101,70 +97,76 @@ function indexOf(model: ScheduleModel, log: RunLog): HostIndex {
     for (let k = 0; k < t.participants.length; k++)
       if (firstMention(t.participants, k)) taskHosts[at++] = t.participants[k];
   }
-  // Count per host, then place.
-  const offsets = new Int32Array(hosts + 1);
-  const longest = new Float64Array(hosts);
+  index = { first, taskHosts, runs: new Array<HostRuns | undefined>(model.hosts.length), avoided: new Map() };
+  indexes.set(log, index);
+  return index;
+}
+
+/**
+ * Collect the runs of every host the tasks take part in that no question asked about before: one pass over the log
+ * to count them, one to place their times, tasks and run indices, then each host's sorted by start.
+ */
+function collectHosts(index: HostIndex, log: RunLog, tasks: readonly number[]): void {
+  const { first, taskHosts } = index;
+  const hosts = index.runs.length;
+  const slot = new Int32Array(hosts).fill(-1);
+  const missing: number[] = [];
+  for (const task of tasks)
+    for (let k = first[task]; k < first[task + 1]; k++) {
+      const h = taskHosts[k];
+      if (index.runs[h] === undefined && slot[h] < 0) slot[h] = missing.push(h) - 1;
+    }
+  if (missing.length === 0) return;
+  const counts = new Int32Array(missing.length + 1);
   for (let r = 0; r < log.length; r++) {
     if (log.state[r] !== RUN_SCHEDULED) continue;
     const task = log.task[r];
-    const length = log.end[r] - log.start[r];
     for (let k = first[task]; k < first[task + 1]; k++) {
-      const h = taskHosts[k];
-      offsets[h + 1]++;
-      if (length > longest[h]) longest[h] = length;
+      const m = slot[taskHosts[k]];
+      if (m >= 0) counts[m + 1]++;
     }
   }
-  for (let h = 0; h < hosts; h++) offsets[h + 1] += offsets[h];
-  const size = offsets[hosts];
+  for (let m = 0; m < missing.length; m++) counts[m + 1] += counts[m];
+  const size = counts[missing.length];
   const runs = new Int32Array(size);
   const starts = new Float64Array(size);
   const ends = new Float64Array(size);
   const tasksOf = new Int32Array(size);
-  const fill = offsets.slice(0, hosts);
+  const fill = counts.slice(0, missing.length);
   for (let r = 0; r < log.length; r++) {
     if (log.state[r] !== RUN_SCHEDULED) continue;
     const task = log.task[r];
     for (let k = first[task]; k < first[task + 1]; k++) {
-      const at = fill[taskHosts[k]]++;
+      const m = slot[taskHosts[k]];
+      if (m < 0) continue;
+      const at = fill[m]++;
       runs[at] = r;
       starts[at] = log.start[r];
       ends[at] = log.end[r];
       tasksOf[at] = task;
     }
   }
-  index = {
-    offsets,
-    runs,
-    starts,
-    ends,
-    tasks: tasksOf,
-    longest,
-    sorted: new Array<HostRuns | undefined>(hosts),
-    avoided: new Map(),
-  };
-  indexes.set(log, index);
-  return index;
-}
-
-/** Host h's runs ordered by start. */
-function runsOf(index: HostIndex, h: number): HostRuns {
-  let out = index.sorted[h];
-  if (!out) {
-    const from = index.offsets[h];
-    const to = index.offsets[h + 1];
-    const order = startOrder(index.starts.subarray(from, to));
+  for (let m = 0; m < missing.length; m++) {
+    const from = counts[m];
+    const order = startOrder(starts.subarray(from, counts[m + 1]));
     const n = order.length;
-    out = { start: new Float64Array(n), end: new Float64Array(n), run: new Int32Array(n), task: new Int32Array(n) };
+    const out: HostRuns = {
+      start: new Float64Array(n),
+      end: new Float64Array(n),
+      run: new Int32Array(n),
+      task: new Int32Array(n),
+      longest: 0,
+    };
     for (let k = 0; k < n; k++) {
       const at = from + order[k];
-      out.start[k] = index.starts[at];
-      out.end[k] = index.ends[at];
-      out.run[k] = index.runs[at];
-      out.task[k] = index.tasks[at];
+      out.start[k] = starts[at];
+      out.end[k] = ends[at];
+      out.run[k] = runs[at];
+      out.task[k] = tasksOf[at];
+      if (ends[at] - starts[at] > out.longest) out.longest = ends[at] - starts[at];
     }
-    index.sorted[h] = out;
+    index.runs[missing[m]] = out;
   }
-  return out;
 }
 
 /** Which tasks' runs a run of class `proposed` must avoid (mustAvoid against each task's class), by task id. */
@@ -216,46 +218,61 @@ export function blockersOf(
   queries: readonly BlockerQuery[],
   task: number,
 ): HostBlockers[] {
+  return blockersOfEach(model, log, queries, [task])[0];
+}
+
+/** blockersOf for each of several tasks, their hosts' runs collected in one pass over the log. */
+export function blockersOfEach(
+  model: ScheduleModel,
+  log: RunLog,
+  queries: readonly BlockerQuery[],
+  tasks: readonly number[],
+): HostBlockers[][] {
   const { first, order } = byTask(queries, model.tasks.length);
-  if (first[task] === first[task + 1]) return [];
+  const asked = tasks.filter((task) => first[task] !== first[task + 1]);
+  if (asked.length === 0) return tasks.map(() => []);
   const index = indexOf(model, log);
-  const t = model.tasks[task];
-  const avoided = avoidedBy(index, model, t.class);
-  const p = t.participants;
-  const found: { host: number; firstHit: number; tasks: { task: number; runs: number }[] }[] = [];
-  // Host by host, each blocking task's runs tallied in `tally` (reset through `touched`).
+  collectHosts(index, log, asked);
+  // Each blocking task's runs tallied in `tally`, host by host (reset through `touched`).
   const tally = new Int32Array(model.tasks.length);
   const touched: number[] = [];
-  for (let k = 0; k < p.length; k++) {
-    if (!firstMention(p, k)) continue;
-    const h = p[k];
-    const { start, end, run, task: runTask } = runsOf(index, h);
-    let firstHit = Infinity;
-    for (let qi = 0; qi < first[task + 1] - first[task]; qi++) {
-      const q = queries[order[first[task] + qi]];
-      let lo = 0;
-      let hi = start.length;
-      const from = q.from - index.longest[h];
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (start[mid] < from) lo = mid + 1;
-        else hi = mid;
+  return tasks.map((task) => {
+    if (first[task] === first[task + 1]) return [];
+    const t = model.tasks[task];
+    const avoided = avoidedBy(index, model, t.class);
+    const p = t.participants;
+    const found: { host: number; firstHit: number; tasks: { task: number; runs: number }[] }[] = [];
+    for (let k = 0; k < p.length; k++) {
+      if (!firstMention(p, k)) continue;
+      const h = p[k];
+      const { start, end, run, task: runTask, longest } = index.runs[h]!;
+      let firstHit = Infinity;
+      for (let qi = 0; qi < first[task + 1] - first[task]; qi++) {
+        const q = queries[order[first[task] + qi]];
+        let lo = 0;
+        let hi = start.length;
+        const from = q.from - longest;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (start[mid] < from) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let j = lo; j < start.length && start[j] < q.to; j++) {
+          if (run[j] >= q.run || end[j] <= q.from) continue;
+          const other = runTask[j];
+          if (avoided[other] === 0) continue;
+          if (tally[other]++ === 0) touched.push(other);
+          if (firstHit === Infinity) firstHit = qi * p.length + k;
+        }
       }
-      for (let j = lo; j < start.length && start[j] < q.to; j++) {
-        if (run[j] >= q.run || end[j] <= q.from) continue;
-        const other = runTask[j];
-        if (avoided[other] === 0) continue;
-        if (tally[other]++ === 0) touched.push(other);
-        if (firstHit === Infinity) firstHit = qi * p.length + k;
-      }
+      if (touched.length === 0) continue;
+      const hostTasks = touched.map((id) => ({ task: id, runs: tally[id] }));
+      hostTasks.sort((x, y) => y.runs - x.runs || x.task - y.task);
+      for (const id of touched) tally[id] = 0;
+      touched.length = 0;
+      found.push({ host: h, firstHit, tasks: hostTasks });
     }
-    if (touched.length === 0) continue;
-    const tasks = touched.map((id) => ({ task: id, runs: tally[id] }));
-    tasks.sort((x, y) => y.runs - x.runs || x.task - y.task);
-    for (const id of touched) tally[id] = 0;
-    touched.length = 0;
-    found.push({ host: h, firstHit, tasks });
-  }
-  found.sort((x, y) => x.firstHit - y.firstHit);
-  return found.map(({ host, tasks }) => ({ host, tasks }));
+    found.sort((x, y) => x.firstHit - y.firstHit);
+    return found.map(({ host, tasks: hostTasks }) => ({ host, tasks: hostTasks }));
+  });
 }

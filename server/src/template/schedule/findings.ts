@@ -2,7 +2,7 @@
 // combinations create) and per host, with the facts behind each finding, for the editor's diagnostics, hovers and
 // the CLI. Every finding comes from the model or the simulation: lost runs and who took their slots from the
 // simulated run log, the rest from the task model.
-import { blockersOf } from './blockers';
+import { blockersOfEach } from './blockers';
 import { effectiveSlip, type SimulationResult } from './simulate';
 import { NONSTART_REASONS, REASON_GAVE_UP, REASON_NO_TIMES, RUN_NONSTART } from './run-log';
 import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
@@ -206,17 +206,18 @@ function blockersOfTasks(
 ): ScheduleFinding['blockers'] & {} {
   const perHost = new Map<number, Map<number, number>>();
   // The 50 worst are enough to name who takes the slots (an overloaded mesh has thousands).
-  for (const i of tasks.slice(0, 50))
-    for (const hb of blockersOf(model, sim.runs, sim.blockerQueries, i)) {
+  for (const found of blockersOfEach(model, sim.runs, sim.blockerQueries, tasks.slice(0, 50)))
+    for (const hb of found) {
       let m = perHost.get(hb.host);
       if (!m) perHost.set(hb.host, (m = new Map()));
       for (const b of hb.tasks) m.set(b.task, (m.get(b.task) ?? 0) + b.runs);
     }
-  const total = (m: Map<number, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
-  return [...perHost]
-    .sort((x, y) => total(y[1]) - total(x[1]) || x[0] - y[0])
+  // Each host's total once, not in every comparison of the sort.
+  const totals = [...perHost].map(([host, m]) => ({ host, m, total: [...m.values()].reduce((a, b) => a + b, 0) }));
+  return totals
+    .sort((x, y) => y.total - x.total || x.host - y.host)
     .slice(0, 3)
-    .map(([host, m]) => ({
+    .map(({ host, m }) => ({
       host: model.hosts[host],
       tasks: [...m]
         .sort((x, y) => y[1] - x[1] || x[0] - y[0])
