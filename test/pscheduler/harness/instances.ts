@@ -4,7 +4,7 @@
 // API URLs and a stop function.
 //
 //   const harness = await prepareHarness();                       // packages, build, PostgreSQL (idempotent)
-//   const group = await startInstances({ names: ['a', 'b'], horizon: 'PT3M', firstHost: 21 });
+//   const group = await startInstances({ instances: [{ name: 'a', host: 21 }], horizon: 'PT3M' });
 //   group.instances[0].url                                        // https://127.0.0.21/pscheduler
 //   await group.stop(); await harness.stop();
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
@@ -67,12 +67,10 @@ export async function prepareHarness(log: (line: string) => void = () => {}): Pr
 }
 
 export interface StartOptions {
-  /** One instance per name (letters, digits, dashes). */
-  names: string[];
+  /** One instance per entry: its name (letters, digits, dashes) and address 127.0.0.host. */
+  instances: { name: string; host: number }[];
   /** configurables.schedule_horizon of every instance (ISO 8601, e.g. PT3M; a real host has P1D). */
   horizon: string;
-  /** Instance i listens on 127.0.0.(firstHost + i). */
-  firstHost: number;
   /** Deadline for each API to answer after its start. */
   readyMs?: number;
 }
@@ -86,7 +84,7 @@ export async function startInstances(options: StartOptions): Promise<InstanceGro
   };
   try {
     const instances = await Promise.all(
-      options.names.map((name, i) => startOne(prefix, name, options.firstHost + i, options, processes)),
+      options.instances.map(({ name, host }) => startOne(prefix, name, host, options, processes)),
     );
     return { instances, stop };
   } catch (e) {

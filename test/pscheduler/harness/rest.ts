@@ -18,30 +18,40 @@ function loopback(url: URL): boolean {
 
 /** GET `url` and parse its JSON body; rejects on a non-2xx status, a bad body or no answer within `timeoutMs`. */
 export function getJson(url: string, timeoutMs = 30_000): Promise<unknown> {
+  return send('GET', url, undefined, timeoutMs);
+}
+
+/** POST `body` as JSON to `url` (pScheduler answers a task POST with the new task's URL as a JSON string). */
+export function postJson(url: string, body: unknown, timeoutMs = 120_000): Promise<unknown> {
+  return send('POST', url, JSON.stringify(body), timeoutMs);
+}
+
+function send(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<unknown> {
   const u = new URL(url);
   if (!loopback(u)) return Promise.reject(new RestError(`refusing a non-loopback URL: ${url}`));
   return new Promise((resolvePromise, reject) => {
-    const req = request(u, { method: 'GET', rejectUnauthorized: false, timeout: timeoutMs }, (res) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const req = request(u, { method, headers, rejectUnauthorized: false, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 299) {
-          reject(new RestError(`GET ${url}: HTTP ${status}: ${body.slice(0, 300)}`, status));
+          reject(new RestError(`${method} ${url}: HTTP ${status}: ${body.slice(0, 300)}`, status));
           return;
         }
         try {
           resolvePromise(JSON.parse(body));
         } catch {
-          reject(new RestError(`GET ${url}: not JSON: ${body.slice(0, 300)}`, status));
+          reject(new RestError(`${method} ${url}: not JSON: ${body.slice(0, 300)}`, status));
         }
       });
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new RestError(`GET ${url}: no answer within ${timeoutMs / 1000} s`)));
-    req.on('error', (e) => reject(e instanceof RestError ? e : new RestError(`GET ${url}: ${e.message}`)));
-    req.end();
+    req.on('timeout', () => req.destroy(new RestError(`${method} ${url}: no answer within ${timeoutMs / 1000} s`)));
+    req.on('error', (e) => reject(e instanceof RestError ? e : new RestError(`${method} ${url}: ${e.message}`)));
+    req.end(body);
   });
 }
 
