@@ -1,4 +1,4 @@
-// `npm run test:pscheduler`: a real pScheduler and pSConfig's own agent (test/pscheduler/README.md), the scenarios
+// `npm run test:pscheduler`: a real pScheduler and pSConfig's own agent (docs/development.md), the scenarios
 // of scenarios.ts run live, what pScheduler did asserted, then the project's schedule model compared with it.
 // The CI subset by default; PSCHEDULER_LIVE_FULL=1 runs every scenario; PSCHEDULER_LIVE_OBSERVE=SECONDS changes the
 // observation (default 600); PSCHEDULER_LIVE_RECORD=1 rewrites test/fixtures/pscheduler-live/ from this run.

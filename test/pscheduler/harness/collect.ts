@@ -51,31 +51,47 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export async function collectInstance(url: string, window: { start: string; end: string }): Promise<Collected> {
   const rawTasks = await getJson(`${url}/tasks?expanded=true&detail=true`);
   if (!Array.isArray(rawTasks)) throw new Error(`${url}/tasks: not a list`);
-  const tasks: LiveTask[] = [];
   const rawRuns: Record<string, unknown[]> = {};
+  for (const t of rawTasks.map(obj)) {
+    const href = str(t.href) ?? '';
+    const runHrefs = await getJson(`${href}/runs`);
+    if (!Array.isArray(runHrefs)) throw new Error(`${href}/runs: not a list`);
+    const runs: unknown[] = [];
+    for (const runHref of runHrefs) runs.push(await getJson(String(runHref)));
+    rawRuns[uuidOf(href)] = runs;
+  }
+  const schedule = await getJson(
+    `${url}/schedule?start=${encodeURIComponent(window.start)}&end=${encodeURIComponent(window.end)}`,
+  );
+  return { tasks: tasksFromAnswers(rawTasks, rawRuns), raw: { tasks: rawTasks, schedule, runs: rawRuns } };
+}
+
+function uuidOf(href: string): string {
+  return href.slice(href.lastIndexOf('/') + 1);
+}
+
+/**
+ * The tasks and runs of the REST answers (GET /tasks?expanded=true&detail=true and each run's GET by task UUID),
+ * tasks in the order pScheduler stored them, runs by start time. Pure: the unit tests read recorded answers.
+ */
+export function tasksFromAnswers(rawTasks: unknown, rawRuns: Record<string, unknown[]>): LiveTask[] {
+  if (!Array.isArray(rawTasks)) throw new Error('tasks answer: not a list');
+  const tasks: LiveTask[] = [];
   for (const t of rawTasks.map(obj)) {
     const detail = obj(t.detail);
     const schedule = obj(t.schedule);
     const test = obj(t.test);
     const href = str(t.href) ?? '';
-    const uuid = href.slice(href.lastIndexOf('/') + 1);
-    const runHrefs = await getJson(`${href}/runs`);
-    if (!Array.isArray(runHrefs)) throw new Error(`${href}/runs: not a list`);
-    const runs: LiveRun[] = [];
-    rawRuns[uuid] = [];
-    for (const runHref of runHrefs) {
-      const r = obj(await getJson(String(runHref)));
-      rawRuns[uuid].push(r);
-      runs.push({
-        href: String(runHref),
-        start: String(r['start-time']),
-        end: String(r['end-time']),
-        state: String(r.state),
-        errors: str(r.errors),
-        added: str(r.added),
-        priority: typeof r.priority === 'number' ? r.priority : null,
-      });
-    }
+    const uuid = uuidOf(href);
+    const runs: LiveRun[] = (rawRuns[uuid] ?? []).map(obj).map((r) => ({
+      href: str(r.href) ?? '',
+      start: String(r['start-time']),
+      end: String(r['end-time']),
+      state: String(r.state),
+      errors: str(r.errors),
+      added: str(r.added),
+      priority: typeof r.priority === 'number' ? r.priority : null,
+    }));
     runs.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
     tasks.push({
       uuid,
@@ -93,9 +109,5 @@ export async function collectInstance(url: string, window: { start: string; end:
       runs,
     });
   }
-  tasks.sort((a, b) => Date.parse(a.added) - Date.parse(b.added));
-  const schedule = await getJson(
-    `${url}/schedule?start=${encodeURIComponent(window.start)}&end=${encodeURIComponent(window.end)}`,
-  );
-  return { tasks, raw: { tasks: rawTasks, schedule, runs: rawRuns } };
+  return tasks.sort((a, b) => Date.parse(a.added) - Date.parse(b.added));
 }
