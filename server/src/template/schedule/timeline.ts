@@ -135,8 +135,9 @@ export function proposedTimes(h: HostTimeline, q: ProposalQuery, out: RangeList)
     // The next run in (start, end) order from the two lists.
     let start: number;
     let end: number;
-    const xOk = i < xn && xs[i] < rangeEnd;
-    const yOk = j < yn && ys[j] < rangeEnd;
+    // With the defect only runs running at `at` count, and none starting after it can be (`> NaN` is false).
+    const xOk = i < xn && xs[i] < rangeEnd && !(xs[i] > at);
+    const yOk = j < yn && ys[j] < rangeEnd && !(ys[j] > at);
     if (xOk && (!yOk || xs[i] < ys[j] || (xs[i] === ys[j] && xe[i] <= ye[j]))) {
       start = xs[i];
       end = xe[i++];
