@@ -50,9 +50,11 @@ test('the recorded runs cover every scenario of the full set', () => {
   ]);
 });
 
-test('time zero is the first task\'s until less task-min-ttl (the agent\'s pass start, psconfig task_manager.py add_task)', () => {
+test("time zero is the first task's until less task-min-ttl (the agent's pass start, psconfig task_manager.py add_task)", () => {
   const f = byName('no-slip-identical');
-  const tasks = (f.tasks as Obj[]).slice().sort((a, b) => Date.parse(String((a.detail as Obj).added)) - Date.parse(String((b.detail as Obj).added)));
+  const tasks = (f.tasks as Obj[])
+    .slice()
+    .sort((a, b) => Date.parse(String((a.detail as Obj).added)) - Date.parse(String((b.detail as Obj).added)));
   const until = String((tasks[0].schedule as Obj).until);
   assert.equal(view(f).t0, new Date(Date.parse(until) - f.agent.ttlSeconds * 1000).toISOString());
   // The first task has no start (the agent posts none); its successors start at the old until.
@@ -60,7 +62,7 @@ test('time zero is the first task\'s until less task-min-ttl (the agent\'s pass 
   assert.equal((tasks[1].schedule as Obj).start, until);
 });
 
-test('per task: kept and non-started runs are the answers\' states; windows are added + horizon - start', () => {
+test("per task: kept and non-started runs are the answers' states; windows are added + horizon - start", () => {
   for (const f of recorded) {
     const v = view(f);
     for (const t of v.tasks) {
@@ -105,9 +107,12 @@ test('identical template tasks: one pScheduler task alive at a time, each pass a
   }
 });
 
-test('the refused scenario stored no task; the agent logged pScheduler\'s refusal', () => {
+test("the refused scenario stored no task; the agent logged pScheduler's refusal", () => {
   const f = byName('refused');
   assert.deepEqual(f.tasks, []);
-  assert.ok(f.refusals.some((r) => /None of the participants could run this test/.test(r)), f.refusals.join('\n'));
+  assert.ok(
+    f.refusals.some((r) => /None of the participants could run this test/.test(r)),
+    f.refusals.join('\n'),
+  );
   assert.equal(view(f).tasks.length, 0);
 });

@@ -99,11 +99,13 @@ function viewTask(task: LiveTask, t0ms: number, H: number, collected: number): T
   const repeatSeconds = task.repeat ? isoSeconds(task.repeat) : null;
   // pScheduler cuts a slip that would reach the next repeat (DB/task.sql: slip limited to repeat - duration).
   const slipRaw = task.slip ? isoSeconds(task.slip) : 0;
-  const slipSeconds = repeatSeconds === null ? slipRaw : Math.max(0, Math.min(slipRaw, repeatSeconds - durationSeconds));
+  const slipSeconds =
+    repeatSeconds === null ? slipRaw : Math.max(0, Math.min(slipRaw, repeatSeconds - durationSeconds));
   const runs = task.runs.map((r) => viewRun(r, t0ms, H, slipSeconds));
   const until = task.until ? sec(task.until, t0ms) : null;
   const reasons: Record<string, number> = {};
-  for (const r of runs) if (r.state === NONSTART) reasons[r.errors ?? '(none)'] = (reasons[r.errors ?? '(none)'] ?? 0) + 1;
+  for (const r of runs)
+    if (r.state === NONSTART) reasons[r.errors ?? '(none)'] = (reasons[r.errors ?? '(none)'] ?? 0) + 1;
   let absent = 0;
   if (repeatSeconds && runs.length && until !== null) {
     const from = runs[0].t;

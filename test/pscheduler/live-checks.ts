@@ -60,7 +60,10 @@ const checks: Record<string, (get: () => ScenarioData) => void> = {
     test('the agent creates ONE pScheduler task for the two identical template tasks, renewed one at a time', () => {
       const { view, result } = get();
       // task_manager.py `_need_new_task`: same checksum -> one task (duplicate_new_task_map within a pass).
-      assert.ok(result.agentPasses.every((p) => p.added <= 1), JSON.stringify(result.agentPasses));
+      assert.ok(
+        result.agentPasses.every((p) => p.added <= 1),
+        JSON.stringify(result.agentPasses),
+      );
       assert.equal(view.maxConcurrentTasks, 1, describeTasks(view));
       assert.ok(renewed(view).length >= 1, `no complete renewed task to judge:\n${describeTasks(view)}`);
     });
@@ -76,17 +79,25 @@ const checks: Record<string, (get: () => ScenarioData) => void> = {
     });
     test('runs tried well inside the horizon (right after the task was posted) are kept unless a kept run holds their time', () => {
       const { view } = get();
-      const inside = complete(view).flatMap((t) => t.runs.filter((r) => r.window !== null && r.window > 60).map((r) => ({ t, r })));
+      const inside = complete(view).flatMap((t) =>
+        t.runs.filter((r) => r.window !== null && r.window > 60).map((r) => ({ t, r })),
+      );
       assert.ok(inside.length > 0, describeTasks(view));
       for (const { t, r } of inside)
         if (r.state === 'nonstart')
-          assert.ok(overlapsKept(view, r.t, t.durationSeconds), `run at ${r.t} s lost inside the horizon\n${describeTasks(view)}`);
+          assert.ok(
+            overlapsKept(view, r.t, t.durationSeconds),
+            `run at ${r.t} s lost inside the horizon\n${describeTasks(view)}`,
+          );
     });
   },
   'slip-50s'(get) {
     test('the group naming the address twice makes one pScheduler task', () => {
       const { view, result } = get();
-      assert.ok(result.agentPasses.every((p) => p.added <= 1), JSON.stringify(result.agentPasses));
+      assert.ok(
+        result.agentPasses.every((p) => p.added <= 1),
+        JSON.stringify(result.agentPasses),
+      );
       assert.equal(view.maxConcurrentTasks, 1, describeTasks(view));
     });
     test('with slip PT50S every run fits, edge runs included', () => {
@@ -119,13 +130,19 @@ const checks: Record<string, (get: () => ScenarioData) => void> = {
       assert.ok(successors.length >= 2, describeTasks(view));
       const byStart = new Map<number, number>();
       for (const t of successors) byStart.set(t.start as number, (byStart.get(t.start as number) ?? 0) + 1);
-      assert.ok([...byStart.values()].some((n) => n === 2), describeTasks(view));
+      assert.ok(
+        [...byStart.values()].some((n) => n === 2),
+        describeTasks(view),
+      );
     });
     test('every run is stored with priority NULL (api_run_post uses the unset run_priority, DB/run.sql)', () => {
       const { result } = get();
       const runs = result.tasks.flatMap((t) => t.runs);
       assert.ok(runs.length > 0);
-      assert.ok(runs.every((r) => r.priority === null), JSON.stringify(runs.map((r) => r.priority)));
+      assert.ok(
+        runs.every((r) => r.priority === null),
+        JSON.stringify(runs.map((r) => r.priority)),
+      );
     });
   },
   background(get) {

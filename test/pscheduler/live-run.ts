@@ -3,7 +3,7 @@
 // failure. The probe instance runs no agent: the harness times its own task POSTs there (what the model calls
 // postSeconds), once before the agents start and then once a minute under the scenarios' load.
 import { loadavg } from 'node:os';
-import { agentPasses, agentRefusals, startAgent, type RunningAgent } from './harness/agent';
+import { agentPasses, agentPassStarts, agentRefusals, startAgent, type RunningAgent } from './harness/agent';
 import { collectInstance, type LiveTask } from './harness/collect';
 import { prepareHarness, startInstances, type Instance } from './harness/instances';
 import { postJson } from './harness/rest';
@@ -18,6 +18,8 @@ export interface ScenarioResult {
   collectedAt: string;
   tasks: LiveTask[];
   agentPasses: { time: string; added: number; deleted: number }[];
+  /** When each of the agent's passes began ("Running agent..." in its log). */
+  passStarts: string[];
   refusals: string[];
   raw: { tasks: unknown; schedule: unknown; runs: Record<string, unknown[]> };
 }
@@ -29,6 +31,8 @@ export interface PostTiming {
   phase: 'idle' | 'loaded';
   /** 1-minute load average of the machine when the POST started */
   load1: number;
+  /** Set when pScheduler refused or failed the POST. */
+  error?: string;
 }
 
 export interface LiveRunResult {
@@ -53,8 +57,21 @@ function probeTask(address: string): unknown {
 async function timePost(probe: Instance, phase: PostTiming['phase']): Promise<PostTiming> {
   const load1 = loadavg()[0];
   const t0 = Date.now();
-  await postJson(`${probe.url}/tasks`, probeTask(probe.address));
-  return { at: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, phase, load1 };
+  let error: string | undefined;
+  try {
+    await postJson(`${probe.url}/tasks`, probeTask(probe.address));
+  } catch (e) {
+    // Under load pScheduler can answer 500 "Unable to determine participants: Process took too long to run." (a
+    // plug-in program past its time limit): that is a measurement too, not a failure of the run.
+    error = e instanceof Error ? e.message : String(e);
+  }
+  return {
+    at: new Date(t0).toISOString(),
+    seconds: (Date.now() - t0) / 1000,
+    phase,
+    load1,
+    ...(error ? { error } : {}),
+  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -79,10 +96,13 @@ export async function runLive(
     log(`instances up: ${group.instances.map((i) => i.url).join(' ')}`);
     const posts: PostTiming[] = [];
     for (let i = 0; i < 3; i++) posts.push(await timePost(probe, 'idle'));
-    log(`POST on an idle instance: ${posts.map((p) => p.seconds.toFixed(2)).join(', ')} s`);
+    log(
+      `POST before the agents start: ${posts.map((p) => `${p.seconds.toFixed(2)} s${p.error ? ' (failed)' : ''}`).join(', ')}`,
+    );
 
     const agentStarted = new Date().toISOString();
-    for (const s of scenarios) agents.set(s.name, startAgent(byName.get(s.name) as Instance, templates.get(s.name), AGENT));
+    for (const s of scenarios)
+      agents.set(s.name, startAgent(byName.get(s.name) as Instance, templates.get(s.name), AGENT));
     // Observation: a fixed span of wall time from the agents' start (the scenarios are defined on it); meanwhile one
     // timed probe POST a minute and a check that no agent died. Bounded by count and by the deadline.
     const end = Date.now() + options.observeSeconds * 1000;
@@ -97,7 +117,7 @@ export async function runLive(
       if (Date.now() + 30_000 < end) {
         const p = await timePost(probe, 'loaded');
         posts.push(p);
-        log(`probe POST ${p.seconds.toFixed(2)} s (load ${p.load1.toFixed(2)})`);
+        log(`probe POST ${p.seconds.toFixed(2)} s (load ${p.load1.toFixed(2)})${p.error ? `: ${p.error}` : ''}`);
       }
       await sleep(Math.max(0, next - Date.now()));
     }
@@ -121,6 +141,7 @@ export async function runLive(
         collectedAt,
         tasks: c.tasks,
         agentPasses: agentPasses(agentLog),
+        passStarts: agentPassStarts(agentLog),
         refusals: agentRefusals(agentLog),
         raw: c.raw,
       });

@@ -38,16 +38,27 @@ before(
       return;
     }
     mkdirSync(resultsDir, { recursive: true });
-    if (!process.env.PSCHEDULER_LIVE_RESULTS) writeFileSync(join(resultsDir, 'results.json'), JSON.stringify(live, null, 1));
+    if (!process.env.PSCHEDULER_LIVE_RESULTS)
+      writeFileSync(join(resultsDir, 'results.json'), JSON.stringify(live, null, 1));
     for (const r of live.scenarios)
       views.set(r.scenario, {
         result: r,
-        view: viewScenario(r.tasks, { horizonSeconds: r.horizonSeconds, ttlSeconds: r.agent.ttlSeconds, collectedAt: r.collectedAt }),
+        view: viewScenario(r.tasks, {
+          horizonSeconds: r.horizonSeconds,
+          ttlSeconds: r.agent.ttlSeconds,
+          collectedAt: r.collectedAt,
+        }),
       });
-    writeFileSync(join(resultsDir, 'views.json'), JSON.stringify(Object.fromEntries([...views].map(([k, v]) => [k, v.view])), null, 1));
+    writeFileSync(
+      join(resultsDir, 'views.json'),
+      JSON.stringify(Object.fromEntries([...views].map(([k, v]) => [k, v.view])), null, 1),
+    );
     if (process.env.PSCHEDULER_LIVE_RECORD === '1') {
       const version = (f: string): string => readFileSync(join(harnessDir, 'vendor', f), 'utf8').trim();
-      for (const f of writeFixtures(live, { pscheduler: version('pscheduler-src.COMMIT'), psconfig: version('psconfig-src.COMMIT') }))
+      for (const f of writeFixtures(live, {
+        pscheduler: version('pscheduler-src.COMMIT'),
+        psconfig: version('psconfig-src.COMMIT'),
+      }))
         console.log(`# recorded ${f}`);
     }
   },
@@ -55,7 +66,11 @@ before(
 );
 
 after(() => {
-  if (live) for (const p of live.posts) console.log(`# POST ${p.phase} ${p.seconds.toFixed(2)} s at load ${p.load1.toFixed(2)}`);
+  if (live)
+    for (const p of live.posts)
+      console.log(
+        `# POST ${p.phase} ${p.seconds.toFixed(2)} s at load ${p.load1.toFixed(2)}${p.error ? ` (${p.error})` : ''}`,
+      );
 });
 
 test('the live run itself: harness prepared, instances and agents started, everything read back', () => {

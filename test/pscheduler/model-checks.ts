@@ -37,7 +37,9 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {};
 
 /** The model's assumptions for the live instances. */
 export function liveAssumptions(postSeconds: number): Partial<ScheduleAssumptions> {
-  const agent: Record<string, number | boolean> = {
+  return {
+    horizonSeconds: HORIZON_SECONDS,
+    warmupSeconds: 0,
     agentRenewal: true,
     taskMinTtlSeconds: AGENT_SECONDS.ttl,
     checkIntervalSeconds: AGENT_SECONDS.check,
@@ -45,23 +47,32 @@ export function liveAssumptions(postSeconds: number): Partial<ScheduleAssumption
     postSeconds,
     nullPriorityDefect: true,
   };
-  return { horizonSeconds: HORIZON_SECONDS, warmupSeconds: 0, ...(agent as Partial<ScheduleAssumptions>) };
 }
 
 /** Median POST time measured on the probe instance while the scenarios ran (the agents' POSTs met that load). */
 export function loadedPostSeconds(data: ScenarioData): number {
-  const loaded = data.live.posts.filter((p) => p.phase === 'loaded').map((p) => p.seconds).sort((a, b) => a - b);
+  const loaded = data.live.posts
+    .filter((p) => p.phase === 'loaded')
+    .map((p) => p.seconds)
+    .sort((a, b) => a - b);
   return loaded.length ? loaded[Math.floor(loaded.length / 2)] : 10;
 }
 
 export async function compare(data: ScenarioData): Promise<{ comparison: Comparison; model: ModelView }> {
   const { view, result } = data;
   const completeUntil = view.tasks.filter((t) => t.complete && t.until !== null).map((t) => t.until as number);
-  const span = completeUntil.length ? Math.max(...completeUntil) : (Date.parse(result.collectedAt) - Date.parse(result.agentStarted)) / 1000;
+  const span = completeUntil.length
+    ? Math.max(...completeUntil)
+    : (Date.parse(result.collectedAt) - Date.parse(result.agentStarted)) / 1000;
   const scenario = SCENARIOS.find((s) => s.name === result.scenario);
   if (!scenario) throw new Error(`unknown scenario ${result.scenario}`);
   const path = scenarioPath(scenario);
-  const model = await modelPrediction(readFileSync(path, 'utf8'), `file://${path}`, liveAssumptions(loadedPostSeconds(data)), span);
+  const model = await modelPrediction(
+    readFileSync(path, 'utf8'),
+    `file://${path}`,
+    liveAssumptions(loadedPostSeconds(data)),
+    span,
+  );
   const liveRuns = view.tasks.flatMap((t) => t.runs.filter((r) => r.t < span));
   const modelRuns = model.tasks.flatMap((t) => t.runs);
   const side = (tasks: number, runs: { lost: boolean; reason: string | null | undefined }[]): Side => ({
@@ -74,8 +85,14 @@ export async function compare(data: ScenarioData): Promise<{ comparison: Compari
   const comparison: Comparison = {
     scenario: result.scenario,
     spanSeconds: span,
-    live: side(view.maxConcurrentTasks, liveRuns.map((r) => ({ lost: r.state === 'nonstart', reason: r.errors }))),
-    model: side(model.tasks.length, modelRuns.map((r) => ({ lost: !r.scheduled, reason: r.reason }))),
+    live: side(
+      view.maxConcurrentTasks,
+      liveRuns.map((r) => ({ lost: r.state === 'nonstart', reason: r.errors })),
+    ),
+    model: side(
+      model.tasks.length,
+      modelRuns.map((r) => ({ lost: !r.scheduled, reason: r.reason })),
+    ),
     lostBound: lostBound(view.tasks.filter((t) => (t.start ?? t.added) < span).length),
   };
   return { comparison, model };
@@ -96,7 +113,9 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
   const cmp = (): Promise<{ comparison: Comparison; model: ModelView }> =>
     (memo ??= compare(get()).then((r) => {
       const c = r.comparison;
-      console.log(`# ${name}: live ${JSON.stringify(c.live)} model ${JSON.stringify(c.model)} over ${c.spanSeconds.toFixed(0)} s`);
+      console.log(
+        `# ${name}: live ${JSON.stringify(c.live)} model ${JSON.stringify(c.model)} over ${c.spanSeconds.toFixed(0)} s`,
+      );
       return r;
     }));
   const aspect = (id: string, title: string, body: (c: Comparison) => void): void => {
@@ -107,8 +126,13 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
   };
   aspect('tasks', 'tasks the agent creates (at one time)', (c) => assert.equal(c.model.tasks, c.live.tasks));
   aspect('verdict', 'loses runs, or loses none', (c) => assert.equal(c.model.nonstart > 0, c.live.nonstart > 0));
-  aspect('reasons', "non-starters' reasons (pScheduler's words)", (c) => assert.deepEqual(c.model.reasons, c.live.reasons));
+  aspect('reasons', "non-starters' reasons (pScheduler's words)", (c) =>
+    assert.deepEqual(c.model.reasons, c.live.reasons),
+  );
   aspect('lost', 'lost runs within one per pScheduler task', (c) =>
-    assert.ok(Math.abs(c.model.nonstart - c.live.nonstart) <= c.lostBound, `model ${c.model.nonstart}, live ${c.live.nonstart}, bound ${c.lostBound}`),
+    assert.ok(
+      Math.abs(c.model.nonstart - c.live.nonstart) <= c.lostBound,
+      `model ${c.model.nonstart}, live ${c.live.nonstart}, bound ${c.lostBound}`,
+    ),
   );
 }

@@ -19,6 +19,7 @@ export interface LiveFixture {
   agentStarted: string;
   collectedAt: string;
   agentPasses: ScenarioResult['agentPasses'];
+  passStarts: string[];
   refusals: string[];
   /** GET /tasks?expanded=true&detail=true */
   tasks: unknown;
@@ -53,6 +54,7 @@ export function fixtureOf(r: ScenarioResult, versions: { pscheduler: string; psc
     agentStarted: r.agentStarted,
     collectedAt: r.collectedAt,
     agentPasses: r.agentPasses,
+    passStarts: r.passStarts,
     refusals: r.refusals,
     tasks: scrub(r.raw.tasks),
     runs: scrub(r.raw.runs) as Record<string, unknown[]>,
@@ -69,7 +71,10 @@ export function writeFixtures(result: LiveRunResult, versions: { pscheduler: str
     written.push(file);
   }
   const posts = join(liveFixturesDir, 'post-timings.json');
-  writeFileSync(posts, `${JSON.stringify({ recordedAt: result.scenarios[0]?.collectedAt, posts: result.posts }, null, 1)}\n`);
+  writeFileSync(
+    posts,
+    `${JSON.stringify({ recordedAt: result.scenarios[0]?.collectedAt, posts: result.posts }, null, 1)}\n`,
+  );
   written.push(posts);
   return written;
 }

@@ -16,7 +16,10 @@ async function main(): Promise<void> {
   if (!(observe >= 60 && observe <= 7200)) throw new Error('--observe: 60 to 7200 seconds');
   const out = resolve(argValue('--out') ?? 'test-results/pscheduler-live/results.json');
   const chosen = SCENARIOS.filter((s) => full || s.ci);
-  const result = await runLive(chosen, { observeSeconds: observe, log: (l) => console.log(`[${new Date().toISOString()}] ${l}`) });
+  const result = await runLive(chosen, {
+    observeSeconds: observe,
+    log: (l) => console.log(`[${new Date().toISOString()}] ${l}`),
+  });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1));
   console.log(`written ${out}`);

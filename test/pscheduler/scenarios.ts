@@ -32,10 +32,21 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'no-slip-identical',
     host: 21,
     ci: true,
-    shows: 'no slip, exclusive 21 s: runs decided at the horizon edge are non-starters; two identical template tasks make one pScheduler task',
+    shows:
+      'no slip, exclusive 21 s: runs decided at the horizon edge are non-starters; two identical template tasks make one pScheduler task',
   },
-  { name: 'slip-50s', host: 22, ci: true, shows: 'slip PT50S: every run fits; a group naming the address twice makes one task' },
-  { name: 'equal-repeat', host: 23, ci: true, shows: 'two different tasks with the same repeat, posted one after the other' },
+  {
+    name: 'slip-50s',
+    host: 22,
+    ci: true,
+    shows: 'slip PT50S: every run fits; a group naming the address twice makes one task',
+  },
+  {
+    name: 'equal-repeat',
+    host: 23,
+    ci: true,
+    shows: 'two different tasks with the same repeat, posted one after the other',
+  },
   { name: 'background', host: 25, ci: true, shows: 'a background test without slip is never cut' },
   {
     name: 'refused',
@@ -45,14 +56,21 @@ export const SCENARIOS: readonly Scenario[] = [
     // two passes over the template's two tasks
     stopAfterRefusals: 4,
   },
-  { name: 'short-no-slip', host: 24, ci: false, shows: 'a 6 s exclusive run without slip: edge runs fit or not with the loop phase' },
+  {
+    name: 'short-no-slip',
+    host: 24,
+    ci: false,
+    shows: 'a 6 s exclusive run without slip: edge runs fit or not with the loop phase',
+  },
 ];
 
 /** The scenario's template, parsed; checks that its addresses are the scenario's instance. */
 export function scenarioTemplate(s: Scenario): Record<string, unknown> {
   const text = readFileSync(scenarioPath(s), 'utf8');
   const template = JSON.parse(text) as Record<string, unknown>;
-  const addresses = Object.values((template.addresses ?? {}) as Record<string, { address?: string }>).map((a) => a.address);
+  const addresses = Object.values((template.addresses ?? {}) as Record<string, { address?: string }>).map(
+    (a) => a.address,
+  );
   if (addresses.length === 0 || addresses.some((a) => a !== `127.0.0.${s.host}`))
     throw new Error(`scenarios/${s.name}.json: every address must be 127.0.0.${s.host} (its instance)`);
   return template;

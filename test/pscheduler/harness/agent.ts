@@ -32,7 +32,10 @@ export function startAgent(instance: Instance, template: unknown, settings: Agen
   rmSync(dir, { recursive: true, force: true });
   for (const d of ['pscheduler.d', 'archives.d', 'transforms.d', 'cache']) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, 'template.json'), JSON.stringify(template, null, 2));
-  writeFileSync(join(dir, 'requesting-agent.json'), JSON.stringify({ [instance.address]: { address: instance.address } }));
+  writeFileSync(
+    join(dir, 'requesting-agent.json'),
+    JSON.stringify({ [instance.address]: { address: instance.address } }),
+  );
   // Keys as psconfig/pscheduler/config_connect.py reads them.
   const config = {
     remotes: [{ url: `file://${join(dir, 'template.json')}`, 'configure-archives': true }],
@@ -65,7 +68,9 @@ export function startAgent(instance: Instance, template: unknown, settings: Agen
 /** "Added N new tasks, and deleted M old tasks" lines of the log (psconfig/pscheduler/agent.py `_run_end`). */
 export function agentPasses(log: string): { time: string; added: number; deleted: number }[] {
   const out: { time: string; added: number; deleted: number }[] = [];
-  for (const m of log.matchAll(/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*Added (\d+) new tasks, and deleted (\d+) old tasks/gm))
+  for (const m of log.matchAll(
+    /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*Added (\d+) new tasks, and deleted (\d+) old tasks/gm,
+  ))
     out.push({ time: m[1], added: Number(m[2]), deleted: Number(m[3]) });
   return out;
 }
@@ -73,4 +78,9 @@ export function agentPasses(log: string): { time: string; added: number; deleted
 /** "Problem adding test ..." errors of the log: tasks pScheduler refused (psconfig/client/pscheduler/task_manager.py). */
 export function agentRefusals(log: string): string[] {
   return [...log.matchAll(/Problem adding test .*$/gm)].map((m) => m[0]);
+}
+
+/** When each pass began: "Running agent..." (perfsonar-psconfig/bin/psconfig_pscheduler_agent main loop). */
+export function agentPassStarts(log: string): string[] {
+  return [...log.matchAll(/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*Running agent\.\.\./gm)].map((m) => m[1]);
 }

@@ -50,10 +50,15 @@ export async function prepareHarness(log: (line: string) => void = () => {}): Pr
   mkdirSync(join(prefix, 'log'), { recursive: true });
   let sink: GroupProcess | undefined;
   if (!existsSync('/dev/log')) {
-    sink = startGroup('devlog-sink', '/usr/bin/python3', [join(harnessDir, 'devlog-sink.py'), join(prefix, 'log', 'syslog')], {
-      env: pschedulerEnv(),
-      log: join(prefix, 'log', 'devlog-sink.out'),
-    });
+    sink = startGroup(
+      'devlog-sink',
+      '/usr/bin/python3',
+      [join(harnessDir, 'devlog-sink.py'), join(prefix, 'log', 'syslog')],
+      {
+        env: pschedulerEnv(),
+        log: join(prefix, 'log', 'devlog-sink.out'),
+      },
+    );
     await pollUntil('/dev/log receiver', async () => (existsSync('/dev/log') ? true : undefined), 15_000, 100);
   }
   log(`harness ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (prefix ${prefix})`);
@@ -126,15 +131,34 @@ async function startOne(
   const env = pschedulerEnv({ PSCHEDULER_LOCALHOST: address, TMPDIR: join(dir, 'tmp') });
   const url = `https://${address}/pscheduler`;
   processes.push(
-    startGroup(`${name}/api`, '/usr/bin/python3', [
-      join(harnessDir, 'serve-api.py'), join(dir, 'api'), address, '443', join(prefix, 'etc', 'cert.pem'), join(prefix, 'etc', 'key.pem'),
-    ], { env, log: join(dir, 'api.log') }),
+    startGroup(
+      `${name}/api`,
+      '/usr/bin/python3',
+      [
+        join(harnessDir, 'serve-api.py'),
+        join(dir, 'api'),
+        address,
+        '443',
+        join(prefix, 'etc', 'cert.pem'),
+        join(prefix, 'etc', 'key.pem'),
+      ],
+      { env, log: join(dir, 'api.log') },
+    ),
   );
-  await pollUntil(`${name}: API at ${url}`, async () => ((await getJson(`${url}/api`, 5_000)) !== undefined ? true : undefined), options.readyMs ?? 90_000);
+  await pollUntil(
+    `${name}: API at ${url}`,
+    async () => ((await getJson(`${url}/api`, 5_000)) !== undefined ? true : undefined),
+    options.readyMs ?? 90_000,
+  );
   const daemons = join(prefix, 'src', 'pscheduler-server', 'pscheduler-server', 'daemons');
   for (const daemon of ['ticker', 'runner', 'scheduler']) {
     const log = join(dir, `${daemon}.log`);
-    processes.push(startGroup(`${name}/${daemon}`, '/usr/bin/python3', [join(daemons, daemon), '--dsn', `@${dsn}`, '--verbose'], { env, log }));
+    processes.push(
+      startGroup(`${name}/${daemon}`, '/usr/bin/python3', [join(daemons, daemon), '--dsn', `@${dsn}`, '--verbose'], {
+        env,
+        log,
+      }),
+    );
   }
   // Each daemon's Log prints "Started" once it is up (python-pscheduler log.py); bounded wait for all three.
   await pollUntil(

@@ -30,7 +30,8 @@ function send(method: 'GET' | 'POST', url: string, body: string | undefined, tim
   const u = new URL(url);
   if (!loopback(u)) return Promise.reject(new RestError(`refusing a non-loopback URL: ${url}`));
   return new Promise((resolvePromise, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers =
+      body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
     const req = request(u, { method, headers, rejectUnauthorized: false, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -71,7 +72,8 @@ export async function pollUntil<T>(
     } catch (e) {
       last = e instanceof Error ? e.message : String(e);
     }
-    if (Date.now() >= end) throw new Error(`${what}: not within ${deadlineMs / 1000} s (${attempt + 1} tries)${last ? `: ${last}` : ''}`);
+    if (Date.now() >= end)
+      throw new Error(`${what}: not within ${deadlineMs / 1000} s (${attempt + 1} tries)${last ? `: ${last}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
