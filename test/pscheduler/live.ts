@@ -14,6 +14,7 @@ import { runLive, type LiveRunResult, type ScenarioResult } from './live-run';
 import { writeFixtures } from './record';
 import { SCENARIOS } from './scenarios';
 import { checkScenario } from './live-checks';
+import { comparisonMarkdown } from './report';
 
 const full = process.env.PSCHEDULER_LIVE_FULL === '1';
 const observeSeconds = Number(process.env.PSCHEDULER_LIVE_OBSERVE ?? 600);
@@ -65,12 +66,15 @@ before(
   { timeout: (observeSeconds + 30 * 60) * 1000 },
 );
 
-after(() => {
-  if (live)
-    for (const p of live.posts)
-      console.log(
-        `# POST ${p.phase} ${p.seconds.toFixed(2)} s at load ${p.load1.toFixed(2)}${p.error ? ` (${p.error})` : ''}`,
-      );
+after(async () => {
+  if (!live) return;
+  for (const p of live.posts)
+    console.log(
+      `# POST ${p.phase} ${p.seconds.toFixed(2)} s at load ${p.load1.toFixed(2)}${p.error ? ` (${p.error})` : ''}`,
+    );
+  const md = await comparisonMarkdown(live);
+  writeFileSync(join(resultsDir, 'comparison.md'), `${md}\n`);
+  for (const line of md.split('\n')) console.log(`# ${line}`);
 });
 
 test('the live run itself: harness prepared, instances and agents started, everything read back', () => {
