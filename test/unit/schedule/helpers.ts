@@ -48,6 +48,7 @@ export function throughputMesh(
  */
 export const PSCHEDULER_ALONE: Partial<ScheduleAssumptions> = Object.freeze({
   agentRenewal: false,
+  agentsInStep: true,
   postSeconds: 0,
   nullPriorityDefect: false,
 });

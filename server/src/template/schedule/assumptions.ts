@@ -62,6 +62,13 @@ export interface ScheduleAssumptions {
   /** base_agent.py `check_interval_seconds` default 3600 (PT1H): one pass of every agent each interval. */
   checkIntervalSeconds: number;
   /**
+   * true: every agent makes its passes at the same moments (0, one check interval, ...); false: each agent's passes
+   * keep a phase of their own, spread over the check interval, as agents that started when their hosts booted do.
+   * Either way all tasks of one agent's pass share an until (add_task takes `int(time.time())` in the pass), so their
+   * successors start at the same second.
+   */
+  agentsInStep: boolean;
+  /**
    * Seconds one task takes to post. The agent posts a pass's new tasks one after another (task_manager.py
    * _create_tasks ~414-451), each a `POST /pscheduler/tasks` the lead answers after asking every participant, so the
    * k-th new task of a pass is created k times this after the pass starts, and equal repeats do not share one grid.
@@ -95,6 +102,7 @@ export const DEFAULT_ASSUMPTIONS: Readonly<ScheduleAssumptions> = Object.freeze(
   taskMinRuns: 2,
   renewalFudgeFactor: 0.25,
   checkIntervalSeconds: 3600,
+  agentsInStep: false,
   postSeconds: 2,
   toolkitLimitsRewrite: true,
   warmupSeconds: 86_400,
@@ -107,7 +115,7 @@ export const DEFAULT_ASSUMPTIONS: Readonly<ScheduleAssumptions> = Object.freeze(
 export const SIMPLIFICATIONS: readonly { id: string; text: string }[] = [
   {
     id: 'creation',
-    text: "Every agent makes its first pass at the start of the warm-up day, and its passes every check interval after, all agents in step; in a pass it posts the tasks it needs in the order pSConfig lists them (the expansion order), one every postSeconds. A task's first run is tried the moment it is created. Identical tasks of one agent are created once (the expansion marks them).",
+    text: "Every agent makes its first pass within the first check interval of the warm-up day (at its start with agentsInStep), and one every check interval after; in a pass it posts the tasks it needs in the order pSConfig lists them (the expansion order), one every postSeconds. A task's first run is tried the moment it is created. Identical tasks of one agent are created once (the expansion marks them).",
   },
   {
     id: 'order',

@@ -129,6 +129,8 @@ class Simulation {
   private readonly phase: Float64Array;
   /** Per slot (template combination): the agent it belongs to, and the until of its newest pScheduler task (NaN). */
   private readonly agentOf: Int32Array;
+  /** Per agent: when its first pass is (assumptions.agentsInStep). */
+  private readonly agentPhase: number[] = [];
   private readonly slotUntil: Float64Array;
   // Per entry, one pScheduler task of a slot (a slot has a new one each time the agent renews it): its slot, the
   // schedule's start (NaN: none) and until (Infinity: none), the grid anchor (first run's start), the latest run's
@@ -190,7 +192,11 @@ class Simulation {
     const agents = new Map<string, number>();
     this.agentOf = Int32Array.from(model.tasks, (t) => {
       let id = agents.get(t.agent);
-      if (id === undefined) agents.set(t.agent, (id = agents.size));
+      if (id === undefined) {
+        agents.set(t.agent, (id = agents.size));
+        // Agents start when their hosts do: first passes spread over the check interval by the golden ratio.
+        this.agentPhase.push(a.agentsInStep ? 0 : Math.floor(((id * 0.6180339887498949) % 1) * a.checkIntervalSeconds));
+      }
       return id;
     });
     this.slotUntil = new Float64Array(n).fill(NaN);
@@ -225,11 +231,8 @@ class Simulation {
   advance(sliceEndsAt: number): boolean {
     if (!this.started) {
       this.started = true;
-      // Every agent's first pass at 0 creates all of its tasks (SIMPLIFICATIONS 'creation').
-      this.addToPass(
-        0,
-        this.model.tasks.map((t) => t.index),
-      );
+      // Every agent's first pass creates all of its tasks (SIMPLIFICATIONS 'creation').
+      for (const t of this.model.tasks) this.addToPass(this.agentPhase[this.agentOf[t.index]], [t.index]);
     }
     let tries = 0;
     for (;;) {
@@ -334,13 +337,14 @@ class Simulation {
     this.added[e] = created;
     this.queue.push(e);
     if (until !== Infinity) {
-      // The first pass after this one at which until <= now + check-interval + task-min-ttl x fudge.
+      // The agent's first pass after this one at which until <= now + check-interval + task-min-ttl x fudge.
       const c = a.checkIntervalSeconds;
+      const phase = this.agentPhase[this.agentOf[i]];
       const k = Math.max(
-        Math.floor(p / c) + 1,
-        Math.ceil((until - c - a.taskMinTtlSeconds * a.renewalFudgeFactor) / c),
+        Math.round((p - phase) / c) + 1,
+        Math.ceil((until - c - a.taskMinTtlSeconds * a.renewalFudgeFactor - phase) / c),
       );
-      if (k * c < this.spanEnd) this.addToPass(k * c, [i]);
+      if (phase + k * c < this.spanEnd) this.addToPass(phase + k * c, [i]);
     }
   }
 
