@@ -28,7 +28,9 @@ if [ -f "$PREFIX/.built" ] && [ "$(cat "$PREFIX/.built")" = "$stamp" ]; then
   echo "build-pscheduler: $PREFIX is up to date"
   exit 0
 fi
-rm -rf "$PREFIX"
+# Only what this script makes is replaced; the PostgreSQL cluster, instances and agents (pgdata, pgrun, log, inst,
+# agent) stay.
+rm -rf "$PREFIX"/{src,lib,bin,commands,internals,db,etc,psconfig,classes,api,env.sh,.built}
 mkdir -p "$PREFIX"/{src,lib,bin,commands,internals,db,etc,psconfig}
 mkdir -p "$PREFIX"/classes/{test,tool,archiver,context}
 tar -xzf "$VENDOR/pscheduler-src.tar.gz" --strip-components=1 -C "$PREFIX/src"

@@ -42,7 +42,7 @@ export interface LiveRunResult {
   posts: PostTiming[];
 }
 
-const PROBE = { name: 'probe', host: 29 };
+export const PROBE = { name: 'probe', host: 29 };
 
 /** A task that never runs within the run (starts a day later): only the POST path is exercised. */
 function probeTask(address: string): unknown {
@@ -54,7 +54,7 @@ function probeTask(address: string): unknown {
   };
 }
 
-async function timePost(probe: Instance, phase: PostTiming['phase']): Promise<PostTiming> {
+export async function timePost(probe: Instance, phase: PostTiming['phase']): Promise<PostTiming> {
   const load1 = loadavg()[0];
   const t0 = Date.now();
   let error: string | undefined;

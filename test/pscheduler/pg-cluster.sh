@@ -59,6 +59,10 @@ EOF
     HORIZON=${3:?schedule horizon, e.g. PT3M}
     [[ "$NAME" =~ ^[a-z_][a-z0-9_]*$ ]] || { echo "pg-cluster: bad database name $NAME" >&2; exit 2; }
     [[ "$HORIZON" =~ ^P[0-9TDHMS]+$ ]] || { echo "pg-cluster: bad horizon $HORIZON" >&2; exit 2; }
+    # One build at a time: database-build-super.sql creates extensions (dblink, ...) in the cluster's `postgres`
+    # database, and two first builds in parallel collide on them (duplicate key in pg_extension_name_index).
+    exec 9>"$SOCK/create-db.lock"
+    flock -w 600 9 || { echo "pg-cluster: another database build holds $SOCK/create-db.lock" >&2; exit 1; }
     W=$(mktemp -d)
     trap 'rm -rf "$W"' EXIT
     for f in database-build-super database-build; do sed "s/PSDBNAME/$NAME/g" "$PREFIX/db/$f.sql" >"$W/$f.sql"; done
