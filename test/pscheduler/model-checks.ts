@@ -44,6 +44,11 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   'slip-50s/verdict': TWICE,
   'slip-50s/reasons': TWICE,
   'slip-50s/lost': TWICE,
+  // The model sweeps the loop's lag over 0-10 s whatever the load (assumptions.ts loopOverheadSeconds); on this
+  // shared 2-core machine the live lag at the edge was 3-27 s, so a 6 s edge run fits more often live: 0 and 1 of
+  // 12 lost in two full runs, 4 in the model.
+  'short-no-slip/verdict': 'the live loop lag under load exceeds the model 0-10 s sweep (0 or 1 lost live, 4 model)',
+  'short-no-slip/lost': 'the live loop lag under load exceeds the model 0-10 s sweep (0 or 1 lost live, 4 model)',
 };
 
 /** The model's assumptions for the live instances. */
@@ -136,6 +141,10 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
     });
   };
   aspect('tasks', 'tasks the agent creates (at one time)', (c) => assert.equal(c.model.tasks, c.live.tasks));
+  test('model vs pScheduler: the model says "no task would run" exactly when the agent created none', async () => {
+    const { comparison, model } = await cmp();
+    assert.equal(model.nothingRuns !== undefined, comparison.live.tasks === 0, model.nothingRuns);
+  });
   aspect('verdict', 'loses runs, or loses none', (c) => assert.equal(c.model.nonstart > 0, c.live.nonstart > 0));
   aspect('reasons', "non-starters' reasons (pScheduler's words)", (c) =>
     assert.deepEqual(c.model.reasons, c.live.reasons),

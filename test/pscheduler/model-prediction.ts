@@ -6,6 +6,7 @@ import {
   buildScheduleModel,
   DEFAULT_ASSUMPTIONS,
   simulateSchedule,
+  whyNothingRuns,
   type ScheduleAssumptions,
 } from '../../server/src/template/schedule';
 import { reasonText, RUN_NONSTART } from '../../server/src/template/schedule/run-log';
@@ -26,6 +27,8 @@ export interface ModelView {
   tasks: ModelTaskView[];
   /** Combinations left out (refused by pScheduler, failed to expand). */
   skipped: number;
+  /** The model's sentence when no task would run (what `psconfig-tools schedule` exits non-zero with). */
+  nothingRuns: string | undefined;
   assumptions: ScheduleAssumptions;
 }
 
@@ -66,5 +69,5 @@ export async function modelPrediction(
     } else view.scheduled++;
   }
   for (const v of tasks) v.runs.sort((a, b) => a.t - b.t);
-  return { tasks, skipped: model.skipped, assumptions };
+  return { tasks, skipped: model.skipped, nothingRuns: whyNothingRuns(expansion.combinations, model), assumptions };
 }
