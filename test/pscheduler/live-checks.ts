@@ -67,14 +67,15 @@ const checks: Record<string, (get: () => ScenarioData) => void> = {
       assert.equal(view.maxConcurrentTasks, 1, describeTasks(view));
       assert.ok(renewed(view).length >= 1, `no complete renewed task to judge:\n${describeTasks(view)}`);
     });
-    test('lost runs are non-starters "No times available for this run.", each by pScheduler\'s rule', () => {
+    test('runs are lost or kept by pScheduler\'s horizon rule, run by run, as "No times available for this run."', () => {
       const { view } = get();
+      // Runs decided at the horizon edge have a window of the scheduler's lag (the phase of its loop: 0-10 s on a
+      // quiet machine, tens of seconds under load): under 21 s they are lost. How many are lost therefore depends
+      // on the machine's load (none at a load average of 10-15 on 2 cores); the rule itself holds for every run.
+      // A renewed task's first run can also meet its predecessor's last run: the first task's grid starts at its
+      // creation, the successor's at the old `until`.
       const lost = complete(view).flatMap((t) => t.runs.filter((r) => r.state === 'nonstart'));
-      // Runs decided at the horizon edge have a window of the scheduler's lag (the phase of its loop, seconds to
-      // tens of seconds under load): under 21 s they are lost. A renewed task's first run can also meet its
-      // predecessor's last run: the first task's grid starts at its creation, the successor's at the old `until`.
-      assert.ok(lost.length > 0, describeTasks(view));
-      assert.deepEqual(new Set(lost.map((r) => r.errors)), new Set([NO_TIMES]));
+      for (const r of lost) assert.equal(r.errors, NO_TIMES, describeTasks(view));
       assertNoSlipRule(view);
     });
     test('runs tried well inside the horizon (right after the task was posted) are kept unless a kept run holds their time', () => {

@@ -124,6 +124,9 @@ export function lostBound(tasksInSpan: number): number {
   return tasksInSpan;
 }
 
+/** The model's loop lag spans 0 to the scheduler's refresh (assumptions.ts refreshSeconds, SCHED --refresh PT10S). */
+const LAG_MODELLED = 10;
+
 export function modelChecks(name: string, get: () => ScenarioData): void {
   let memo: Promise<{ comparison: Comparison; model: ModelView }> | undefined;
   const cmp = (): Promise<{ comparison: Comparison; model: ModelView }> =>
@@ -134,9 +137,23 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
       );
       return r;
     }));
-  const aspect = (id: string, title: string, body: (c: Comparison) => void): void => {
+  // `lagBound`: the aspect depends on the scheduler loop's lag at the horizon edge, which the model sweeps over
+  // 0-refresh (10 s). When the live lag was longer (a loaded machine), the run is outside the model's assumption:
+  // the aspect is skipped, saying so with the measured lags. Decided on the live lags alone, before any comparison.
+  const aspect = (id: string, title: string, body: (c: Comparison) => void, lagBound = false): void => {
     const known = KNOWN_DIFFERENCES[`${name}/${id}`];
-    test(`model vs pScheduler: ${title}`, known ? { todo: known } : {}, async () => {
+    test(`model vs pScheduler: ${title}`, known ? { todo: known } : {}, async (t) => {
+      const { view, result } = get();
+      const lags = [...view.lags].sort((x, y) => x - y);
+      const median = lags.length ? lags[Math.floor(lags.length / 2)] : 0;
+      // Only exclusive runs whose slip is shorter than the run can be cut at the edge (background runs never are).
+      const exclusive = new Set(result.tasks.filter((x) => x.exclusive).map((x) => x.uuid));
+      const cuttable = view.tasks.some((x) => exclusive.has(x.uuid) && x.slipSeconds < x.durationSeconds);
+      if (lagBound && cuttable && median > LAG_MODELLED) {
+        const shown = lags.map((l) => l.toFixed(0)).join(', ');
+        t.skip(`live lag at the horizon edge ${shown} s: beyond the model's 0-${LAG_MODELLED} s (a loaded machine)`);
+        return;
+      }
       body((await cmp()).comparison);
     });
   };
@@ -145,14 +162,21 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
     const { comparison, model } = await cmp();
     assert.equal(model.nothingRuns !== undefined, comparison.live.tasks === 0, model.nothingRuns);
   });
-  aspect('verdict', 'loses runs, or loses none', (c) => assert.equal(c.model.nonstart > 0, c.live.nonstart > 0));
-  aspect('reasons', "non-starters' reasons (pScheduler's words)", (c) =>
-    assert.deepEqual(c.model.reasons, c.live.reasons),
+  aspect('verdict', 'loses runs, or loses none', (c) => assert.equal(c.model.nonstart > 0, c.live.nonstart > 0), true);
+  aspect(
+    'reasons',
+    "non-starters' reasons (pScheduler's words)",
+    (c) => assert.deepEqual(c.model.reasons, c.live.reasons),
+    true,
   );
-  aspect('lost', 'lost runs within one per pScheduler task', (c) =>
-    assert.ok(
-      Math.abs(c.model.nonstart - c.live.nonstart) <= c.lostBound,
-      `model ${c.model.nonstart}, live ${c.live.nonstart}, bound ${c.lostBound}`,
-    ),
+  aspect(
+    'lost',
+    'lost runs within one per pScheduler task',
+    (c) =>
+      assert.ok(
+        Math.abs(c.model.nonstart - c.live.nonstart) <= c.lostBound,
+        `model ${c.model.nonstart}, live ${c.live.nonstart}, bound ${c.lostBound}`,
+      ),
+    true,
   );
 }
