@@ -44,11 +44,6 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   'slip-50s/verdict': TWICE,
   'slip-50s/reasons': TWICE,
   'slip-50s/lost': TWICE,
-  // The model sweeps the loop's lag over 0-10 s whatever the load (assumptions.ts loopOverheadSeconds); on this
-  // shared 2-core machine the live lag at the edge was 3-27 s, so a 6 s edge run fits more often live: 0 and 1 of
-  // 12 lost in two full runs, 4 in the model.
-  'short-no-slip/verdict': 'the live loop lag under load exceeds the model 0-10 s sweep (0 or 1 lost live, 4 model)',
-  'short-no-slip/lost': 'the live loop lag under load exceeds the model 0-10 s sweep (0 or 1 lost live, 4 model)',
 };
 
 /** The model's assumptions for the live instances. */
