@@ -32,6 +32,7 @@ import type { ScheduleModel } from './task-model';
 import {
   commonFreeTime,
   hasConflict,
+  runningInto,
   HostTimeline,
   intersectRanges,
   proposedTimes,
@@ -166,6 +167,8 @@ class Simulation {
     exclusive: true,
     onlyRunningAt: NaN,
   };
+  /** Set by freeTime: the answer was the whole window (the defect saw nothing running). */
+  private wholeWindow = false;
   private readonly wanted: Int32Array;
   private readonly scheduled: Int32Array;
   private readonly nonstart: Int32Array;
@@ -375,11 +378,21 @@ class Simulation {
       let rangeStart = 0;
       let rangeEnd = 0;
       let triesLeft = a.retries;
+      // The window start of the last try when the defect let it see nothing running and its earliest start
+      // conflicted (NaN otherwise).
+      let sameAgain = NaN;
       while (triesLeft > 0) {
         triesLeft--;
         const horizonEnd = at + a.horizonSeconds;
         rangeStart = Math.floor(Math.max(from, at + a.runStartMarginSeconds));
         rangeEnd = Math.floor(Math.min(windowEnd, horizonEnd));
+        if (rangeStart === sameAgain && this.longestRun(t.participants, exclusive) < rangeStart - at) {
+          // Nothing running now can reach the window, its start has not moved and its end only grew: the proposal
+          // and the earliest start are the last try's, on an unchanged timeline, so is the conflict. Only the
+          // back-off is drawn, as the try would.
+          if (triesLeft > 0) at += a.retryBackoffSeconds * this.rng.next();
+          continue;
+        }
         const common = this.freeTime(t.participants, rangeStart, rangeEnd, horizonEnd, duration, exclusive, at);
         if (common.length === 0) {
           reason = REASON_NO_TIMES;
@@ -387,6 +400,7 @@ class Simulation {
         }
         start = this.pickRange(common, duration, this.sliprand[i]);
         if (!this.conflicts(t.participants, start, start + duration, exclusive)) break;
+        sameAgain = this.wholeWindow && !this.sliprand[i] ? rangeStart : NaN;
         start = NaN;
         // SCHED schedule_task ~788: sleep conflict_retry_backoff * random.random() before the next try.
         if (triesLeft > 0) at += a.retryBackoffSeconds * this.rng.next();
@@ -442,6 +456,14 @@ class Simulation {
     q.duration = duration;
     q.exclusive = exclusive;
     q.onlyRunningAt = this.a.nullPriorityDefect ? now : NaN;
+    this.wholeWindow = false;
+    if (this.a.nullPriorityDefect && !this.anyRunningInto(participants, now, rangeStart, exclusive)) {
+      this.wholeWindow = true;
+      // With the defect only runs running at `now` are avoided, and usually none reaches into the window (it lies
+      // ahead): every participant then answers the whole window, and so does their intersection.
+      if (rangeEnd - rangeStart >= duration) this.common.push(rangeStart, rangeEnd);
+      return this.common;
+    }
     if (participants.length === 2 && participants[0] !== participants[1] && this.fastPath(participants, exclusive)) {
       commonFreeTime(
         this.timelines[participants[0]].exclusive,
@@ -460,6 +482,22 @@ class Simulation {
       this.spare = swap;
     }
     return this.common;
+  }
+
+  /** The longest run a try of this class must avoid on any of the participants. */
+  private longestRun(participants: number[], exclusive: boolean): number {
+    let longest = 0;
+    for (let k = 0; k < participants.length; k++) {
+      const tl = this.timelines[participants[k]];
+      longest = Math.max(longest, tl.exclusive.maxLength, exclusive ? tl.normal.maxLength : 0);
+    }
+    return longest;
+  }
+
+  private anyRunningInto(participants: number[], now: number, from: number, exclusive: boolean): boolean {
+    for (let k = 0; k < participants.length; k++)
+      if (runningInto(this.timelines[participants[k]], now, from, exclusive)) return true;
+    return false;
   }
 
   /**

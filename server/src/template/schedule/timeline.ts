@@ -223,3 +223,17 @@ export function intersectRanges(x: RangeList, y: RangeList, duration: number, ou
 export function hasConflict(h: HostTimeline, start: number, end: number, exclusive: boolean): boolean {
   return h.exclusive.overlaps(start, end) || (exclusive && h.normal.overlaps(start, end));
 }
+
+/**
+ * Is a run the class must avoid running at `at` (start <= at < end) and still running at `from`? What a proposal
+ * under the NULL-priority defect can see of the window [from, ...) (api_proposed_times: `run.state = running`).
+ */
+export function runningInto(h: HostTimeline, at: number, from: number, exclusive: boolean): boolean {
+  return runsInto(h.exclusive, at, from) || (exclusive && runsInto(h.normal, at, from));
+}
+
+function runsInto(list: RunList, at: number, from: number): boolean {
+  for (let i = list.firstFrom(at); i < list.length && list.starts[i] <= at; i++)
+    if (list.ends[i] > at && list.ends[i] > from) return true;
+  return false;
+}
