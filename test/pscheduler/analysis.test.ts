@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isoSeconds, viewScenario } from './analysis';
+import { isLoadFailure, isoSeconds, viewScenario } from './analysis';
 import { tasksFromAnswers } from './harness/collect';
 import { liveFixturesDir, type LiveFixture } from './record';
 
@@ -30,6 +30,14 @@ const view = (f: LiveFixture) =>
     ttlSeconds: f.agent.ttlSeconds,
     collectedAt: f.collectedAt,
   });
+
+test('a non-starter of pScheduler failing under load is told apart from a scheduling verdict', () => {
+  assert.ok(isLoadFailure('Failed to post run data to all participants'));
+  assert.ok(isLoadFailure('Failed to get run data from https://127.0.0.23/pscheduler/tasks/x/runs/y: 500: ...'));
+  assert.ok(!isLoadFailure('No times available for this run.'));
+  assert.ok(!isLoadFailure('Gave up after too many scheduling conflicts.'));
+  assert.ok(!isLoadFailure(null));
+});
 
 test('isoSeconds reads the durations pScheduler and pSConfig write, and refuses others', () => {
   assert.equal(isoSeconds('PT21S'), 21);
@@ -90,7 +98,11 @@ test("non-starters carry pScheduler's own reasons, and every stored run has prio
         assert.equal(r.priority, null);
       }
   for (const r of reasons)
-    assert.ok(['No times available for this run.', 'Gave up after too many scheduling conflicts.'].includes(r), r);
+    assert.ok(
+      ['No times available for this run.', 'Gave up after too many scheduling conflicts.'].includes(r) ||
+        isLoadFailure(r),
+      r,
+    );
 });
 
 test('identical template tasks: one pScheduler task alive at a time, each pass adding at most one', () => {

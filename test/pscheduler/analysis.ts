@@ -13,6 +13,15 @@ export function isoSeconds(iso: string): number {
 
 const NONSTART = 'nonstart';
 
+/**
+ * Non-starters that are pScheduler failing under load, not a scheduling verdict: the scheduler's run_post could not
+ * get or put the participants' run data in time (SCHED run_post ~684-714: "Failed to get run data from ...",
+ * "Failed to post run data to all participants"), e.g. a plug-in program past its limit on a loaded machine.
+ */
+export function isLoadFailure(reason: string | null): boolean {
+  return reason !== null && /^Failed to (get|post) run data/.test(reason);
+}
+
 export interface RunView {
   /** The run's start, seconds from t0. */
   t: number;

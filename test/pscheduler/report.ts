@@ -27,7 +27,8 @@ export async function comparisonMarkdown(live: LiveRunResult): Promise<string> {
     });
     const { comparison: c } = await compare({ result, view, live });
     const side = (s: typeof c.live): string =>
-      `${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.scheduled} / ${s.nonstart}${s.reasons.length ? ` (${s.reasons.map((r) => `"${r}"`).join(', ')})` : ''}`;
+      `${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.scheduled} / ${s.nonstart}${s.reasons.length ? ` (${s.reasons.map((r) => `"${r}"`).join(', ')})` : ''}` +
+      (s.failed ? `; ${s.failed} more failed under load ("Failed to ... run data")` : '');
     lines.push(
       `| ${result.scenario} (0–${c.spanSeconds.toFixed(0)} s) | ${side(c.live)} | ${side(c.model)} | ${quantiles(view.lags)} |`,
     );
