@@ -1,0 +1,98 @@
+// `npm run test:pscheduler`: a real pScheduler and pSConfig's own agent (docs/development.md), the scenarios
+// of scenarios.ts run live, what pScheduler did asserted, then the project's schedule model compared with it.
+// The CI subset by default; PSCHEDULER_LIVE_FULL=1 runs every scenario; PSCHEDULER_LIVE_OBSERVE=SECONDS changes the
+// observation (default 600); PSCHEDULER_LIVE_RECORD=1 rewrites test/fixtures/pscheduler-live/ from this run.
+// Not part of `npm test` (the file is not *.test.ts): it needs root, Debian's packages and about 15 minutes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../fixtures';
+import { viewScenario, type ScenarioView } from './analysis';
+import { harnessDir } from './harness/prefix';
+import { runLive, type LiveRunResult, type ScenarioResult } from './live-run';
+import { writeFixtures } from './record';
+import { SCENARIOS } from './scenarios';
+import { checkScenario } from './live-checks';
+import { comparisonMarkdown } from './report';
+
+const full = process.env.PSCHEDULER_LIVE_FULL === '1';
+const observeSeconds = Number(process.env.PSCHEDULER_LIVE_OBSERVE ?? 600);
+const chosen = SCENARIOS.filter((s) => full || s.ci);
+const resultsDir = join(repoRoot(), 'test-results', 'pscheduler-live');
+
+let live: LiveRunResult | undefined;
+let failure: unknown;
+const views = new Map<string, { result: ScenarioResult; view: ScenarioView }>();
+
+before(
+  async () => {
+    try {
+      // PSCHEDULER_LIVE_RESULTS=FILE: judge a run saved before (test-results/pscheduler-live/results.json) instead
+      // of running one, e.g. after a model change.
+      const saved = process.env.PSCHEDULER_LIVE_RESULTS;
+      live = saved
+        ? (JSON.parse(readFileSync(saved, 'utf8')) as LiveRunResult)
+        : await runLive(chosen, { observeSeconds, log: (l) => console.log(`# ${new Date().toISOString()} ${l}`) });
+    } catch (e) {
+      failure = e;
+      return;
+    }
+    mkdirSync(resultsDir, { recursive: true });
+    if (!process.env.PSCHEDULER_LIVE_RESULTS)
+      writeFileSync(join(resultsDir, 'results.json'), JSON.stringify(live, null, 1));
+    for (const r of live.scenarios)
+      views.set(r.scenario, {
+        result: r,
+        view: viewScenario(r.tasks, {
+          horizonSeconds: r.horizonSeconds,
+          ttlSeconds: r.agent.ttlSeconds,
+          collectedAt: r.collectedAt,
+        }),
+      });
+    writeFileSync(
+      join(resultsDir, 'views.json'),
+      JSON.stringify(Object.fromEntries([...views].map(([k, v]) => [k, v.view])), null, 1),
+    );
+    if (process.env.PSCHEDULER_LIVE_RECORD === '1') {
+      const version = (f: string): string => readFileSync(join(harnessDir, 'vendor', f), 'utf8').trim();
+      for (const f of writeFixtures(live, {
+        pscheduler: version('pscheduler-src.COMMIT'),
+        psconfig: version('psconfig-src.COMMIT'),
+      }))
+        console.log(`# recorded ${f}`);
+    }
+  },
+  { timeout: (observeSeconds + 30 * 60) * 1000 },
+);
+
+after(async () => {
+  if (!live) return;
+  for (const p of live.posts)
+    console.log(
+      `# POST ${p.phase} ${p.seconds.toFixed(2)} s at load ${p.load1.toFixed(2)}${p.error ? ` (${p.error})` : ''}`,
+    );
+  const md = await comparisonMarkdown(live);
+  writeFileSync(join(resultsDir, 'comparison.md'), `${md}\n`);
+  for (const line of md.split('\n')) console.log(`# ${line}`);
+});
+
+test('the live run itself: harness prepared, instances and agents started, everything read back', () => {
+  if (failure) throw failure;
+  assert.ok(live);
+  const have = new Set(live.scenarios.map((r) => r.scenario));
+  assert.deepEqual(
+    chosen.map((s) => s.name).filter((n) => !have.has(n)),
+    [],
+  );
+});
+
+for (const scenario of chosen) {
+  describe(`${scenario.name}: ${scenario.shows}`, () => {
+    checkScenario(scenario.name, () => {
+      const v = views.get(scenario.name);
+      if (!v) throw failure ?? new Error(`${scenario.name}: no live result`);
+      return { ...v, live: live as LiveRunResult };
+    });
+  });
+}
