@@ -258,14 +258,17 @@ export interface LensCommandResult {
 export interface PreviewTasksText {
   uri: string;
   version: number | null;
-  /** Agent → task → combination (`a → b`, `flip`, `✖ a → b  error`), then task errors and notes; one per line. */
+  /** Agent → task → combination (`a → b`, `flip`, `✖ a → b  error`, `= a → b  identical to …`), then task errors
+   *  and notes; one per line. */
   text: string;
-  /** The task JSON of every successful combination, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
+  /** The task JSON of every combination the agent creates, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
   tasks: PSchedulerTask[];
   /** Combinations that failed (listed in `text`, left out of `tasks`), pScheduler's refusals included. */
   failed: number;
   /** Of `failed`, the combinations pScheduler would refuse. */
   refused: number;
+  /** Combinations identical to an earlier one of their agent (listed in `text`, left out of `tasks`). */
+  identical: number;
   /** Set when the template cannot be expanded at all. */
   error?: string;
 }

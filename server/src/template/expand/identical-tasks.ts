@@ -16,6 +16,9 @@
 // template's addresses runs one TaskManager for all of them, while the preview groups by the scheduling address.
 import type { ExpandedCombination, PSchedulerTask } from '../../../../common/protocol';
 
+// The one wording of a duplicate and the "created" test (common/protocol.ts), for the CLI, which imports no protocol.
+export { identicalText, isCreated } from '../../../../common/protocol';
+
 /** Top-level keys checksum() always writes, whatever the task has. */
 const FORCED_TOP = ['archives', 'detail', 'href', 'schedule', 'schema', 'tool'];
 const FORCED_SCHEDULE = ['start', 'until'];
@@ -44,7 +47,11 @@ export class TaskCanonicalizer {
         case 'detail':
           return '{}';
         case 'archives':
-          return v === undefined ? '[]' : Array.isArray(v) ? `[${v.map((a) => this.archive(a)).join(',')}]` : this.value(v);
+          return v === undefined
+            ? '[]'
+            : Array.isArray(v)
+              ? `[${v.map((a) => this.archive(a)).join(',')}]`
+              : this.value(v);
         case 'schedule':
           return this.schedule(v === undefined ? {} : v);
         case 'test':
