@@ -416,6 +416,8 @@ export interface OpenDashboardArgs {
 export interface TaskDiffTask {
   task: string;
   addresses: string[];
+  /** A removed task whose new counterpart is identical to another task of its agent (created once, so this goes). */
+  identicalTo?: IdenticalTaskRef;
 }
 
 /** One part of a task's JSON that differs: `test.type`, `test.spec.<key>`, `archives`, `schedule`, `tools`,
@@ -459,6 +461,8 @@ export interface TaskDiffSide {
   /** Combinations that create none: failed expansions and, of those, tasks pScheduler would refuse. */
   failed: number;
   refused: number;
+  /** Combinations identical to an earlier one of their agent: no task of their own, no failure (absent when none). */
+  identical?: number;
   /** Tasks whose iteration stopped (for example `scheduled-by` too big). */
   taskErrors: number;
   /** Absent when the diagnostics were not computed. */
