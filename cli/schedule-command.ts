@@ -128,6 +128,10 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
   }
   for (const n of expansion.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
   const model = buildScheduleModel(expansion.combinations);
+  if (model.identical > 0)
+    process.stderr.write(
+      `note: ${model.identical} combination${model.identical === 1 ? '' : 's'} left out: identical to another task of the same agent, which pSConfig creates once (psconfig-tools expand names it)\n`,
+    );
   if (model.skipped > 0)
     process.stderr.write(
       `note: ${model.skipped} combination${model.skipped === 1 ? '' : 's'} left out: not created by the agents (failed to expand or refused by pScheduler; psconfig-tools expand says why)\n`,

@@ -335,6 +335,10 @@ export interface DashboardTaskPairs {
   /** Combinations that could not be expanded (not on the grid), and why the first one failed. */
   failed: number;
   error?: string;
+  /** Combinations identical to an earlier task of their agent (not on this grid: the agent creates that task once),
+   *  and what the first one is identical to; absent when none. */
+  identical?: number;
+  identicalTo?: IdenticalTaskRef;
 }
 
 export interface DashboardPairsParams {
