@@ -215,7 +215,7 @@ test('countCombinations agrees with the full expansion, without jq', async () =>
     counts.tasks.map((x) => [x.task, x.count, x.agents]),
     full.tasks.map((x) => [x.task, x.count + (x.refused ?? 0), x.agents.length]),
   );
-  assert.deepEqual(counts.tasks[0], { task: 'm', count: 6, agents: 2, disabled: false });
+  assert.deepEqual(counts.tasks[0], { task: 'm', count: 6, identical: 0, agents: 2, disabled: false });
   assert.match(counts.tasks[1].error ?? '', /scheduled-by property for task l is too big/);
   assert.equal(countCombinations(t, ['C']).tasks[0].count, 3);
 });
