@@ -46,6 +46,24 @@ test('a list group naming an address twice: the second task is the first one (du
   assert.equal(countCombinations(t).tasks[0].identical, 1);
 });
 
+test('the duplicate of a task pScheduler would refuse is skipped before anything is posted: identical, not refused', async () => {
+  // add_task runs for every combination of the pass; commit() posts afterwards (task_manager.py:171-228, agent.py
+  // _run_end): the second never reaches pScheduler, so only the first is refused.
+  const t = {
+    addresses: addrs(A),
+    groups: { g: { type: 'list', addresses: sel(A, A) } },
+    tests: { bad: { type: 'rtt', spec: { dest: '{% address[0] %}', count: 'five' } } },
+    tasks: { ping: { group: 'g', test: 'bad' } },
+  };
+  const r = await expand(t);
+  const [first, second] = r.combinations;
+  assert.ok(first.refused, 'the first is refused');
+  assert.equal(second.error, undefined);
+  assert.equal(second.refused, undefined);
+  assert.deepEqual(second.identicalTo, { task: 'ping', addresses: [A], addressValues: [A] });
+  assert.deepEqual([r.tasks[0].count, r.tasks[0].refused, r.tasks[0].identical], [0, 1, 1]);
+});
+
 test('two template tasks with the same test, schedule and archives (the live run (a)): created once, as the first', async () => {
   const t = {
     addresses: addrs(A),

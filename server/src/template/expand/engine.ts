@@ -102,8 +102,15 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   // ---- fill --------------------------------------------------------------------------------------------------------
   const { combinations, failures, refusals } = fillCombinations(gathered, jqCell, notes, new TaskChecker());
   // ---- identical tasks: what the agent skips as a duplicate of an earlier task of its own ---------------------
-  const identical = markIdenticalTasks(combinations);
-  const { tasks, agents } = summarise(plans.list, failures, refusals, identical);
+  const same = markIdenticalTasks(combinations);
+  for (const plan of plans.list) {
+    // A refused duplicate is never posted: it moves from the failures to the identical ones.
+    const n = same.wereRefused.get(plan.name);
+    if (!n) continue;
+    failures.set(plan, (failures.get(plan) ?? 0) - n);
+    refusals.set(plan, (refusals.get(plan) ?? 0) - n);
+  }
+  const { tasks, agents } = summarise(plans.list, failures, refusals, same.identical);
   return done({ tasks, combinations, truncated: gathered.truncated, agents });
 }
 

@@ -145,17 +145,25 @@ export class TaskCanonicalizer {
   }
 }
 
+/** Per template task: the combinations marked identical, and of those, how many had been refused. */
+export interface IdenticalCounts {
+  identical: Map<string, number>;
+  wereRefused: Map<string, number>;
+}
+
 /**
  * Marks every combination whose task the agent would skip as identical to an earlier one of the same agent
  * (`identicalTo`), in pSConfig order (the list's order: tasks in template order, each task's combinations in
- * the group's order). Every built task JSON enters the map, refused or not, as add_task sees it before anything
- * is posted; a refused duplicate stays a failure (it is not created either way), so `identicalTo` is only set on
- * combinations without `error`. Returns the number marked per template task.
+ * the group's order). Every built task JSON enters the map, refused or not: add_task sees each before anything is
+ * posted (commit() posts later), so a duplicate is skipped even when the first is refused, and a duplicate is
+ * never posted, so never refused itself: its `error` and `refused` are dropped (the first one carries the
+ * refusal; the two differ at most in private values). So a marked combination never has `error`.
  */
-export function markIdenticalTasks(combinations: readonly ExpandedCombination[]): Map<string, number> {
+export function markIdenticalTasks(combinations: readonly ExpandedCombination[]): IdenticalCounts {
   const canonical = new TaskCanonicalizer();
   const firstOf = new Map<string, ExpandedCombination>();
-  const perTask = new Map<string, number>();
+  const counts: IdenticalCounts = { identical: new Map(), wereRefused: new Map() };
+  const add = (m: Map<string, number>, task: string): void => void m.set(task, (m.get(task) ?? 0) + 1);
   for (const c of combinations) {
     if (!c.pscheduler) continue;
     const key = `${c.agent ?? ''}\u0000${canonical.task(c.pscheduler)}`;
@@ -164,9 +172,13 @@ export function markIdenticalTasks(combinations: readonly ExpandedCombination[])
       firstOf.set(key, c);
       continue;
     }
-    if (c.error !== undefined) continue;
     c.identicalTo = { task: first.task, addresses: first.addresses, addressValues: first.addressValues };
-    perTask.set(c.task, (perTask.get(c.task) ?? 0) + 1);
+    add(counts.identical, c.task);
+    if (c.refused) {
+      delete c.error;
+      delete c.refused;
+      add(counts.wereRefused, c.task);
+    }
   }
-  return perTask;
+  return counts;
 }
