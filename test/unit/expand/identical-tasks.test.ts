@@ -4,9 +4,9 @@
 // which combination is the duplicate, of which one, and what the counts become.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PSchedulerTask } from '../../../common/protocol';
+import type { ExpandedCombination, PSchedulerTask } from '../../../common/protocol';
 import { countCombinations } from '../../../server/src/template/expand';
-import { TaskCanonicalizer } from '../../../server/src/template/expand/identical-tasks';
+import { canonicalTask, markIdenticalTasks } from '../../../server/src/template/expand/identical-tasks';
 import { addrs, expand, sel } from './helpers';
 
 type Obj = Record<string, unknown>;
@@ -203,9 +203,23 @@ const base = (): PSchedulerTask => ({
   schedule: { repeat: 'PT1H', start: '2026-01-01T00:00:00Z' },
   reference: { psconfig: { 'created-by': { uuid: 'x' } }, note: 'n' },
 });
+/**
+ * Whether checksum() makes the two tasks equal, by the canonical text; and the pass (which buckets by a hash of
+ * the blanked value before it compares texts) must find the second a duplicate exactly then.
+ */
 const same = (a: PSchedulerTask, b: PSchedulerTask): boolean => {
-  const c = new TaskCanonicalizer();
-  return c.task(a) === c.task(b);
+  const equal = canonicalTask(a) === canonicalTask(b);
+  const combo = (task: string, pscheduler: PSchedulerTask): ExpandedCombination => ({
+    task,
+    addresses: ['x'],
+    addressValues: ['x.example.net'],
+    agent: 'x.example.net',
+    pscheduler,
+  });
+  const pair = [combo('first', a), combo('second', b)];
+  markIdenticalTasks(pair);
+  assert.equal(pair[1].identicalTo !== undefined, equal, 'the hash buckets agree with the text');
+  return equal;
 };
 const edit = (f: (t: Record<string, any>) => void): PSchedulerTask => {
   const t = base() as unknown as Record<string, any>;

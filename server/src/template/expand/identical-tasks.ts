@@ -8,10 +8,12 @@
 // The equality is checksum()'s: the task JSON with `schema`, `test.spec.schema`, `tool`, `href`, `schedule.start`,
 // `schedule.until` set to '' and `detail` to {}, `archives` defaulting to [] and `schedule` to {}, the values of
 // private (`_`-prefixed) keys of each archive's `data` and of the spec set to '' (their keys stay), serialised with
-// sorted keys and hashed. TaskCanonicalizer.task below writes that same blanked value with sorted keys: two tasks have equal
+// sorted keys and hashed. canonicalTask below writes that same blanked value with sorted keys: two tasks have equal
 // canonical strings exactly when their blanked values are equal as JSON (object key order aside, list order kept),
 // which is exactly when json.dumps(sort_keys=True) gives equal text, so when the md5 is equal (a collision of md5
-// aside, which would merge two different tasks upstream). Not reproduced: Python keeps 1 and 1.0 apart where
+// aside, which would merge two different tasks upstream). For speed the pass does not build nor keep those
+// strings for every task: it buckets tasks by a hash of the same blanked value (hashObject) and writes and compares
+// the texts only within a bucket, so a collision of that hash never merges two tasks. Not reproduced: Python keeps 1 and 1.0 apart where
 // JavaScript's JSON.parse has already made them one number; and an agent's host that matches several of the
 // template's addresses runs one TaskManager for all of them, while the preview groups by the scheduling address.
 import type { ExpandedCombination, PSchedulerTask } from '../../../../common/protocol';
@@ -23,126 +25,207 @@ export { identicalText, isCreated } from '../../../../common/protocol';
 const FORCED_TOP = ['archives', 'detail', 'href', 'schedule', 'schema', 'tool'];
 const FORCED_SCHEDULE = ['start', 'until'];
 const FORCED_SPEC = ['schema'];
-const NONE: string[] = [];
+const NONE: readonly string[] = [];
 
-/**
- * The canonical strings of task JSON by checksum()'s rule. One instance per pass: parts shared between
- * combinations (a constant schedule, archive or reference object) are written once, keyed by the object.
- */
-export class TaskCanonicalizer {
-  private readonly plain = new WeakMap<object, string>();
-  private readonly specs = new WeakMap<object, string>();
-  private readonly data = new WeakMap<object, string>();
-  private readonly archives = new WeakMap<object, string>();
+/** Where the canonical text goes. */
+class TextSink {
+  text = '';
+  put(s: string): void {
+    this.text += s;
+  }
+}
+type Sink = TextSink;
 
-  /** The task's checksum text, less the psconfig block of `reference` (constant within one agent). */
-  task(t: PSchedulerTask): string {
-    const o = t as unknown as Record<string, unknown>;
-    return this.object(o, FORCED_TOP, (k, v) => {
-      switch (k) {
-        case 'schema':
-        case 'tool':
-        case 'href':
-          return '""';
-        case 'detail':
-          return '{}';
-        case 'archives':
-          return v === undefined
-            ? '[]'
-            : Array.isArray(v)
-              ? `[${v.map((a) => this.archive(a)).join(',')}]`
-              : this.value(v);
-        case 'schedule':
-          return this.schedule(v === undefined ? {} : v);
-        case 'test':
-          return this.test(v);
-        case 'reference':
-          return this.reference(v);
-        default:
-          return this.value(v);
+/** What a member of an object is written as (checksum()'s blanks, task.py:715-729). */
+const enum As {
+  Plain,
+  Top,
+  Schedule,
+  Test,
+  Spec,
+  Archive,
+  Data,
+  Reference,
+}
+
+function put(out: Sink, v: unknown): void {
+  if (v === null || typeof v !== 'object') out.put(JSON.stringify(v) ?? 'null');
+  else if (Array.isArray(v)) {
+    out.put('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i) out.put(',');
+      put(out, v[i]);
+    }
+    out.put(']');
+  } else putObject(out, v as Record<string, unknown>, As.Plain);
+}
+
+/** `{"k":v,...}`, keys sorted, with the keys `as` forces and the values it blanks. */
+function putObject(out: Sink, o: Record<string, unknown>, as: As): void {
+  const forced =
+    as === As.Top ? FORCED_TOP : as === As.Schedule ? FORCED_SCHEDULE : as === As.Spec ? FORCED_SPEC : NONE;
+  const keys = Object.keys(o);
+  for (const k of forced) if (o[k] === undefined && !keys.includes(k)) keys.push(k);
+  keys.sort();
+  out.put('{');
+  let first = true;
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined && !forced.includes(k)) continue; // not in the JSON
+    if (!first) out.put(',');
+    first = false;
+    out.put(JSON.stringify(k));
+    out.put(':');
+    putMember(out, as, k, v);
+  }
+  out.put('}');
+}
+
+function forcedKeys(as: As): readonly string[] {
+  return as === As.Top ? FORCED_TOP : as === As.Schedule ? FORCED_SCHEDULE : as === As.Spec ? FORCED_SPEC : NONE;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function putMember(out: Sink, as: As, k: string, v: unknown): void {
+  switch (as) {
+    case As.Top:
+      if (k === 'schema' || k === 'tool' || k === 'href') return out.put('""');
+      if (k === 'detail') return out.put('{}');
+      if (k === 'archives') {
+        if (v === undefined) return out.put('[]'); // task.py:711
+        if (!Array.isArray(v)) return put(out, v);
+        out.put('[');
+        for (let i = 0; i < v.length; i++) {
+          if (i) out.put(',');
+          if (isPlainObject(v[i])) putObject(out, v[i] as Record<string, unknown>, As.Archive);
+          else put(out, v[i]);
+        }
+        return out.put(']');
       }
-    });
+      if (k === 'schedule')
+        return isPlainObject(v)
+          ? putObject(out, v, As.Schedule)
+          : v === undefined
+            ? putObject(out, {}, As.Schedule)
+            : put(out, v); // task.py:712
+      if (k === 'test') return isPlainObject(v) ? putObject(out, v, As.Test) : put(out, v);
+      if (k === 'reference') return isPlainObject(v) ? putObject(out, v, As.Reference) : put(out, v);
+      return put(out, v);
+    case As.Schedule:
+      return k === 'start' || k === 'until' ? out.put('""') : put(out, v);
+    case As.Test:
+      return k === 'spec' && isPlainObject(v) ? putObject(out, v, As.Spec) : put(out, v);
+    case As.Spec:
+      return k === 'schema' || k.startsWith('_') ? out.put('""') : put(out, v);
+    case As.Archive:
+      return k === 'data' && isPlainObject(v) ? putObject(out, v, As.Data) : put(out, v);
+    case As.Data:
+      return k.startsWith('_') ? out.put('""') : put(out, v);
+    case As.Reference:
+      // What add_task writes here (task_manager.py:190-199: created-by with the agent's uuid, user-agent and
+      // hostname; no local address, agent.py:196) is the same for every task of one agent: one constant. The
+      // preview's placeholder names the scheduling address instead, which may differ between an agent's addresses.
+      return k === 'psconfig' ? out.put('0') : put(out, v);
+    default:
+      return put(out, v);
   }
+}
 
-  /** Any JSON value with its objects' keys sorted. */
-  value(v: unknown): string {
-    if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-    let s = this.plain.get(v);
-    if (s === undefined) {
-      s = Array.isArray(v)
-        ? `[${v.map((x) => this.value(x)).join(',')}]`
-        : this.object(v as Record<string, unknown>, NONE, (_k, x) => this.value(x));
-      this.plain.set(v, s);
-    }
-    return s;
-  }
+// ---- the bucket hash -------------------------------------------------------------------------------------------
+// A 32-bit hash of the same blanked value, cheaper than its text: strings hashed as they are (no escaping), an
+// object's members summed (so no key sort), forced members added as checksum() writes them. Equal canonical text
+// means an equal blanked value, hence an equal hash; unequal values may share a hash, which the text comparison
+// in markIdenticalTasks then tells apart.
 
-  /** `{"k":v,...}` with the keys of `o` and `forced` sorted; `member` writes each value (undefined: not in `o`). */
-  private object(
-    o: Record<string, unknown>,
-    forced: readonly string[],
-    member: (k: string, v: unknown) => string,
-  ): string {
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined);
-    for (const k of forced) if (o[k] === undefined) keys.push(k);
-    keys.sort();
-    let s = '{';
-    for (let i = 0; i < keys.length; i++) {
-      if (i) s += ',';
-      s += `${JSON.stringify(keys[i])}:${member(keys[i], o[keys[i]])}`;
-    }
-    return `${s}}`;
-  }
+function hashString(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
 
-  /** A member of `spec` or archive `data`: a private key's value is '' (task.py:722-729). */
-  private privateBlanked(o: unknown, forced: readonly string[], cache: WeakMap<object, string>): string {
-    if (o === null || typeof o !== 'object' || Array.isArray(o)) return this.value(o);
-    let s = cache.get(o);
-    if (s === undefined) {
-      s = this.object(o as Record<string, unknown>, forced, (k, v) =>
-        k.startsWith('_') || forced.includes(k) ? '""' : this.value(v),
-      );
-      cache.set(o, s);
-    }
-    return s;
-  }
+/** Final mixing (murmur3's), so sums of member hashes do not cancel. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
 
-  private schedule(v: unknown): string {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return this.value(v);
-    return this.object(v as Record<string, unknown>, FORCED_SCHEDULE, (k, x) =>
-      k === 'start' || k === 'until' ? '""' : this.value(x),
-    );
-  }
+const EMPTY_STRING = hashString('', 0x5f3759df);
+const NULL = 0x2c1b3c6d;
 
-  private test(v: unknown): string {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return this.value(v);
-    return this.object(v as Record<string, unknown>, NONE, (k, x) =>
-      k === 'spec' ? this.privateBlanked(x, FORCED_SPEC, this.specs) : this.value(x),
-    );
+function hashValue(v: unknown): number {
+  if (typeof v === 'string') return hashString(v, 0x5f3759df);
+  if (typeof v === 'number') return Number.isFinite(v) ? hashString(JSON.stringify(v), 0x27d4eb2f) : NULL;
+  if (typeof v === 'boolean') return v ? 0x165667b1 : 0x3c6ef372;
+  if (v === null || typeof v !== 'object') return NULL;
+  if (Array.isArray(v)) {
+    let h = 0x61c88647 ^ v.length;
+    for (let i = 0; i < v.length; i++) h = mix(Math.imul(h, 31) + hashValue(v[i]));
+    return h;
   }
+  return hashObject(v as Record<string, unknown>, As.Plain);
+}
 
-  private archive(a: unknown): string {
-    if (a === null || typeof a !== 'object' || Array.isArray(a)) return this.value(a);
-    let s = this.archives.get(a);
-    if (s === undefined) {
-      s = this.object(a as Record<string, unknown>, NONE, (k, x) =>
-        k === 'data' ? this.privateBlanked(x, NONE, this.data) : this.value(x),
-      );
-      this.archives.set(a, s);
-    }
-    return s;
+function hashObject(o: Record<string, unknown>, as: As): number {
+  const forced = forcedKeys(as);
+  let sum = 0;
+  for (const k in o) {
+    const v = o[k];
+    if (v === undefined || (forced.length && forced.includes(k))) continue;
+    sum = (sum + mix(hashString(k, 0x9e3779b9) ^ Math.imul(hashMember(as, k, v), 0x27d4eb2d))) | 0;
   }
+  for (const k of forced)
+    sum = (sum + mix(hashString(k, 0x9e3779b9) ^ Math.imul(hashMember(as, k, o[k]), 0x27d4eb2d))) | 0;
+  return mix(sum ^ 0x7f4a7c15);
+}
 
-  /**
-   * `reference.psconfig` is what add_task writes there (task_manager.py:190-199: created-by with the agent's uuid,
-   * user-agent and hostname, no local address from agent.py:196): the same for every task of one agent, so it is
-   * written as one constant. The preview's placeholder names the scheduling address instead, which may differ
-   * between the addresses of one agent.
-   */
-  private reference(v: unknown): string {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return this.value(v);
-    return this.object(v as Record<string, unknown>, NONE, (k, x) => (k === 'psconfig' ? '0' : this.value(x)));
+/** putMember's blanks, as a hash. */
+function hashMember(as: As, k: string, v: unknown): number {
+  switch (as) {
+    case As.Top:
+      if (k === 'schema' || k === 'tool' || k === 'href') return EMPTY_STRING;
+      if (k === 'detail') return hashObject({}, As.Plain);
+      if (k === 'archives') {
+        if (v === undefined) return hashValue([]);
+        if (!Array.isArray(v)) return hashValue(v);
+        let h = 0x61c88647 ^ v.length;
+        for (let i = 0; i < v.length; i++)
+          h = mix(Math.imul(h, 31) + (isPlainObject(v[i]) ? hashObject(v[i], As.Archive) : hashValue(v[i])));
+        return h;
+      }
+      if (k === 'schedule')
+        return isPlainObject(v)
+          ? hashObject(v, As.Schedule)
+          : v === undefined
+            ? hashObject({}, As.Schedule)
+            : hashValue(v);
+      if (k === 'test') return isPlainObject(v) ? hashObject(v, As.Test) : hashValue(v);
+      if (k === 'reference') return isPlainObject(v) ? hashObject(v, As.Reference) : hashValue(v);
+      return hashValue(v);
+    case As.Schedule:
+      return k === 'start' || k === 'until' ? EMPTY_STRING : hashValue(v);
+    case As.Test:
+      return k === 'spec' && isPlainObject(v) ? hashObject(v, As.Spec) : hashValue(v);
+    case As.Spec:
+      return k === 'schema' || k.startsWith('_') ? EMPTY_STRING : hashValue(v);
+    case As.Archive:
+      return k === 'data' && isPlainObject(v) ? hashObject(v, As.Data) : hashValue(v);
+    case As.Data:
+      return k.startsWith('_') ? EMPTY_STRING : hashValue(v);
+    case As.Reference:
+      return k === 'psconfig' ? NULL : hashValue(v);
+    default:
+      return hashValue(v);
   }
+}
+
+/** The task JSON as checksum() serialises it before hashing (less the agent's constant `reference.psconfig`). */
+export function canonicalTask(t: PSchedulerTask): string {
+  const out = new TextSink();
+  putObject(out, t as unknown as Record<string, unknown>, As.Top);
+  return out.text;
 }
 
 /** Per template task: the combinations marked identical, and of those, how many had been refused. */
@@ -160,16 +243,29 @@ export interface IdenticalCounts {
  * refusal; the two differ at most in private values). So a marked combination never has `error`.
  */
 export function markIdenticalTasks(combinations: readonly ExpandedCombination[]): IdenticalCounts {
-  const canonical = new TaskCanonicalizer();
-  const firstOf = new Map<string, ExpandedCombination>();
+  /** By hash of agent + blanked task: the first combinations with that hash (more than one only on a collision). */
+  const buckets = new Map<number, ExpandedCombination[]>();
+  const texts = new Map<ExpandedCombination, string>(); // canonical text, made only for combinations in a shared bucket
+  const textOf = (c: ExpandedCombination): string => {
+    let t = texts.get(c);
+    if (t === undefined) texts.set(c, (t = canonicalTask(c.pscheduler!)));
+    return t;
+  };
   const counts: IdenticalCounts = { identical: new Map(), wereRefused: new Map() };
   const add = (m: Map<string, number>, task: string): void => void m.set(task, (m.get(task) ?? 0) + 1);
   for (const c of combinations) {
     if (!c.pscheduler) continue;
-    const key = `${c.agent ?? ''}\u0000${canonical.task(c.pscheduler)}`;
-    const first = firstOf.get(key);
+    const h = mix(
+      hashString(c.agent ?? '', 0x1b873593) ^ hashObject(c.pscheduler as unknown as Record<string, unknown>, As.Top),
+    );
+    const bucket = buckets.get(h);
+    if (!bucket) {
+      buckets.set(h, [c]);
+      continue;
+    }
+    const first = bucket.find((f) => (f.agent ?? '') === (c.agent ?? '') && textOf(f) === textOf(c));
     if (!first) {
-      firstOf.set(key, c);
+      bucket.push(c); // a collision of the hash: a different task
       continue;
     }
     c.identicalTo = { task: first.task, addresses: first.addresses, addressValues: first.addressValues };
