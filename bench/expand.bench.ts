@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
       .join(' ')} (wall times grow with load; node CPU does less)`,
   );
   console.log(
-    'addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify | identical step (share)',
+    'addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify | identical step (wall / CPU, share)',
   );
   for (const n of [50, 100, 200, 300]) {
     const template = meshTemplate(n);
@@ -103,9 +103,12 @@ export async function run(): Promise<void> {
     if (!sample || sample['display-set-dest'] !== 'Host 2')
       throw new Error(`jq values wrong: ${JSON.stringify(sample)}`);
     if (r.combinations.some((c) => c.identicalTo)) throw new Error('a mesh of distinct addresses has no duplicates');
+    const ic0 = process.cpuUsage();
     const i0 = performance.now();
     markIdenticalTasks(r.combinations);
     const identicalMs = performance.now() - i0;
+    const ic = process.cpuUsage(ic0);
+    const identicalCpuMs = (ic.user + ic.system) / 1000;
     const s0 = performance.now();
     const json = JSON.stringify(r.combinations);
     const stringifyMs = performance.now() - s0;
@@ -119,7 +122,7 @@ export async function run(): Promise<void> {
     const maxRss = process.resourceUsage().maxRSS * 1024;
     const rate = Math.round((r.combinations.length / ms) * 1000);
     console.log(
-      `${String(n).padStart(9)}  ${String(r.combinations.length).padStart(5)}  ${ms.toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(5)} ms  ${jqWall.toFixed(0).padStart(5)} ms  ${String(rate).padStart(7)}  ${String(procs).padStart(8)}  ${mb(heapPeak - heapBefore).padStart(9)}  ${mb(maxRss).padStart(6)}  | ${loopMs.toFixed(0).padStart(6)} ms / ${loopCpuMs.toFixed(0).padStart(4)} ms CPU  ${(ms / loopMs).toFixed(1).padStart(5)}× / ${(cpuMs / loopCpuMs).toFixed(1).padStart(4)}× CPU | ${stringifyMs.toFixed(0)} ms (${mb(json.length)}) | ${identicalMs.toFixed(0)} ms (${((identicalMs / ms) * 100).toFixed(1)}%)`,
+      `${String(n).padStart(9)}  ${String(r.combinations.length).padStart(5)}  ${ms.toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(5)} ms  ${jqWall.toFixed(0).padStart(5)} ms  ${String(rate).padStart(7)}  ${String(procs).padStart(8)}  ${mb(heapPeak - heapBefore).padStart(9)}  ${mb(maxRss).padStart(6)}  | ${loopMs.toFixed(0).padStart(6)} ms / ${loopCpuMs.toFixed(0).padStart(4)} ms CPU  ${(ms / loopMs).toFixed(1).padStart(5)}× / ${(cpuMs / loopCpuMs).toFixed(1).padStart(4)}× CPU | ${stringifyMs.toFixed(0)} ms (${mb(json.length)}) | ${identicalMs.toFixed(0)} ms / ${identicalCpuMs.toFixed(0)} ms CPU (${((identicalCpuMs / cpuMs) * 100).toFixed(1)}% of node CPU)`,
     );
     if (base.length !== r.combinations.length) throw new Error('baseline size mismatch');
   }
