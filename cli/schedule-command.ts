@@ -2,15 +2,18 @@
 // Will the mesh run? pScheduler's scheduler simulated over the tasks the template's agents would create
 // (server/src/template/schedule/, docs/schedule.md): per host the exclusive and normal load, per task the runs
 // wanted, scheduled and non-started, and with --runs every run of the span. Exit 0: every run fits and no host's
-// exclusive load exceeds 1; 1: some task loses runs or some host is over 1 (of those shown with --host); 2: the
-// template cannot be read or expanded, or bad usage.
+// exclusive load exceeds 1; 1: some task loses runs or some host is over 1 (of those shown with --host), or no task
+// would run at all; 2: the template cannot be read or expanded, or bad usage.
 import { expandText } from '../server/src/template/expand/from-text';
 import {
   buildScheduleModel,
+  DEFAULT_ASSUMPTIONS,
+  whyNothingRuns,
   scheduleFindings,
   scheduleReport,
   simulateSchedule,
   suggestScheduleFixes,
+  type ScheduleAssumptions,
   type ScheduleFinding,
   type ScheduleModel,
   type SimulationResult,
@@ -18,6 +21,7 @@ import {
 import { hostFilter } from '../server/src/template/schedule/report';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import { renderScheduleTable } from './schedule-table';
+import { applyAssumption } from './schedule-assume';
 import {
   commandArgs,
   expandingOptions,
@@ -30,7 +34,8 @@ import {
 } from './options';
 
 const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
-                               [--start YYYY-MM-DD] [--suggest] [--jq PATH] [--allow-remote-includes] [--timeout SECONDS]
+                               [--start YYYY-MM-DD] [--suggest] [--assume NAME=VALUE]... [--jq PATH]
+                               [--allow-remote-includes] [--timeout SECONDS]
 
   TEMPLATE           a template file, - for standard input, or an http(s) URL
   --days N           days simulated after a warm-up day (default 2, at most 31)
@@ -42,11 +47,13 @@ const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--
   --start DATE       the warm-up day (UTC; default today): run times are printed from the day after
   --suggest          for each task that loses runs, re-simulate schedule changes (slip/sliprand, a longer repeat)
                      and print those that make it fit
+  --assume NAME=VALUE  change one of the model's assumptions (repeatable; docs/schedule.md), e.g. horizonSeconds=180,
+                     agentRenewal=false, postSeconds=10, nullPriorityDefect=false
   --jq PATH          jq binary for {% jq %} variables (default: JQ_PATH, node-jq's binary, then jq on PATH)
   --allow-remote-includes  fetch http(s) URLs listed in \`includes\`
   --timeout SECONDS  for a URL TEMPLATE and remote includes (default 10)
-Exit 0: every run fits and no host's exclusive load exceeds 1; 1: some task loses runs or some host's exclusive
-load exceeds 1; 2: usage, or the template cannot be read or expanded.
+Exit 0: every run fits and no host's exclusive load exceeds 1; 1: some task loses runs, some host's exclusive
+load exceeds 1, or no task would run at all; 2: usage, or the template cannot be read or expanded.
 `;
 
 const MAX_DAYS = 31;
@@ -60,6 +67,7 @@ interface Args extends JqArgs {
   runs: boolean;
   startMs: number;
   suggest: boolean;
+  assumptions: Partial<ScheduleAssumptions>;
   limits: InputLimits;
 }
 
@@ -98,6 +106,7 @@ const OPTIONS: CommandOptions<Args> = {
     },
     '--runs': flag((a) => (a.runs = true)),
     '--suggest': flag((a) => (a.suggest = true)),
+    '--assume': { value: (a, v) => applyAssumption(a.assumptions, v) },
     ...expandingOptions(),
   },
   positional: onePositional((first, second) => `only one TEMPLATE (got ${first} and ${second})`),
@@ -113,6 +122,7 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
     runs: false,
     startMs: todayUtc(),
     suggest: false,
+    assumptions: {},
     allowRemote: false,
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
@@ -127,7 +137,13 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
     return 2;
   }
   for (const n of expansion.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
-  const model = buildScheduleModel(expansion.combinations);
+  const model = buildScheduleModel(expansion.combinations, { ...DEFAULT_ASSUMPTIONS, ...args.assumptions });
+  const nothing = whyNothingRuns(expansion.combinations, model);
+  if (nothing) {
+    // Exit 1, not a report of "0 of 0 tasks lose runs": a template that makes no task is what CI must catch.
+    process.stderr.write(`${args.file}: ${nothing}\n`);
+    return 1;
+  }
   if (model.identical > 0)
     process.stderr.write(
       `note: ${model.identical} combination${model.identical === 1 ? '' : 's'} left out: identical to another task of the same agent, which pSConfig creates once (psconfig-tools expand names it)\n`,

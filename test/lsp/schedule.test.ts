@@ -8,7 +8,8 @@
 //   minute with a minute of slip. Each host would need 4 × 19 s of every 60 s exclusively: 127 %, so runs are lost,
 //   and every host is over an exclusive load of 1. A 2-minute repeat needs 4 × 19 / 120 = 63 %: it can fit.
 // - `long`: throughput of 90 s once a day: over the default remote limit of 60 s (pscheduler_limits.conf). Its runs
-//   need 99 s free on both hosts at once; `busy` leaves no such gap, so none of them runs.
+//   need 99 s free on both hosts at once among `busy`'s; with sliprand and pScheduler's NULL-priority defect (its
+//   proposals ignore pending runs, the insert finds them) some of its tries land in a gap and some give up.
 // - `pings`: rtt every 10 minutes (class background: never in conflict), all fit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -150,7 +151,8 @@ test('findings as warnings: runs lost (how many, who took the slots), hosts over
   );
   assert.match(String(lost[0].message), /of 17,280 runs of 'busy' would run in 2 simulated days/);
   assert.match(String(lost[0].message), /Their slots went to 'busy' /);
-  assert.match(String(lost[1].message), /^0 of 12 runs of 'long' would run in 2 simulated days/);
+  assert.match(String(lost[1].message), /^\d+ of 12 runs of 'long' would run in 2 simulated days/);
+  assert.match(String(lost[1].message), /runs? a day lost in steady state, with pSConfig's agent renewing its tasks/);
   assert.match(String(lost[1].message), /Their slots went to 'busy' /);
   // Each host over an exclusive load of 1, on its address object.
   const hosts = byCode('psconfig/host-overloaded');
@@ -212,7 +214,7 @@ test('the schedule lens: runs a day, opening the host timeline (a text file here
   assert.equal(own.length, 3, 'one per task');
   const titles = own.map((l) => l.command!.title);
   assert.match(titles[0], /^schedule: [\d,.]+ of 8,640 runs a day fit \(6 of 6 tasks lose runs\)$/);
-  assert.equal(titles[1], 'schedule: 0 of 6 runs a day fit (6 of 6 tasks lose runs)');
+  assert.match(titles[1], /^schedule: [\d.]+ of 6 runs a day fit \([1-6] of 6 tasks lose runs\)$/);
   assert.equal(titles[2], 'schedule: 864 runs a day, all fit');
   assert.deepEqual(own[0].command!.arguments, [{ uri, task: 'busy' }]);
   const advertised = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
@@ -238,7 +240,11 @@ test('the task hover: runs a day per pScheduler task and in all, the run, the cl
 });
 
 test('an edit: the next version is simulated, the request answers for it', async () => {
-  const edited = text.replace('"repeat": "PT1M"', '"repeat": "PT2H"');
+  // Every 2 hours with an hour of slip and sliprand: 4 x 19 s of a host's 2 h, and room to move off the start the
+  // agent's shared untils give one agent's tasks.
+  const edited = text
+    .replace('"repeat": "PT1M"', '"repeat": "PT2H"')
+    .replace('"slip": "PT1M"', '"slip": "PT1H",\n      "sliprand": true');
   const editUri = 'file:///tmp/psconfig-lsp-schedule/edited.json';
   await client.open(editUri, text);
   const before = await schedule({ uri: editUri });
@@ -305,10 +311,10 @@ test('an edit stops the simulation of the version before it, even while the work
 });
 
 test('a comparison asked while the schedule is simulated is answered first: the simulation waits in the worker', async () => {
-  // 40 hosts, throughput every minute: 1,560 pScheduler tasks, seconds of simulation. The schedule request reaches the
+  // 32 hosts, throughput every minute: 992 pScheduler tasks, seconds of simulation. The schedule request reaches the
   // worker first; the comparison right after it. Before the simulation ran in slices (job-priority.ts), it held the
   // worker until it ended and the comparison was answered after it.
-  const n = 40;
+  const n = 32;
   const addresses: Record<string, unknown> = {};
   for (let i = 0; i < n; i++) addresses[`h${i}`] = { address: `h${i}.example.net` };
   const mesh = (names: string[]) => ({
@@ -337,8 +343,11 @@ test('a comparison asked while the schedule is simulated is answered first: the 
   const [s, c] = await Promise.all([simulated, compared]);
   assert.deepEqual(answered, ['compare', 'schedule']);
   assert.equal(c.error, undefined);
-  assert.equal(c.diff?.summary.added, 2 * (n - 1), 'h0 joined the mesh: its tasks to and from the 39 others');
+  assert.equal(c.diff?.summary.added, 2 * (n - 1), 'h0 joined the mesh: its tasks to and from the 31 others');
   assert.equal(s.error, undefined);
-  assert.equal(s.templateTasks[0].wantedPerDay, n * (n - 1) * 1440);
+  // 1,440 runs a day per pScheduler task, and at a renewal one more of the old task when its grid has a point
+  // before the until where its successor's grid starts.
+  const wanted = s.templateTasks[0].wantedPerDay;
+  assert.ok(wanted >= n * (n - 1) * 1440 && wanted <= n * (n - 1) * 1441, String(wanted));
   client.close(meshUri);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { simulateSchedule } from '../../../server/src/template/schedule';
 import { scheduleAnswer } from '../../../server/src/template/schedule-editor';
 import { scheduleLensTitle } from '../../../server/src/template/navigation/code-lenses';
-import { combo, modelOf, throughputMesh } from '../schedule/helpers';
+import { combo, modelOf, PSCHEDULER_ALONE, throughputMesh } from '../schedule/helpers';
 
 const EPOCH = Date.UTC(2026, 10, 26);
 
@@ -17,7 +17,7 @@ const combos = [
 ];
 
 test('loads per agent and runs a day per template task, without runs unless asked', () => {
-  const model = modelOf(combos);
+  const model = modelOf(combos, PSCHEDULER_ALONE);
   const sim = simulateSchedule(model, { days: 2 });
   const a = scheduleAnswer(model, sim, EPOCH, {});
   assert.equal(a.runs, undefined);
@@ -39,7 +39,7 @@ test('loads per agent and runs a day per template task, without runs unless aske
 });
 
 test('runs bounded: the asked task’s hosts first, whole hosts only, what is left out counted', () => {
-  const model = modelOf(combos);
+  const model = modelOf(combos, PSCHEDULER_ALONE);
   const sim = simulateSchedule(model, { days: 2 });
   const all = scheduleAnswer(model, sim, EPOCH, { runs: true });
   // 12 × 48 throughput runs + 288 pings in the span.
@@ -69,11 +69,12 @@ test('runs bounded: the asked task’s hosts first, whole hosts only, what is le
 });
 
 test('a task without a repeat (latencybg as meshes write it) runs once when created: its lens says so, not "no run"', () => {
-  const model = modelOf([
+  const latency = [
     ...throughputMesh(['a', 'b'], { repeat: 'PT1H', slip: 'PT10M' }),
     combo({ task: 'owamp', type: 'latencybg', spec: { source: 'a', dest: 'b' }, schedule: {} }),
     combo({ task: 'owamp', type: 'latencybg', spec: { source: 'b', dest: 'a' }, schedule: {} }),
-  ]);
+  ];
+  const model = modelOf(latency, PSCHEDULER_ALONE);
   const a = scheduleAnswer(model, simulateSchedule(model, { days: 2 }), EPOCH, {});
   const owamp = a.templateTasks.find((t) => t.task === 'owamp')!;
   // Its one run falls on the warm-up day, before the reported span: nothing wanted in the span, both tasks "once".
@@ -82,4 +83,15 @@ test('a task without a repeat (latencybg as meshes write it) runs once when crea
   const mesh = a.templateTasks.find((t) => t.task === 'mesh')!;
   assert.equal(mesh.once, 0);
   assert.equal(scheduleLensTitle('mesh', a.templateTasks), 'schedule: 48 runs a day, all fit');
+  // Renewed by pSConfig's agent (the default), each posted task runs once: agent a's passes at 0, 3,600, ... give a
+  // successor starting at 86,400 and one at 172,800; agent b's (phase 0.618 x 3,600 = 2,224 s) at 88,624 and
+  // 175,024: two runs of each combination in the two reported days, 2 a day for the template task.
+  const renewed = modelOf(latency);
+  const r = scheduleAnswer(renewed, simulateSchedule(renewed, { days: 2 }), EPOCH, {});
+  const owampRenewed = r.templateTasks.find((t) => t.task === 'owamp')!;
+  assert.deepEqual([owampRenewed.once, owampRenewed.wantedPerDay, owampRenewed.scheduledPerDay], [2, 2, 2]);
+  assert.equal(
+    scheduleLensTitle('owamp', r.templateTasks),
+    'schedule: no repeat, one run per task pSConfig posts: 2 a day, all fit',
+  );
 });

@@ -29,5 +29,21 @@ test("pScheduler's own defaults, as its configurables and scheduler options set 
   assert.equal(DEFAULT_ASSUMPTIONS.retries, 5);
   assert.equal(DEFAULT_ASSUMPTIONS.firstRunOffsetMultiSeconds, 10);
   assert.equal(DEFAULT_ASSUMPTIONS.firstRunOffsetSingleSeconds, 5);
-  assert.equal(DEFAULT_ASSUMPTIONS.pickDelaySeconds, DEFAULT_ASSUMPTIONS.refreshSeconds);
+  // SCHED --retry-backoff PT10S.
+  assert.equal(DEFAULT_ASSUMPTIONS.retryBackoffSeconds, 10);
+});
+
+test("pSConfig's agent's own defaults (perfsonar/psconfig 5.2.4 psconfig/pscheduler/agent.py, base_agent.py)", () => {
+  // agent.py: task_min_ttl_seconds 86400, task-min-runs 2, task-renewal-fudge-factor .25; base_agent.py:
+  // check_interval_seconds 3600.
+  assert.equal(DEFAULT_ASSUMPTIONS.agentRenewal, true);
+  assert.equal(DEFAULT_ASSUMPTIONS.taskMinTtlSeconds, 86_400);
+  assert.equal(DEFAULT_ASSUMPTIONS.taskMinRuns, 2);
+  assert.equal(DEFAULT_ASSUMPTIONS.renewalFudgeFactor, 0.25);
+  assert.equal(DEFAULT_ASSUMPTIONS.checkIntervalSeconds, 3600);
+});
+
+test('what a live pScheduler showed is the default: every pending run has priority NULL', () => {
+  // Every run the live suite stored had priority NULL (DB/run.sql api_run_post ~1138-1142), see assumptions.ts.
+  assert.equal(DEFAULT_ASSUMPTIONS.nullPriorityDefect, true);
 });

@@ -42,6 +42,17 @@ export function throughputMesh(
   return out;
 }
 
+/**
+ * pScheduler alone, as the hand-worked cases assume it: every task created at 0 at once, none renewed, and pending
+ * runs seen by proposals (no NULL-priority defect). The agent's part and the defect have tests of their own.
+ */
+export const PSCHEDULER_ALONE: Partial<ScheduleAssumptions> = Object.freeze({
+  agentRenewal: false,
+  agentsInStep: true,
+  postSeconds: 0,
+  nullPriorityDefect: false,
+});
+
 export function modelOf(combos: ExpandedCombination[], changes: Partial<ScheduleAssumptions> = {}): ScheduleModel {
   return buildScheduleModel(combos, { ...DEFAULT_ASSUMPTIONS, ...changes });
 }

@@ -4,15 +4,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isoTime, scheduleReport } from '../../../server/src/template/schedule/report';
 import { simulateSchedule } from '../../../server/src/template/schedule/simulate';
-import { combo, modelOf, throughputMesh } from './helpers';
+import { combo, modelOf, PSCHEDULER_ALONE, throughputMesh } from './helpers';
 
 const EPOCH = Date.UTC(2026, 0, 1);
 
 test('hosts, tasks and runs in the shape the CLI prints and the panel reads', () => {
-  const model = modelOf([
-    ...throughputMesh(['a', 'b', 'c'], { repeat: 'PT1M', slip: 'PT1M' }),
-    combo({ task: 'ping', type: 'rtt', spec: { source: 'c', dest: 'd' }, schedule: { repeat: 'PT1H' } }),
-  ]);
+  const model = modelOf(
+    [
+      ...throughputMesh(['a', 'b', 'c'], { repeat: 'PT1M', slip: 'PT1M' }),
+      combo({ task: 'ping', type: 'rtt', spec: { source: 'c', dest: 'd' }, schedule: { repeat: 'PT1H' } }),
+    ],
+    PSCHEDULER_ALONE,
+  );
   const sim = simulateSchedule(model, { days: 1 });
   const report = scheduleReport(model, sim, { epochMs: EPOCH, runs: true });
   assert.deepEqual(Object.keys(report), ['hosts', 'tasks', 'runs']);

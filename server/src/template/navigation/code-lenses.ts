@@ -65,6 +65,9 @@ export function scheduleLensTitle(task: string, schedule: readonly ScheduleTempl
   // before the days it reports. Saying "no run" there would read as a task that never runs.
   if (t.wantedPerDay === 0 && t.once === t.combinations)
     return 'schedule: one run, when the task is created (no repeat)';
+  // Renewed by pSConfig's agent, such a task runs once per task the agent posts: once a task lifetime (a day).
+  if (t.once === t.combinations)
+    return `schedule: no repeat, one run per task pSConfig posts: ${perDay(t.wantedPerDay)} a day${t.losing === 0 ? ', all fit' : `, ${perDay(t.scheduledPerDay)} fit`}`;
   if (t.wantedPerDay === 0) return 'schedule: no run in the simulated days';
   if (t.losing === 0) return `schedule: ${perDay(t.wantedPerDay)} runs a day, all fit`;
   return `schedule: ${perDay(t.scheduledPerDay)} of ${perDay(t.wantedPerDay)} runs a day fit (${t.losing} of ${plural(t.combinations, 'task')} lose runs)`;

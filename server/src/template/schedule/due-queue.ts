@@ -1,6 +1,6 @@
 // The scheduler's to-do list: each task's next run, ordered as schedule_runs_to_schedule hands them out (when the
-// run becomes due, then its wanted time, then the task's age), as a binary heap of task ids over key arrays the
-// simulation owns.
+// run becomes due, then its wanted time, then the task's age: ORDER BY trynext, added), as a binary heap of entry ids
+// over key arrays the simulation owns.
 
 export class DueQueue {
   private readonly heap: Int32Array;
@@ -11,12 +11,20 @@ export class DueQueue {
     private readonly due: Float64Array,
     /** The grid point each task's next run is wanted at. */
     private readonly wanted: Float64Array,
+    /** When each task was created, and a sequence number for tasks created at the same time (the slot). */
+    private readonly added: Float64Array,
+    private readonly seq: Int32Array,
   ) {
     this.heap = new Int32Array(due.length);
   }
 
   get length(): number {
     return this.size;
+  }
+
+  /** The entry pop() would return (the queue must not be empty). */
+  peek(): number {
+    return this.heap[0];
   }
 
   push(i: number): void {
@@ -54,6 +62,9 @@ export class DueQueue {
     if (dx !== dy) return dx < dy;
     const wx = this.wanted[x];
     const wy = this.wanted[y];
-    return wx !== wy ? wx < wy : x < y;
+    if (wx !== wy) return wx < wy;
+    const ax = this.added[x];
+    const ay = this.added[y];
+    return ax !== ay ? ax < ay : this.seq[x] < this.seq[y];
   }
 }

@@ -4,7 +4,7 @@
 // simulated run log, the rest from the task model.
 import { blockersOf } from './blockers';
 import { effectiveSlip, type SimulationResult } from './simulate';
-import { NONSTART_REASONS } from './run-log';
+import { NONSTART_REASONS, REASON_GAVE_UP, REASON_NO_TIMES, RUN_NONSTART } from './run-log';
 import { taskTotals } from './report';
 import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
@@ -78,7 +78,7 @@ export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): S
   for (const [name, tasks] of byTask) {
     const lost = lostRuns(model, sim, name, tasks);
     if (lost) out.push(lost);
-    out.push(...scheduleShape(sim, name, tasks));
+    out.push(...scheduleShape(model, sim, name, tasks));
     const limits = remoteLimits(name, tasks);
     if (limits) out.push(limits);
   }
@@ -123,9 +123,17 @@ function lostRuns(
   );
   const days = sim.days;
   const perDay = (n: number): string => (days === 1 ? `${n}` : `${(n / days).toFixed(1)} a day`);
+  const why = reasonCounts(sim, new Set(losing.map((l) => l.t.index)));
+  const reasons = [
+    why.noTimes ? `${fmt(why.noTimes)} "${NONSTART_REASONS.noTimes}"` : '',
+    why.gaveUp ? `${fmt(why.gaveUp)} "${NONSTART_REASONS.gaveUp}"` : '',
+  ].filter(Boolean);
+  const lostADay = (wanted - scheduled) / Math.max(1, days);
   let message =
-    `${fmt(scheduled)} of ${fmt(wanted)} runs of '${name}' would run in ${days} simulated day${days === 1 ? '' : 's'} ` +
-    `(${fmt(wanted - scheduled)} lost; ${fmt(nonstart)} posted as non-starters: "${NONSTART_REASONS.noTimes}" or "${NONSTART_REASONS.gaveUp}"). ` +
+    `${fmt(scheduled)} of ${fmt(wanted)} runs of '${name}' would run in ${days} simulated day${days === 1 ? '' : 's'}: ` +
+    `${fmt(Math.round(lostADay))} run${Math.round(lostADay) === 1 ? '' : 's'} a day lost in steady state` +
+    (model.assumptions.agentRenewal ? ", with pSConfig's agent renewing its tasks" : '') +
+    ` (${fmt(nonstart)} posted as non-starters${reasons.length ? `: ${reasons.join(', ')}` : ''}). ` +
     `${fmt(losing.length)} of ${fmt(tasks.length)} pScheduler tasks lose runs; worst ${worst.t.addresses.join(' → ')}: ` +
     `${perDay(worst.scheduled)} of ${perDay(worst.wanted)}.`;
   if (blockers.length)
@@ -141,6 +149,20 @@ function lostRuns(
     runs: { wanted, scheduled, nonstart, days },
     blockers,
   };
+}
+
+/** The span's non-starters of the given tasks, by pScheduler's reason (one pass over the run log). */
+function reasonCounts(sim: SimulationResult, tasks: Set<number>): { noTimes: number; gaveUp: number } {
+  const out = { noTimes: 0, gaveUp: 0 };
+  const runs = sim.runs;
+  for (let r = 0; r < runs.length; r++) {
+    if (runs.state[r] !== RUN_NONSTART || !tasks.has(runs.task[r])) continue;
+    const w = runs.wanted[r];
+    if (w < sim.spanStart || w >= sim.spanEnd) continue;
+    if (runs.reason[r] === REASON_NO_TIMES) out.noTimes++;
+    else if (runs.reason[r] === REASON_GAVE_UP) out.gaveUp++;
+  }
+  return out;
 }
 
 /** The blockers of several tasks summed, the top 3 hosts and the top 3 tasks on each. */
@@ -171,16 +193,29 @@ function blockersOfTasks(
 }
 
 /** Slip and duration against the repeat, and the horizon cut, for the template task's schedule. */
-function scheduleShape(sim: SimulationResult, name: string, tasks: ScheduleTask[]): ScheduleFinding[] {
+function scheduleShape(
+  model: ScheduleModel,
+  sim: SimulationResult,
+  name: string,
+  tasks: ScheduleTask[],
+): ScheduleFinding[] {
   const out: ScheduleFinding[] = [];
   const cut = tasks.filter((t) => sim.horizonCut[t.index] > 0);
   if (cut.length) {
     const t = cut[0];
+    const a = model.assumptions;
+    const cutADay = cut.reduce((n, x) => n + sim.horizonCut[x.index], 0) / Math.max(1, sim.days);
+    // Under renewal only a successor's runs beyond its posting + the horizon are tried at the edge: the last
+    // (check interval + lifetime x fudge) of each task's life (task_manager.py _evaluate_task).
+    const lead = a.checkIntervalSeconds + a.taskMinTtlSeconds * a.renewalFudgeFactor;
+    const renewal = a.agentRenewal
+      ? ` pSConfig's agent posts each task's successor up to ${seconds(lead)} before it starts (check interval + a quarter of its lifetime at the defaults), so the runs of each task's last hours are tried at the horizon edge: ${fmt(Math.round(cutADay))} run${Math.round(cutADay) === 1 ? '' : 's'} a day lost in steady state over ${fmt(cut.length)} pScheduler task${cut.length === 1 ? '' : 's'}.`
+      : '';
     out.push({
       kind: 'horizon-cut',
       severity: 'warning',
       task: name,
-      message: `slip ${seconds(sim.slipSeconds[t.index])} is shorter than a run of '${name}' (${seconds(t.durationSeconds)} with ${t.tool ?? 'its tool'}): pScheduler tries a run only once its time is within the schedule horizon less the slip, and looks for time no further than the horizon, so the window left is shorter than the run ("${NONSTART_REASONS.noTimes}"). Give the schedule a slip of at least the run's duration.`,
+      message: `slip ${seconds(sim.slipSeconds[t.index])} is shorter than a run of '${name}' (${seconds(t.durationSeconds)} with ${t.tool ?? 'its tool'}): pScheduler tries a run only once its time is within the schedule horizon less the slip, and looks for time no further than the horizon, so the window left is shorter than the run ("${NONSTART_REASONS.noTimes}").${renewal} Give the schedule a slip of at least the run's duration.`,
       combinations: cut.map((x) => x.index),
     });
   }

@@ -47,3 +47,4 @@ export {
 } from './suggestions';
 export { schedulingClassOf, participantsOf, mustAvoid } from './participants';
 export { toolDuration } from './durations';
+export { whyNothingRuns } from './nothing-runs';

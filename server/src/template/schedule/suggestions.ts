@@ -166,11 +166,15 @@ function* candidateSearch(
   // The smallest repeat from the ladder at which the task fits. A slip that the repeat cut (slip + duration reaching
   // the repeat: "anywhere in the interval") grows with the repeat, or the longer repeat would leave the runs as
   // crowded as before: their grids stay anchored where the first runs went.
+  // Without sliprand the runs of one agent's tasks keep colliding at any repeat: their successors start at the same
+  // second (the agent gives a pass's tasks one until) and, with pScheduler's NULL-priority defect, every retry is
+  // offered the same taken start; so a task with room to move gets sliprand with its new repeat.
   const slipFillsRepeat = repeat !== undefined && slip + first.durationSeconds >= repeat;
+  const addRand: { sliprand?: true } = !sliprand && slip >= first.durationSeconds ? { sliprand: true } : {};
   if (repeat !== undefined)
     for (const r of LADDER) {
       if (isoSeconds(r)! <= repeat) continue;
-      const found = yield* attempt(slipFillsRepeat ? { repeat: r, slip: r } : { repeat: r });
+      const found = yield* attempt(slipFillsRepeat ? { repeat: r, slip: r, ...addRand } : { repeat: r, ...addRand });
       if (found) {
         out.push(found);
         break;

@@ -135,8 +135,9 @@ export function proposedTimes(h: HostTimeline, q: ProposalQuery, out: RangeList)
     // The next run in (start, end) order from the two lists.
     let start: number;
     let end: number;
-    const xOk = i < xn && xs[i] < rangeEnd;
-    const yOk = j < yn && ys[j] < rangeEnd;
+    // With the defect only runs running at `at` count, and none starting after it can be (`> NaN` is false).
+    const xOk = i < xn && xs[i] < rangeEnd && !(xs[i] > at);
+    const yOk = j < yn && ys[j] < rangeEnd && !(ys[j] > at);
     if (xOk && (!yOk || xs[i] < ys[j] || (xs[i] === ys[j] && xe[i] <= ye[j]))) {
       start = xs[i];
       end = xe[i++];
@@ -221,4 +222,18 @@ export function intersectRanges(x: RangeList, y: RangeList, duration: number, ou
 /** run_has_conflicts at insert time: does [start, end) overlap a run the class must avoid? */
 export function hasConflict(h: HostTimeline, start: number, end: number, exclusive: boolean): boolean {
   return h.exclusive.overlaps(start, end) || (exclusive && h.normal.overlaps(start, end));
+}
+
+/**
+ * Is a run the class must avoid running at `at` (start <= at < end) and still running at `from`? What a proposal
+ * under the NULL-priority defect can see of the window [from, ...) (api_proposed_times: `run.state = running`).
+ */
+export function runningInto(h: HostTimeline, at: number, from: number, exclusive: boolean): boolean {
+  return runsInto(h.exclusive, at, from) || (exclusive && runsInto(h.normal, at, from));
+}
+
+function runsInto(list: RunList, at: number, from: number): boolean {
+  for (let i = list.firstFrom(at); i < list.length && list.starts[i] <= at; i++)
+    if (list.ends[i] > at && list.ends[i] > from) return true;
+  return false;
 }
