@@ -1,14 +1,21 @@
 // Expansion of full meshes (50, 100, 200, 300 addresses) with two jq variables per test.
 // Figures: wall time, combinations/second, jq processes started, peak memory; beside two baselines measured in
-// the same run: a plain loop building the same number of task objects, and JSON.stringify of the result.
+// the same run: a plain loop building the same number of task objects, and JSON.stringify of the result; and the
+// identical-task step (expand/identical-tasks.ts, part of the expansion) run again alone on the same result, so the
+// expansion without it is the wall time less that figure.
 import * as os from 'node:os';
 import type * as ExpandModule from '../server/src/template/expand';
 import type * as JqModule from '../server/src/template/jq';
+import type * as IdenticalModule from '../server/src/template/expand/identical-tasks';
 import { meshTemplate } from '../test/generated-templates';
 import { loadBundled } from './bundled';
 
-function loadBundledEngine(): typeof ExpandModule & typeof JqModule {
-  return loadBundled(['server/src/template/expand', 'server/src/template/jq']);
+function loadBundledEngine(): typeof ExpandModule & typeof JqModule & typeof IdenticalModule {
+  return loadBundled([
+    'server/src/template/expand',
+    'server/src/template/jq',
+    'server/src/template/expand/identical-tasks',
+  ]);
 }
 
 /** The same number of task-shaped objects built by a plain loop (what any implementation must at least pay). */
@@ -44,7 +51,7 @@ function baselineLoop(n: number): unknown[] {
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
-  const { expandTemplate, createJqRunner } = loadBundledEngine();
+  const { expandTemplate, createJqRunner, markIdenticalTasks } = loadBundledEngine();
   const jq = createJqRunner({ jqPath: process.env.JQ_PATH });
   if (jq.unavailable) {
     console.log(`skipped: ${jq.unavailable}`);
@@ -70,7 +77,7 @@ export async function run(): Promise<void> {
       .join(' ')} (wall times grow with load; node CPU does less)`,
   );
   console.log(
-    'addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify',
+    'addresses  tasks   expand wall  node CPU  jq wall  tasks/s  jq procs  heap peak  maxRSS  | loop baseline (wall / CPU)  ratio (wall / CPU) | stringify | identical step (wall / CPU, share)',
   );
   for (const n of [50, 100, 200, 300]) {
     const template = meshTemplate(n);
@@ -95,6 +102,13 @@ export async function run(): Promise<void> {
     const sample = r.combinations[n].pscheduler?.reference; // host-1 → host-2
     if (!sample || sample['display-set-dest'] !== 'Host 2')
       throw new Error(`jq values wrong: ${JSON.stringify(sample)}`);
+    if (r.combinations.some((c) => c.identicalTo)) throw new Error('a mesh of distinct addresses has no duplicates');
+    const ic0 = process.cpuUsage();
+    const i0 = performance.now();
+    markIdenticalTasks(r.combinations);
+    const identicalMs = performance.now() - i0;
+    const ic = process.cpuUsage(ic0);
+    const identicalCpuMs = (ic.user + ic.system) / 1000;
     const s0 = performance.now();
     const json = JSON.stringify(r.combinations);
     const stringifyMs = performance.now() - s0;
@@ -108,7 +122,7 @@ export async function run(): Promise<void> {
     const maxRss = process.resourceUsage().maxRSS * 1024;
     const rate = Math.round((r.combinations.length / ms) * 1000);
     console.log(
-      `${String(n).padStart(9)}  ${String(r.combinations.length).padStart(5)}  ${ms.toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(5)} ms  ${jqWall.toFixed(0).padStart(5)} ms  ${String(rate).padStart(7)}  ${String(procs).padStart(8)}  ${mb(heapPeak - heapBefore).padStart(9)}  ${mb(maxRss).padStart(6)}  | ${loopMs.toFixed(0).padStart(6)} ms / ${loopCpuMs.toFixed(0).padStart(4)} ms CPU  ${(ms / loopMs).toFixed(1).padStart(5)}× / ${(cpuMs / loopCpuMs).toFixed(1).padStart(4)}× CPU | ${stringifyMs.toFixed(0)} ms (${mb(json.length)})`,
+      `${String(n).padStart(9)}  ${String(r.combinations.length).padStart(5)}  ${ms.toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(5)} ms  ${jqWall.toFixed(0).padStart(5)} ms  ${String(rate).padStart(7)}  ${String(procs).padStart(8)}  ${mb(heapPeak - heapBefore).padStart(9)}  ${mb(maxRss).padStart(6)}  | ${loopMs.toFixed(0).padStart(6)} ms / ${loopCpuMs.toFixed(0).padStart(4)} ms CPU  ${(ms / loopMs).toFixed(1).padStart(5)}× / ${(cpuMs / loopCpuMs).toFixed(1).padStart(4)}× CPU | ${stringifyMs.toFixed(0)} ms (${mb(json.length)}) | ${identicalMs.toFixed(0)} ms / ${identicalCpuMs.toFixed(0)} ms CPU (${((identicalCpuMs / cpuMs) * 100).toFixed(1)}% of node CPU)`,
     );
     if (base.length !== r.combinations.length) throw new Error('baseline size mismatch');
   }
@@ -116,7 +130,10 @@ export async function run(): Promise<void> {
     'aim: 200 addresses (39,800 tasks) in under 2 s. node CPU = this process during the expansion; jq wall = time jq ran (two processes in parallel above 10,000 tasks);',
   );
   console.log(
-    '"heap peak" = heap growth during the expansion; maxRSS = process peak so far; ratios = expand / a plain loop building the same objects, wall and CPU.',
+    '"heap peak" = heap growth during the expansion; maxRSS = process peak so far; ratios = expand / a plain loop building the same objects, wall and CPU;',
+  );
+  console.log(
+    '"identical step" = marking the tasks pSConfig creates once (included in expand wall), run again alone on the same combinations; expand without it = wall less that.',
   );
 }
 

@@ -76,6 +76,7 @@ function gridText(g: ReportGrid): string {
   } else head.push(`no dashboard metric for ${g.testType ?? 'this'} tests: configuration only`);
   lines.push(head.join(' — '));
   if (g.error) lines.push(`  note: ${g.failedCombinations} combination(s) failed to expand: ${g.error}`);
+  if (g.identicalNote) lines.push(`  note: ${g.identicalNote}`);
   const at = new Map<string, ReportDirection>();
   for (const d of g.directions) at.set(`${d.row},${d.col},${d.half}`, d);
   if (g.square)

@@ -12,6 +12,7 @@ import {
   type TaskDiffSide,
 } from '../server/src/template/task-diff';
 import { canonicalJson } from '../server/src/template/expand/template-view';
+import { identicalText } from '../server/src/template/expand/identical-tasks';
 
 const num = (x: number): string => x.toLocaleString('en-US');
 const plural = (x: number, word: string): string => `${num(x)} ${word}${x === 1 ? '' : 's'}`;
@@ -83,6 +84,7 @@ export function rowsByTask(d: TaskDiffResult): TaskRow[] {
 function sideLine(name: string, s: TaskDiffSide): string {
   const bits = [plural(s.tasks, 'task')];
   if (s.failed) bits.push(`${num(s.failed)} failed${s.refused ? ` (${num(s.refused)} refused by pScheduler)` : ''}`);
+  if (s.identical) bits.push(`${num(s.identical)} identical (created once)`);
   if (s.taskErrors) bits.push(`${num(s.taskErrors)} task${s.taskErrors === 1 ? '' : 's'} stopped`);
   if (s.diagnostics) bits.push(`${plural(s.diagnostics.error, 'error')}, ${plural(s.diagnostics.warning, 'warning')}`);
   return `${name} ${s.source ?? ''}: ${s.error ? `cannot be expanded: ${s.error}` : bits.join(', ')}`;
@@ -95,7 +97,10 @@ export function renderText(d: TaskDiffResult): string {
   for (const h of d.hosts ?? []) out.push(`load ${h.host}: ${hostLoadChangeText(h)}`);
   for (const a of d.agents) {
     out.push('', `agent ${a.agent}: ${agentHeadline(a)}`);
-    for (const e of a.removed) out.push(`  - ${e.task}  ${e.addresses.join(' → ')}`);
+    for (const e of a.removed)
+      out.push(
+        `  - ${e.task}  ${e.addresses.join(' → ')}${e.identicalTo ? `  now ${identicalText(e.identicalTo)}` : ''}`,
+      );
     for (const e of a.added) out.push(`  + ${e.task}  ${e.addresses.join(' → ')}`);
     for (const e of a.changed)
       out.push(`  ~ ${e.task}  ${e.addresses.join(' → ')}  ${e.parts.map(partText).join('; ')}`);
@@ -257,7 +262,10 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
     let shown = 0;
     for (const a of d.agents) {
       const block: string[] = [`${mdCode(a.agent)}: ${mdText(agentHeadline(a))}`, ''];
-      for (const e of a.removed) block.push(`- − ${mdCode(e.task)} ${mdCode(e.addresses.join(' → '))}`);
+      for (const e of a.removed)
+        block.push(
+          `- − ${mdCode(e.task)} ${mdCode(e.addresses.join(' → '))}${e.identicalTo ? `: now ${mdText(identicalText(e.identicalTo))}` : ''}`,
+        );
       for (const e of a.added) block.push(`- \\+ ${mdCode(e.task)} ${mdCode(e.addresses.join(' → '))}`);
       for (const e of a.changed)
         block.push(

@@ -3,6 +3,7 @@
 // pScheduler would accept every task; 1: some combination or task failed, or pScheduler would refuse some task;
 // 2: the file cannot be read or parsed, or bad usage.
 import { expandText } from '../server/src/template/expand/from-text';
+import { identicalText } from '../server/src/template/expand/identical-tasks';
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
 import {
   commandArgs,
@@ -25,9 +26,12 @@ const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format
                            agents there are (exit 2 when none matches)
   --format json            (default) one element per combination:
                            {"task", "addresses", "agent", "flip", "pscheduler"} or {"task", "addresses", "error"};
-                           a task pScheduler would refuse also has "error" (the reason) and "refused" (each part)
-  --format pscheduler      the bare array of the task JSON pScheduler would accept, like \`psconfig pscheduler-tasks\`;
-                           failed combinations and refused tasks are reported on stderr
+                           a task pScheduler would refuse also has "error" (the reason) and "refused" (each part);
+                           a task identical to an earlier one of its agent has "identicalTo" {"task", "addresses",
+                           "addressValues"} and "notCreated" (why): pSConfig's agent creates it once
+  --format pscheduler      the bare array of the task JSON the agent would post and pScheduler accept, like
+                           \`psconfig pscheduler-tasks\`; failed combinations, refused tasks and identical tasks
+                           (posted once) are reported on stderr
   --include-refused        with --format pscheduler: also print the tasks pScheduler would refuse (a host's
                            \`psconfig pscheduler-tasks\` lists them too: the agent logs each task before posting it)
   --jq PATH                jq binary (default: JQ_PATH, node-jq's binary, then jq on PATH; a bare name: PATH)
@@ -137,6 +141,23 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
       failed = true;
       if (args.format === 'json') out.push({ task: c.task, addresses: c.addresses, error: c.error });
       else process.stderr.write(`error: ${c.error}\n`);
+    } else if (c.identicalTo) {
+      // Not a failure: the agent creates the earlier identical task and skips this one (identical-tasks.ts).
+      if (args.format === 'json') {
+        const { task, addresses, agent, flip, pscheduler, identicalTo } = c;
+        out.push({
+          task,
+          addresses,
+          agent,
+          flip: flip ?? false,
+          pscheduler,
+          identicalTo,
+          notCreated: identicalText(identicalTo),
+        });
+      } else
+        process.stderr.write(
+          `identical: task=${c.task},addresses=${c.addressValues.join('->')}: ${identicalText(c.identicalTo)}\n`,
+        );
     } else if (args.format === 'json') {
       out.push({
         task: c.task,

@@ -144,6 +144,10 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${args.file}: ${nothing}\n`);
     return 1;
   }
+  if (model.identical > 0)
+    process.stderr.write(
+      `note: ${model.identical} combination${model.identical === 1 ? '' : 's'} left out: identical to another task of the same agent, which pSConfig creates once (psconfig-tools expand names it)\n`,
+    );
   if (model.skipped > 0)
     process.stderr.write(
       `note: ${model.skipped} combination${model.skipped === 1 ? '' : 's'} left out: not created by the agents (failed to expand or refused by pScheduler; psconfig-tools expand says why)\n`,

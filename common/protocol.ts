@@ -51,6 +51,33 @@ export interface ExpandedCombination {
   error?: string;
   /** Set when the task JSON was built (`pscheduler` is there) but pScheduler would refuse it: each part it refuses. */
   refused?: PSchedulerRefusal[];
+  /**
+   * Set when the same agent already has an earlier combination whose task JSON is identical by pSConfig's checksum
+   * (schema, tool, href, start, until, detail and private `_` values left out): the agent creates that task once
+   * and skips this one. Not a failure (`error` is absent): not created, left out of counts and exports.
+   */
+  identicalTo?: IdenticalTaskRef;
+}
+
+/** The earlier combination of the same agent a duplicate is identical to (server/src/template/expand/identical-tasks.ts). */
+export interface IdenticalTaskRef {
+  task: string;
+  /** Names of its address objects, in order. */
+  addresses: string[];
+  /** Its `address` strings, in order (what `a → b` shows). */
+  addressValues: string[];
+}
+
+// The one wording of a duplicate, shared by the server, the CLI and the Tasks tree.
+/** `identical to mesh a → b (same task JSON): pSConfig creates it once` */
+export function identicalText(ref: IdenticalTaskRef): string {
+  const parts = ref.addressValues.length ? ref.addressValues : ref.addresses;
+  return `identical to ${ref.task} ${parts.join(' → ') || '(no addresses)'} (same task JSON): pSConfig creates it once`;
+}
+
+/** Whether the agent creates this combination's task: built, not refused, not a duplicate of an earlier one. */
+export function isCreated(c: Pick<ExpandedCombination, 'error' | 'pscheduler' | 'identicalTo'>): boolean {
+  return c.error === undefined && c.pscheduler !== undefined && c.identicalTo === undefined;
 }
 
 /** A part of a task pScheduler would refuse, checked offline against its plug-ins (docs/checks.md: pScheduler's own checks). */
@@ -103,10 +130,13 @@ export interface ExpandedTaskSummary {
   testType?: string;
   group?: string;
   groupType?: string;
-  /** Combinations that would be created: neither failed to expand nor refused by pScheduler. */
+  /** Combinations that would be created: neither failed to expand, nor refused by pScheduler, nor identical to one
+   *  the same agent creates already. */
   count: number;
   /** Of the combinations built, how many pScheduler would refuse (absent when none). */
   refused?: number;
+  /** Of the combinations built, how many are identical to an earlier one of their agent (absent when none). */
+  identical?: number;
   /** Distinct agents that schedule them. */
   agents: string[];
   /** A task-level error (for example scheduled-by too big) that stopped its iteration. */
@@ -228,14 +258,17 @@ export interface LensCommandResult {
 export interface PreviewTasksText {
   uri: string;
   version: number | null;
-  /** Agent → task → combination (`a → b`, `flip`, `✖ a → b  error`), then task errors and notes; one per line. */
+  /** Agent → task → combination (`a → b`, `flip`, `✖ a → b  error`, `= a → b  identical to …`), then task errors
+   *  and notes; one per line. */
   text: string;
-  /** The task JSON of every successful combination, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
+  /** The task JSON of every combination the agent creates, in pSConfig order, as `psconfig pscheduler-tasks` prints it. */
   tasks: PSchedulerTask[];
   /** Combinations that failed (listed in `text`, left out of `tasks`), pScheduler's refusals included. */
   failed: number;
   /** Of `failed`, the combinations pScheduler would refuse. */
   refused: number;
+  /** Combinations identical to an earlier one of their agent (listed in `text`, left out of `tasks`). */
+  identical: number;
   /** Set when the template cannot be expanded at all. */
   error?: string;
 }
@@ -302,6 +335,10 @@ export interface DashboardTaskPairs {
   /** Combinations that could not be expanded (not on the grid), and why the first one failed. */
   failed: number;
   error?: string;
+  /** Combinations identical to an earlier task of their agent (not on this grid: the agent creates that task once),
+   *  and what the first one is identical to; absent when none. */
+  identical?: number;
+  identicalTo?: IdenticalTaskRef;
 }
 
 export interface DashboardPairsParams {
@@ -383,6 +420,8 @@ export interface OpenDashboardArgs {
 export interface TaskDiffTask {
   task: string;
   addresses: string[];
+  /** A removed task whose new counterpart is identical to another task of its agent (created once, so this goes). */
+  identicalTo?: IdenticalTaskRef;
 }
 
 /** One part of a task's JSON that differs: `test.type`, `test.spec.<key>`, `archives`, `schedule`, `tools`,
@@ -426,6 +465,8 @@ export interface TaskDiffSide {
   /** Combinations that create none: failed expansions and, of those, tasks pScheduler would refuse. */
   failed: number;
   refused: number;
+  /** Combinations identical to an earlier one of their agent: no task of their own, no failure (absent when none). */
+  identical?: number;
   /** Tasks whose iteration stopped (for example `scheduled-by` too big). */
   taskErrors: number;
   /** Absent when the diagnostics were not computed. */

@@ -1,7 +1,7 @@
 // A task's configured directions placed in its grid: each cell has two halves, row → column and column → row, as
 // MaDDash splits its cells. A mesh shows every direction twice (a → b is the first half of (a, b) and the second
 // half of (b, a)); a half no direction fills is "not configured".
-import type { DashboardTaskPairs } from '../common/protocol';
+import { identicalText, type DashboardTaskPairs } from '../common/protocol';
 import { metricsFor, type MetricId } from './metrics';
 
 export interface Direction {
@@ -34,6 +34,9 @@ export interface DashboardGrid {
   spec: DashboardTaskPairs['spec'];
   failed: number;
   error?: string;
+  /** Why combinations of this task are not on its grid although they expand: identical to an earlier task of their
+   *  agent, which pSConfig creates once (on that task's grid). */
+  identicalNote?: string;
 }
 
 export function buildGrid(p: DashboardTaskPairs): DashboardGrid {
@@ -80,5 +83,10 @@ export function buildGrid(p: DashboardTaskPairs): DashboardGrid {
     spec: p.spec,
     failed: p.failed,
     error: p.error,
+    ...(p.identical && p.identicalTo
+      ? {
+          identicalNote: `${p.identical} combination(s) not on this grid: the first is ${identicalText(p.identicalTo)}`,
+        }
+      : {}),
   };
 }

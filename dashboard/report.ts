@@ -46,6 +46,8 @@ export interface ReportGrid {
   /** Combinations that could not be expanded. */
   failedCombinations: number;
   error?: string;
+  /** Combinations on another task's grid: identical tasks, created once (DashboardGrid.identicalNote). */
+  identicalNote?: string;
 }
 
 export interface DashboardReport {
@@ -98,6 +100,7 @@ export function reportOf(session: DashboardSession, stats: RefreshStats, templat
       counts,
       failedCombinations: g.failed,
       error: g.error,
+      ...(g.identicalNote ? { identicalNote: g.identicalNote } : {}),
     };
   });
   return { template, generatedAt: new Date().toISOString(), grids, stats };

@@ -69,10 +69,17 @@ test('a disjoint group shows its two sides: A as rows, B as columns, B → A in 
   const d = drawn(both);
   assert.equal(d.get('host-a.perfsonar.net,host-b.perfsonar.net,0'), 'host-a.perfsonar.net>host-b.perfsonar.net');
   assert.equal(d.get('host-a.perfsonar.net,host-b.perfsonar.net,1'), 'host-b.perfsonar.net>host-a.perfsonar.net');
-  // Unidirectional: the B → A halves are not configured.
-  const uni = drawn(tasks.find((t) => t.task === 'example-task-throughput-uni')!);
-  assert.equal(uni.size, 2);
-  assert.ok([...uni.keys()].every((k) => k.endsWith(',0')));
+  // Unidirectional: the B → A halves are not configured. Its a → b and a → c are the first task's task JSON (same
+  // test, schedule and archives): pSConfig's agent creates them once (task_manager.py _need_new_task), so they are
+  // on the first task's grid only, and this one says why.
+  const uniPairs = tasks.find((t) => t.task === 'example-task-throughput-uni')!;
+  assert.equal(drawn(uniPairs).size, 0);
+  assert.equal(uniPairs.identical, 2);
+  assert.equal(uniPairs.identicalTo?.task, 'example-task-throughput');
+  assert.match(
+    buildGrid(uniPairs).identicalNote ?? '',
+    /^2 combination\(s\) not on this grid: the first is identical to example-task-throughput host-a\.perfsonar\.net → host-b\.perfsonar\.net/,
+  );
   // Excludes: a → f is not configured, f → a is.
   const ex = tasks.find((t) => t.task === 'example-task-throughput-exclude')!;
   assert.deepEqual(ex.rowLabels, ['host-a.perfsonar.net', 'host-b.perfsonar.net', 'host-c.perfsonar.net']);
@@ -189,4 +196,24 @@ test('a task filter keeps only the named tasks', async () => {
     pairs.tasks.map((t) => t.task),
     ['mesh-trace'],
   );
+});
+
+test('identical tasks: a second template task with the same pairs has an empty grid that says why', async () => {
+  // Two tasks with the same test, schedule and archive on the same mesh: pSConfig's agent creates each task once
+  // (task_manager.py _need_new_task), as the first task's; its results are on the first task's grid only.
+  const text = readFileSync(examplePath('perl-shared--client-psconfig-mesh.json'), 'utf8');
+  const t = JSON.parse(text) as { tasks: Record<string, unknown> };
+  t.tasks.again = t.tasks['example-task-throughput'];
+  const result = await expandText({ uri: 'file:///t.json', version: null, text: JSON.stringify(t) });
+  const [first, again] = dashboardPairsOf(result, t, undefined).tasks;
+  assert.equal(first.directions.length / 6, 6);
+  assert.equal(first.identical, undefined);
+  assert.equal(again.directions.length / 6, 0);
+  assert.equal(again.failed, 0);
+  assert.equal(again.identical, 6);
+  assert.deepEqual(again.identicalTo, {
+    task: 'example-task-throughput',
+    addresses: ['host-a.perfsonar.net', 'host-b.perfsonar.net'],
+    addressValues: ['host-a.perfsonar.net', 'host-b.perfsonar.net'],
+  });
 });

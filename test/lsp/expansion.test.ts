@@ -189,3 +189,51 @@ test('a task pScheduler would refuse comes over the wire as failed, with the rea
   );
   client.close(uri);
 });
+
+test('a mesh naming an address twice: lens, hover, counts and preview say 6 tasks, 4 identical, created once', async () => {
+  const uri = 'file:///tmp/psconfig-lsp-expand/twice.json';
+  const text = meshText.replace(
+    '{ "name": "host-c.perfsonar.net" }',
+    '{ "name": "host-c.perfsonar.net" },\n                { "name": "host-a.perfsonar.net" }',
+  );
+  assert.notEqual(text, meshText);
+  await client.open(uri, text);
+  // Positions a, b, c, a; pairs of two positions with different addresses: 10 combinations, of which b → a, c → a,
+  // a → b and a → c come a second time (task_manager.py _need_new_task: created once per agent).
+  const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
+  const lens = resolved.find((l) => l.command?.command === ServerCommands.showTasks);
+  assert.equal(lens?.command?.title, '6 tasks for 3 agents (+4 identical, created once)');
+  const h = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri },
+    position: positionOf(text, '"example-group-mesh": {', 3),
+  });
+  assert.match((h.contents as { value: string }).value, /6 tasks for 3 agents \(\+4 identical, created once\)/);
+  const r = await expand({ uri });
+  assert.equal(r.combinations.length, 10);
+  assert.equal(r.tasks[0].count, 6);
+  assert.equal(r.tasks[0].identical, 4);
+  assert.deepEqual(
+    r.combinations.filter((x) => x.identicalTo).map((x) => x.addressValues.join(' → ')),
+    [`${b} → ${a}`, `${c} → ${a}`, `${a} → ${b}`, `${a} → ${c}`],
+  );
+  // sliced for one agent: its two tasks, its two duplicates
+  const forA = await expand({ uri, agentAddresses: [a] });
+  assert.equal(forA.tasks[0].count, 2);
+  assert.equal(forA.tasks[0].identical, 2);
+  const preview = await client.request<PreviewTasksText>('workspace/executeCommand', {
+    command: ServerCommands.previewTasks,
+    arguments: [uri],
+  });
+  assert.equal(preview.tasks.length, 6);
+  assert.equal(preview.identical, 4);
+  assert.equal(preview.failed, 0);
+  assert.ok(
+    preview.text.includes(
+      `    = ${a} → ${b}  identical to example-task-throughput ${a} → ${b} (same task JSON): pSConfig creates it once`,
+    ),
+    preview.text,
+  );
+  assert.ok(preview.text.includes(`${a}  2 tasks, 2 identical (created once)`), preview.text);
+  client.close(uri);
+});

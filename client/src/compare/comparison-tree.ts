@@ -3,6 +3,7 @@
 // JSON side by side.
 import {
   hostLoadChangeText,
+  identicalText,
   loadPercent,
   taskDiffHeadline,
   type CompareTasksResult,
@@ -275,14 +276,16 @@ export class ComparisonTreeModel {
         const a = d.agents[node.agent];
         const e = a[node.entryKind][node.index];
         const parts = 'parts' in e ? (e as TaskDiffChanged).parts : [];
-        const what = parts.map((p) => (p.part === 'task' ? 'renamed' : p.part)).join(', ');
+        // A removed task that is now a duplicate of another task of its agent: say which.
+        const same = e.identicalTo ? identicalText(e.identicalTo) : undefined;
+        const what = same ?? parts.map((p) => (p.part === 'task' ? 'renamed' : p.part)).join(', ');
         const verb = { removed: 'removed', added: 'added', changed: 'changed' }[node.entryKind];
         return {
           id: `entry:${a.agent}:${node.entryKind}:${node.index}`,
           label: e.task,
           description: `${e.addresses.join(' → ')}${what ? ` · ${what}` : ''}`,
           tooltip: [
-            `${e.task} ${e.addresses.join(' → ')} (${verb})`,
+            `${e.task} ${e.addresses.join(' → ')} (${verb}${same ? `: now ${same}` : ''})`,
             ...parts.map((p) => `${p.part}${p.note ? `: ${p.note}` : ''}`),
           ].join('\n'),
           icon:

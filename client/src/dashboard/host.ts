@@ -163,6 +163,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       times: res.map((r) => r.time ?? null),
       failedCombinations: g.failed,
       error: g.error,
+      ...(g.identicalNote ? { identicalNote: g.identicalNote } : {}),
     };
   }
 

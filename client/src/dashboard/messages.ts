@@ -51,6 +51,8 @@ export interface GridInfo {
   times: (number | null)[];
   failedCombinations: number;
   error?: string;
+  /** Combinations on another task's grid: identical tasks, which pSConfig creates once. */
+  identicalNote?: string;
 }
 
 export interface ValuesUpdate {

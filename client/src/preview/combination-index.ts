@@ -11,6 +11,8 @@ export interface AgentBucket {
   failed: number;
   /** Of `failed`, the combinations pScheduler would refuse. */
   refused: number;
+  /** Combinations identical to an earlier one of this agent (`identicalTo`): not created, not failed either. */
+  identical: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export class CombinationIndex {
       if (!list) bucket.tasks.set(c.task, (list = []));
       list.push(n);
       if (c.error !== undefined) bucket.failed++;
+      else if (c.identicalTo !== undefined) bucket.identical++;
       else bucket.ok++;
       if (c.refused !== undefined) bucket.refused++;
     }
@@ -104,7 +107,7 @@ export class CombinationIndex {
   private bucket(agent: string): AgentBucket {
     let b = this.byAgent.get(agent);
     if (!b) {
-      b = { tasks: new Map(), ok: 0, failed: 0, refused: 0 };
+      b = { tasks: new Map(), ok: 0, failed: 0, refused: 0, identical: 0 };
       this.byAgent.set(agent, b);
     }
     return b;

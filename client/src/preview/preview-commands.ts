@@ -145,13 +145,17 @@ export function registerPreviewCommands(
     }
     const taskJson = pschedulerTaskArray(result);
     await vscode.workspace.fs.writeFile(uri, Buffer.from(formatTaskArray(taskJson), 'utf8'));
-    const failed = result.combinations.length - taskJson.length;
+    const identical = result.combinations.filter((c) => c.identicalTo !== undefined).length;
+    const failed = result.combinations.length - taskJson.length - identical;
     const refused = result.combinations.filter((c) => c.refused !== undefined).length;
     if (interactive) {
       const scope = agentAddresses.length ? ` for agent ${agentAddresses.join(', ')}` : '';
       const skipped =
         (failed - refused ? ` ${failed - refused} failed combination(s) left out, as the agent would skip them.` : '') +
-        (refused ? ` ${refused} task(s) pScheduler would refuse left out.` : '');
+        (refused ? ` ${refused} task(s) pScheduler would refuse left out.` : '') +
+        (identical
+          ? ` ${identical} task(s) identical to another of their agent left out: pSConfig creates each once.`
+          : '');
       void vscode.window.showInformationMessage(
         `Exported ${taskJson.length} pScheduler task(s)${scope} to ${path.basename(uri.path)}.${skipped}`,
       );

@@ -1,6 +1,12 @@
 // Text of the task JSON the preview shows and exports, and the address of a read-only task document.
 // Pure (no `vscode`): the document provider and the export command call these.
-import type { ExpandTasksResult, ExpandedCombination, PSchedulerTask } from '../../../common/protocol';
+import {
+  identicalText,
+  isCreated,
+  type ExpandTasksResult,
+  type ExpandedCombination,
+  type PSchedulerTask,
+} from '../../../common/protocol';
 
 export { TASK_DOCUMENT_SCHEME } from '../language/document-schemes';
 
@@ -8,11 +14,12 @@ export { TASK_DOCUMENT_SCHEME } from '../language/document-schemes';
  * The task JSON of every combination that would be created, in pSConfig order, as a bare array like the one
  * `psconfig pscheduler-tasks` prints. Failed combinations are left out, as the agent skips them; so are the
  * tasks pScheduler would refuse (the agent posts them and they are not created; on a real host
- * `pscheduler-tasks` still lists them, since the agent logs each task before posting it). The caller reports both.
+ * `pscheduler-tasks` still lists them, since the agent logs each task before posting it), and the duplicates of
+ * a task the same agent creates already (`identicalTo`: posted once). The caller reports all three.
  */
 export function pschedulerTaskArray(result: ExpandTasksResult): PSchedulerTask[] {
   const tasks: PSchedulerTask[] = [];
-  for (const c of result.combinations) if (c.error === undefined && c.pscheduler) tasks.push(c.pscheduler);
+  for (const c of result.combinations) if (isCreated(c)) tasks.push(c.pscheduler!);
   return tasks;
 }
 
@@ -30,6 +37,11 @@ export function formatCombinationDocument(c: ExpandedCombination | undefined, mi
   if (c.refused !== undefined && c.pscheduler) {
     const { task, addresses, error, refused, pscheduler } = c;
     return JSON.stringify({ task, addresses, error, refused, pscheduler }, null, 2) + '\n';
+  }
+  if (c.identicalTo !== undefined && c.pscheduler) {
+    // The JSON as the template yields it, with why the agent does not post it.
+    const { task, addresses, identicalTo, pscheduler } = c;
+    return JSON.stringify({ task, addresses, notCreated: identicalText(identicalTo), pscheduler }, null, 2) + '\n';
   }
   if (c.error !== undefined || !c.pscheduler) {
     return JSON.stringify({ task: c.task, addresses: c.addresses, error: c.error ?? 'no task JSON' }, null, 2) + '\n';

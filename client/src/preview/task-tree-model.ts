@@ -9,6 +9,7 @@
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
 import {
+  identicalText,
   refusalPartLabel,
   type ScheduleAgentLoad,
   type ExpandTasksResult,
@@ -49,6 +50,7 @@ export type IconId =
   | 'arrow-right'
   | 'arrow-swap'
   | 'circle-small'
+  | 'copy'
   | 'ellipsis';
 
 export interface TreeItemView {
@@ -60,7 +62,8 @@ export interface TreeItemView {
   collapsible: 'none' | 'collapsed';
   /**
    * For `view/item/context` menus: message, notes, note, agent, task, combination, combinationError,
-   * combinationRefused (failed: pScheduler would refuse its task JSON, which opens), more.
+   * combinationRefused (failed: pScheduler would refuse its task JSON, which opens), combinationIdentical (not
+   * created: identical to an earlier task of its agent; its JSON opens), more.
    */
   contextValue: string;
   /** Set on combinations that have task JSON: the key that `combinationByKey` resolves. */
@@ -79,13 +82,14 @@ export function combinationLabel(c: ExpandedCombination): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `3 tasks, 2 failed (1 refused by pScheduler)` */
-function countText(ok: number, failed: number, refused: number): string {
-  if (!failed) return plural(ok, 'task');
+/** `3 tasks, 2 failed (1 refused by pScheduler), 1 identical (created once)` */
+function countText(ok: number, failed: number, refused: number, identical: number): string {
+  const same = identical ? `, ${identical} identical (created once)` : '';
+  if (!failed) return plural(ok, 'task') + same;
   const why = refused
     ? ` (${refused === failed ? (failed === 1 ? 'refused' : 'all refused') : `${refused} refused`} by pScheduler)`
     : '';
-  return `${plural(ok, 'task')}, ${failed} failed${why}`;
+  return `${plural(ok, 'task')}, ${failed} failed${why}${same}`;
 }
 
 export class TaskTreeModel {
@@ -388,7 +392,7 @@ export class TaskTreeModel {
     const ok = bucket?.ok ?? 0;
     const failed = bucket?.failed ?? 0;
     const label = node.agent === '' ? NO_AGENT_LABEL : node.agent;
-    const description = countText(ok, failed, bucket?.refused ?? 0);
+    const description = countText(ok, failed, bucket?.refused ?? 0, bucket?.identical ?? 0);
     const load = this.loadText(node.agent);
     return {
       id: node.id,
@@ -405,14 +409,16 @@ export class TaskTreeModel {
     const numbers = this.getIndex().list(node.agent, node.task);
     let failed = 0;
     let refused = 0;
+    let identical = 0;
     for (const n of numbers) {
       const c = this.result?.combinations[n];
       if (c?.error !== undefined) failed++;
+      else if (c?.identicalTo !== undefined) identical++;
       if (c?.refused !== undefined) refused++;
     }
-    const ok = numbers.length - failed;
+    const ok = numbers.length - failed - identical;
     const summary = this.summaries.get(node.task);
-    const count = countText(ok, failed, refused);
+    const count = countText(ok, failed, refused, identical);
     const parts = [
       summary?.testType ?? 'unknown test',
       summary?.group ? `group ${summary.group}` : undefined,
@@ -461,6 +467,19 @@ export class TaskTreeModel {
         icon: 'error',
         collapsible: 'none',
         contextValue: 'combinationError',
+      };
+    }
+    if (c.identicalTo !== undefined) {
+      // Not a failure: the agent skips it because it already creates the same task; greyed, its JSON opens.
+      return {
+        id: node.id,
+        label,
+        description: identicalText(c.identicalTo),
+        tooltip: `${c.task}: ${names}\nscheduled by ${c.agent ?? '?'}\nNot created: ${identicalText(c.identicalTo)}. pSConfig's agent creates each identical task (same task JSON less schema, tool, start, until and private values) once per agent.\nClick to open the task JSON.`,
+        icon: 'copy',
+        collapsible: 'none',
+        contextValue: 'combinationIdentical',
+        openKey: node.key,
       };
     }
     const flip = c.flip ? `\nflip: the scheduled-by member is no-agent, so ${c.agent ?? '?'} schedules it` : '';

@@ -325,7 +325,9 @@ export class TasksView implements vscode.TreeDataProvider<TaskTreeNode>, vscode.
         ? new vscode.ThemeColor('problemsErrorIcon.foreground')
         : v.icon === 'warning'
           ? new vscode.ThemeColor('problemsWarningIcon.foreground')
-          : undefined;
+          : v.icon === 'copy' // a duplicate the agent does not create: greyed
+            ? new vscode.ThemeColor('disabledForeground')
+            : undefined;
     item.iconPath = new vscode.ThemeIcon(v.icon, color);
     if (v.openKey && this.current.state.kind === 'result') {
       // In lazy-agents mode the combination comes from its agent's own expansion: name that scope.

@@ -94,6 +94,7 @@ export function countTasks(text: string): TaskFact[] {
   return countCombinations(value).tasks.map((t) => ({
     task: t.task,
     count: t.count,
+    identical: t.identical,
     agents: t.agents,
     disabled: t.disabled,
     error: t.error,

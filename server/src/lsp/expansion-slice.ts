@@ -3,8 +3,9 @@
 // (server/src/template/expand/engine.ts) returns for the filtered request, field for field (elapsedMs aside):
 // - combinations: the full list keeps one entry per built combination in plan order, so filtering by the
 //   scheduler's effective address and cutting at `limit` gives the engine's list;
-// - tasks: `count` is planned combinations minus failures (pScheduler's refusals included) among the built ones,
-//   `refused` the refusals among them, `agents` the matching ones;
+// - tasks: `count` is planned combinations minus failures (pScheduler's refusals included) and duplicates
+//   (`identicalTo`, always of the same agent) among the built ones, `refused` and `identical` their numbers,
+//   `agents` the matching ones;
 // - agents: first-seen order is preserved by filtering;
 // - notes: template and task notes do not depend on the filter; `combination` notes (raised while filling a
 //   combination: variable divergences, per-participant contexts) do, so they are kept when all of the task's
@@ -57,10 +58,13 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
   const keptPerTask = new Map<string, number>();
   const failed = new Map<string, number>();
   const refused = new Map<string, number>();
+  const identical = new Map<string, number>();
   for (const c of kept) {
     keptPerTask.set(c.task, (keptPerTask.get(c.task) ?? 0) + 1);
     if (c.error !== undefined) failed.set(c.task, (failed.get(c.task) ?? 0) + 1);
     if (c.refused !== undefined) refused.set(c.task, (refused.get(c.task) ?? 0) + 1);
+    // A duplicate names an earlier combination of its own agent, so an agent filter keeps both or neither.
+    if (c.identicalTo !== undefined) identical.set(c.task, (identical.get(c.task) ?? 0) + 1);
   }
 
   const notes = [];
@@ -77,14 +81,16 @@ export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): Expa
 
   const tasks = full.tasks.map((t): ExpandedTaskSummary => {
     if (t.disabled) return t;
-    const { refused: _all, ...rest } = t;
+    const { refused: _all, identical: _same, ...rest } = t;
     const s: ExpandedTaskSummary = {
       ...rest,
-      count: (planned.get(t.task) ?? 0) - (failed.get(t.task) ?? 0),
+      count: (planned.get(t.task) ?? 0) - (failed.get(t.task) ?? 0) - (identical.get(t.task) ?? 0),
       agents: matches ? t.agents.filter(matches) : t.agents,
     };
     const r = refused.get(t.task);
     if (r) s.refused = r;
+    const same = identical.get(t.task);
+    if (same) s.identical = same;
     return s;
   });
   return {

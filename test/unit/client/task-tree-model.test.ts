@@ -117,6 +117,29 @@ test('failed combinations are error items with the message and no document to op
   assert.ok(m.item(good).openKey);
 });
 
+test('a duplicate of an earlier task of its agent: greyed (copy icon), saying what it repeats, not counted, its JSON opens', () => {
+  const same = { task: 'tput', addresses: ['a', 'b'], addressValues: ['a.example', 'b.example'] };
+  const m = model(
+    result([
+      combo('tput', ['a', 'b'], 'a.example'),
+      combo('tput', ['a', 'c'], 'a.example'),
+      combo('tput', ['a', 'b'], 'a.example', { identicalTo: same }),
+    ]),
+  );
+  const agent = m.roots()[0];
+  assert.equal(m.item(agent).description, '2 tasks, 1 identical (created once)');
+  assert.equal(m.item(agent).icon, 'server', 'not a failure');
+  const task = m.children(agent)[0];
+  assert.equal(m.item(task).description, 'throughput · group g-mesh · 2 tasks, 1 identical (created once)');
+  assert.equal(m.item(task).icon, 'checklist');
+  const dup = m.item(m.children(task)[2]);
+  assert.equal(dup.icon, 'copy');
+  assert.equal(dup.contextValue, 'combinationIdentical');
+  assert.equal(dup.description, 'identical to tput a.example → b.example (same task JSON): pSConfig creates it once');
+  assert.match(dup.tooltip ?? '', /Not created/);
+  assert.equal(m.combinationByKey(dup.openKey ?? '')?.identicalTo, same);
+});
+
 test('a failed combination without a scheduling agent gets its own bucket', () => {
   const m = model(
     result([

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ExpandedCombination } from '../../../common/protocol';
+import { identicalText, type ExpandedCombination } from '../../../common/protocol';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
 import { formatCombinationDocument, formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
@@ -54,7 +54,10 @@ for (const file of [
       const c: ExpandedCombination = r.combinations[n.index];
       const item = m.item(n);
       assert.equal(item.label, c.addressValues.join(' → '));
-      assert.equal(item.description === 'flip', c.flip === true);
+      // A duplicate of an earlier task of its agent (the netsage mesh has 16: two tasks share test and pairs) says
+      // so instead; it is not created, but its JSON opens.
+      if (c.identicalTo !== undefined) assert.equal(item.description, identicalText(c.identicalTo));
+      else assert.equal(item.description === 'flip', c.flip === true);
       if (c.error === undefined) assert.equal(m.combinationByKey(item.openKey ?? ''), c);
       else assert.equal(item.icon, 'error');
     }

@@ -209,13 +209,17 @@ test('countCombinations agrees with the full expansion, without jq', async () =>
   };
   const full = await expand(t);
   const counts = countCombinations(t);
-  // The count without jq is of the tasks the agent would post: pScheduler's refusals (test type `x`) included.
+  // The count without jq is of the tasks the agent would post: pScheduler's refusals (test type `x`) included, and
+  // the duplicates jq makes: `{% jq .task %}` fills every spec of an agent alike, which only the engine sees.
   assert.ok(full.tasks.some((x) => x.refused));
   assert.deepEqual(
     counts.tasks.map((x) => [x.task, x.count, x.agents]),
-    full.tasks.map((x) => [x.task, x.count + (x.refused ?? 0), x.agents.length]),
+    full.tasks.map((x) => [x.task, x.count + (x.refused ?? 0) + (x.identical ?? 0), x.agents.length]),
   );
-  assert.deepEqual(counts.tasks[0], { task: 'm', count: 6, agents: 2, disabled: false });
+  // a schedules a→b, a→c and b→a (b is no-agent: flipped), c the other three; each agent's three are alike: one
+  // posted (and refused), two identical to it
+  assert.deepEqual([full.tasks[0].refused, full.tasks[0].identical], [2, 4]);
+  assert.deepEqual(counts.tasks[0], { task: 'm', count: 6, identical: 0, agents: 2, disabled: false });
   assert.match(counts.tasks[1].error ?? '', /scheduled-by property for task l is too big/);
   assert.equal(countCombinations(t, ['C']).tasks[0].count, 3);
 });

@@ -204,3 +204,34 @@ test('refused tasks in pscheduler format: left out and reported on stderr; --inc
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--include-refused goes with --format pscheduler/);
 });
+
+test('identical tasks: json marks the second with identicalTo and why; pscheduler posts it once and says so', () => {
+  // A list group naming its address twice: pSConfig's agent creates the task once (task_manager.py
+  // _need_new_task: duplicate_new_task_map), so the second combination is not a task of its own, and no failure.
+  const dir = mkdtempSync(join(tmpdir(), 'expand-identical-'));
+  const file = join(dir, 'twice.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      addresses: { a: { address: 'host-a.example.net' } },
+      groups: { g: { type: 'list', addresses: [{ name: 'a' }, { name: 'a' }] } },
+      tests: { ping: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
+      tasks: { ping: { group: 'g', test: 'ping' } },
+    }),
+  );
+  const json = run(file);
+  assert.equal(json.code, 0, json.err);
+  const out = JSON.parse(json.out) as (JsonElement & { identicalTo?: unknown; notCreated?: string })[];
+  assert.equal(out.length, 2);
+  assert.equal(out[0].identicalTo, undefined);
+  assert.deepEqual(out[1].identicalTo, { task: 'ping', addresses: ['a'], addressValues: ['host-a.example.net'] });
+  assert.equal(out[1].notCreated, 'identical to ping host-a.example.net (same task JSON): pSConfig creates it once');
+  assert.deepEqual(out[1].pscheduler, out[0].pscheduler);
+  const posted = run(file, '--format', 'pscheduler');
+  assert.equal(posted.code, 0, posted.err);
+  assert.equal((JSON.parse(posted.out) as unknown[]).length, 1);
+  assert.match(
+    posted.err,
+    /^identical: task=ping,addresses=host-a\.example\.net: identical to ping host-a\.example\.net \(same task JSON\): pSConfig creates it once$/m,
+  );
+});

@@ -267,3 +267,32 @@ test('a template that no longer parses: every task removed, the side says why, t
   assert.equal(d.new.tasks, 0);
   assert.equal(changeLosesSomething(d), true);
 });
+
+test('identical tasks: a task that becomes a duplicate of another is removed, naming it; naming an address twice changes nothing', async () => {
+  // pSConfig's agent creates identical tasks once per agent (task_manager.py _need_new_task): when t2's schedule
+  // becomes t1's, t2's task JSON is t1's, so the agent deletes t2's running task and keeps t1's.
+  const A = 'host-a.example.net';
+  const before: Obj = {
+    addresses: { a: { address: A } },
+    groups: { g1: { type: 'list', addresses: [{ name: 'a' }] }, g2: { type: 'list', addresses: [{ name: 'a' }] } },
+    tests: { ping: { type: 'rtt', spec: { dest: '{% address[0] %}' } } },
+    schedules: { h1: { repeat: 'PT1H' }, h2: { repeat: 'PT2H' } },
+    tasks: { t1: { group: 'g1', test: 'ping', schedule: 'h1' }, t2: { group: 'g2', test: 'ping', schedule: 'h2' } },
+  };
+  const after = clone(before);
+  ((after.tasks as Obj).t2 as Obj).schedule = 'h1';
+  const d = await diffObjs(before, after);
+  assert.deepEqual(d.summary, { added: 0, removed: 1, changed: 0, agentsAffected: 1 });
+  assert.deepEqual(d.agents[0].removed, [
+    { task: 't2', addresses: [A], identicalTo: { task: 't1', addresses: ['a'], addressValues: [A] } },
+  ]);
+  assert.deepEqual(d.newFailures, []);
+  assert.deepEqual([d.new.tasks, d.new.failed, d.new.identical], [1, 0, 1]);
+  // The group of t1 naming its address a second time: the same tasks on the host, so no difference at all.
+  const twice = clone(before);
+  ((twice.groups as Obj).g1 as Obj).addresses = [{ name: 'a' }, { name: 'a' }];
+  const same = await diffObjs(before, twice);
+  assert.deepEqual(same.summary, { added: 0, removed: 0, changed: 0, agentsAffected: 0 });
+  assert.deepEqual(same.newFailures, []);
+  assert.equal(same.new.identical, 1);
+});

@@ -46,9 +46,9 @@ export async function diffObjs(
 export const keyOf = (c: Pick<ExpandedCombination, 'task' | 'addressValues' | 'agent'>): string =>
   `${c.agent}|${c.task}|${c.addressValues.join('->')}`;
 
-/** The keys of the combinations that create a task (no error, not refused). */
+/** The keys of the combinations that create a task (no error, not refused, not identical to an earlier one). */
 export function taskKeys(r: ExpandTasksResult): string[] {
-  return r.combinations.filter((c) => c.error === undefined && c.pscheduler).map(keyOf);
+  return r.combinations.filter((c) => c.error === undefined && c.pscheduler && !c.identicalTo).map(keyOf);
 }
 
 /** The diff's entries of one kind as the same keys. */

@@ -272,7 +272,10 @@ function renderSubtitle(): void {
       : `${g.groupType ?? 'group'}: rows are sources, columns destinations; each cell: top row → column, bottom column → row`,
   );
   subtitle.textContent = parts.join(' · ');
-  if (g.error) message.textContent = `${g.failedCombinations} combination(s) could not be expanded: ${g.error}`;
+  const notes: string[] = [];
+  if (g.error) notes.push(`${g.failedCombinations} combination(s) could not be expanded: ${g.error}`);
+  if (g.identicalNote) notes.push(g.identicalNote);
+  if (notes.length) message.textContent = notes.join(' · ');
 }
 
 function renderMetricChoice(): void {

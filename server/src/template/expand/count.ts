@@ -3,13 +3,16 @@
 import { ClassContext } from './address-classes';
 import { requestingAgentFrom } from './engine';
 import { NodeTable } from './groups';
-import { isObject, stripHashKeys, viewOf } from './template-view';
+import { canonicalJson, isObject, stripHashKeys, strList, TemplateView, viewOf } from './template-view';
 import { TooDeepError } from '../nesting';
-import { agentMatcher, planTask } from './scheduling';
+import { agentMatcher, planTask, type TaskPlan } from './scheduling';
 
 export interface TaskCount {
   task: string;
+  /** Combinations less those identical to an earlier one of their agent (as far as known without filling). */
   count: number;
+  /** Combinations left out of `count` as identical to an earlier one (pSConfig creates the task once). */
+  identical: number;
   agents: number;
   disabled: boolean;
   error?: string;
@@ -42,18 +45,53 @@ export function countCombinations(template: unknown, agentAddresses?: string[]):
   const nodes = new NodeTable();
   const matches = agentMatcher(agentAddresses);
   const tasks: TaskCount[] = [];
+  const seen = new Set<string>();
   for (const [name, task] of view.tasks) {
     const plan = planTask(view, classes, nodes, name, task, matches);
     const agents = new Set(
       plan.combos.map((c) => (c.scheduler.parentAddress ?? c.scheduler.address ?? '').toLowerCase()),
     );
+    const identical = plan.disabled ? 0 : sameInputs(view, name, plan, seen);
     tasks.push({
       task: name,
-      count: plan.disabled ? 0 : plan.combos.length,
+      count: plan.disabled ? 0 : plan.combos.length - identical,
+      identical,
       agents: plan.disabled ? 0 : agents.size,
       disabled: plan.disabled,
       ...(plan.error ? { error: plan.error } : {}),
     });
   }
   return { tasks, approximate };
+}
+
+/**
+ * The engine marks identical tasks on their filled JSON (identical-tasks.ts); without filling, a combination is
+ * certainly identical to an earlier one when it is made from the same inputs: the same test, schedule, archives,
+ * reference, tools and priority (by value), the same address entries in the same order, the same scheduler and
+ * flip. That is the duplicate of a group naming an address twice, of two groups selecting the same pair, and of
+ * two template tasks with the same test, schedule and archives. A task whose inputs use jq is only compared with
+ * itself (jq may read the task's own definition). Different inputs that fill to the same JSON are found by the
+ * engine only. Returns how many of this task's combinations repeat an earlier key (which `seen` collects).
+ */
+function sameInputs(view: TemplateView, name: string, plan: TaskPlan, seen: Set<string>): number {
+  if (!plan.combos.length) return 0;
+  const task = plan.task;
+  const archives = strList(task.archives).map((a) => view.archives.get(a) ?? null);
+  const inputs = canonicalJson({
+    test: plan.test ?? null,
+    schedule: plan.schedule ?? null,
+    archives,
+    reference: task.reference ?? null,
+    tools: task.tools ?? null,
+    priority: task.priority ?? null,
+  });
+  const key = /\{%\s*jq\b/.test(inputs) ? `task ${JSON.stringify(name)}` : inputs;
+  let identical = 0;
+  for (const c of plan.combos) {
+    let k = `${key}\u0000${c.scheduler.id}\u0000${c.flip ? 1 : 0}`;
+    for (const m of c.members) k += `\u0000${m.id}`;
+    if (seen.has(k)) identical++;
+    else seen.add(k);
+  }
+  return identical;
 }

@@ -157,8 +157,10 @@ function taskPairs(
   // exclude keeps out of the first position still come in template order.
   // A task pScheduler would refuse stays on the grid: its direction is configured (the agent posts it every run),
   // and the grid shows what the archive holds for it (nothing, or results from before the template changed).
+  let identical = 0;
+  let identicalTo: DashboardTaskPairs['identicalTo'];
   for (const c of combos) {
-    if (!c.pscheduler) continue;
+    if (!c.pscheduler || isDuplicate(c)) continue;
     if (sides) {
       if (aSide.has(c.addresses[0]) && bSide.has(c.addresses[1])) rows.add(c.addresses[0], c.addressValues[0]);
     } else rows.add(c.addresses[0] ?? c.addressValues[0] ?? '', c.addressValues[0] ?? c.addresses[0] ?? '');
@@ -167,6 +169,12 @@ function taskPairs(
     if (!c.pscheduler) {
       failed++;
       error ??= c.error;
+      continue;
+    }
+    // The agent creates the task it duplicates (of this task or another): its results are that task's, on its grid.
+    if (isDuplicate(c)) {
+      identical++;
+      identicalTo ??= c.identicalTo;
       continue;
     }
     const s = isObj(c.pscheduler.test.spec) ? c.pscheduler.test.spec : {};
@@ -234,8 +242,12 @@ function taskPairs(
     spec: spec ?? {},
     failed,
     error: error ?? task.error,
+    ...(identical ? { identical, identicalTo } : {}),
   };
 }
+
+/** Identical to an earlier task of its agent and not failed itself (identical-tasks.ts). */
+const isDuplicate = (c: ExpandedCombination): boolean => c.identicalTo !== undefined && c.error === undefined;
 
 /**
  * The dashboard grids of an expansion (all agents, no limit). `template` (the parsed template) is read for the

@@ -1,7 +1,7 @@
 // A task's dashboard as the language server can give it to an editor without the extension's panel (the Dashboard
 // lens in Neovim, Emacs, Helix): the grid's shape, its configured directions and the archives they write to. The
 // latest results need the archive, which the language server never reads: the text names the CLI command that does.
-import type { DashboardTaskPairs } from '../../../../common/protocol';
+import { identicalText, type DashboardTaskPairs } from '../../../../common/protocol';
 
 /** Directions listed at most (a 200-member mesh has 39,800; the count above the list stays whole). */
 export const MAX_DIRECTION_LINES = 5000;
@@ -33,6 +33,10 @@ export function dashboardText(pairs: DashboardTaskPairs, templatePath: string, c
       `${plural(pairs.failed, 'combination')} could not be expanded and ${pairs.failed === 1 ? 'is' : 'are'} not on the grid${pairs.error ? `: ${pairs.error}` : ''}`,
     );
   else if (pairs.error) lines.push(`error: ${pairs.error}`);
+  if (pairs.identical && pairs.identicalTo)
+    lines.push(
+      `${plural(pairs.identical, 'combination')} not on the grid, ${pairs.identical === 1 ? 'it is' : 'the first is'} ${identicalText(pairs.identicalTo)}`,
+    );
   lines.push('');
   lines.push('Archives the directions write to:');
   if (pairs.archives.length === 0) lines.push('  (none with an esmond URL: the dashboard has nothing to read)');

@@ -4,6 +4,8 @@
 //   gather   compiled templates per combination and ONE batched jq run for every `{% jq %}`    (gather.ts)
 //   fill     variables into the templates, task JSON assembled and checked as pScheduler checks it
 //            (pscheduler/task-check.ts); per-task summary                                    (fill.ts)
+//   identical  per agent, a task identical to an earlier one is marked: pSConfig creates it once
+//                                                                                (identical-tasks.ts)
 import { ExpandTasksResult } from '../../../../common/protocol';
 import { JqRunner } from '../jq';
 import { runTemplateJq } from './template-jq';
@@ -15,6 +17,7 @@ import { TooDeepError } from '../nesting';
 import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
 import { fillCombinations, summarise } from './fill';
+import { markIdenticalTasks } from './identical-tasks';
 import { ExpansionNotes } from './notes';
 import { TaskChecker } from '../pscheduler/task-check';
 
@@ -98,7 +101,16 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
 
   // ---- fill --------------------------------------------------------------------------------------------------------
   const { combinations, failures, refusals } = fillCombinations(gathered, jqCell, notes, new TaskChecker());
-  const { tasks, agents } = summarise(plans.list, failures, refusals);
+  // ---- identical tasks: what the agent skips as a duplicate of an earlier task of its own ---------------------
+  const same = markIdenticalTasks(combinations);
+  for (const plan of plans.list) {
+    // A refused duplicate is never posted: it moves from the failures to the identical ones.
+    const n = same.wereRefused.get(plan.name);
+    if (!n) continue;
+    failures.set(plan, (failures.get(plan) ?? 0) - n);
+    refusals.set(plan, (refusals.get(plan) ?? 0) - n);
+  }
+  const { tasks, agents } = summarise(plans.list, failures, refusals, same.identical);
   return done({ tasks, combinations, truncated: gathered.truncated, agents });
 }
 

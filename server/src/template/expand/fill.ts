@@ -192,6 +192,8 @@ export function summarise(
   plans: TaskPlan[],
   failures: Map<TaskPlan, number>,
   refusals: Map<TaskPlan, number> = new Map(),
+  /** Per task name: combinations identical to an earlier one of their agent (identical-tasks.ts). */
+  identical: Map<string, number> = new Map(),
 ): { tasks: ExpandedTaskSummary[]; agents: string[] } {
   const agents: string[] = [];
   const seenAgents = new Set<string>();
@@ -214,13 +216,15 @@ export function summarise(
       testType: typeof p.test?.type === 'string' ? p.test.type : undefined,
       group: p.groupName,
       groupType: typeof p.group?.type === 'string' ? p.group.type : undefined,
-      count: p.disabled ? 0 : p.combos.length - (failures.get(p) ?? 0),
+      count: p.disabled ? 0 : p.combos.length - (failures.get(p) ?? 0) - (identical.get(p.name) ?? 0),
       agents: p.disabled ? [] : taskAgents,
     };
     if (p.error) s.error = p.error;
     if (p.disabled) s.disabled = true;
     const refused = refusals.get(p);
     if (refused && !p.disabled) s.refused = refused;
+    const same = identical.get(p.name);
+    if (same && !p.disabled) s.identical = same;
     return s;
   });
   return { tasks, agents };

@@ -1,9 +1,22 @@
 // The Tasks view as plain text, for editors without it (Neovim, Emacs, Helix call the server's
 // `psconfig.server.previewTasks` command): agent → task → combination, in pSConfig order, plus the bare task JSON.
-import type { ExpandTasksResult, PreviewTasksText, PSchedulerTask } from '../../../../common/protocol';
+import {
+  identicalText,
+  type ExpandTasksResult,
+  type PreviewTasksText,
+  type PSchedulerTask,
+} from '../../../../common/protocol';
 
 export function previewText(r: ExpandTasksResult): PreviewTasksText {
-  const out: PreviewTasksText = { uri: r.uri, version: r.version, text: '', tasks: [], failed: 0, refused: 0 };
+  const out: PreviewTasksText = {
+    uri: r.uri,
+    version: r.version,
+    text: '',
+    tasks: [],
+    failed: 0,
+    refused: 0,
+    identical: 0,
+  };
   if (r.error) {
     out.error = r.error;
     out.text = `cannot expand: ${r.error}\n`;
@@ -12,6 +25,7 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
   const summaries = new Map(r.tasks.map((t) => [t.task, t]));
   // agent → task → lines, in first-seen order.
   const byAgent = new Map<string, Map<string, string[]>>();
+  const identical = new Map<string, number>(); // per agent: listed, left out of its count
   for (const c of r.combinations) {
     const agent = c.agent ?? '(failed)';
     let tasks = byAgent.get(agent);
@@ -23,6 +37,11 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
       out.failed++;
       if (c.refused) out.refused++;
       lines.push(`    ✖ ${pair}  ${c.error}`);
+    } else if (c.identicalTo) {
+      // Listed, so a group naming an address twice can be seen, but not counted nor in `tasks`: never posted.
+      out.identical++;
+      identical.set(agent, (identical.get(agent) ?? 0) + 1);
+      lines.push(`    = ${pair}  ${identicalText(c.identicalTo)}`);
     } else {
       lines.push(`    ${pair}${c.flip ? '  flip' : ''}`);
       if (c.pscheduler) out.tasks.push(c.pscheduler as PSchedulerTask);
@@ -30,9 +49,10 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
   }
   const text: string[] = [];
   for (const [agent, tasks] of byAgent) {
-    let count = 0;
+    let count = -(identical.get(agent) ?? 0);
     for (const lines of tasks.values()) count += lines.length;
-    text.push(`${agent}  ${count} task${count === 1 ? '' : 's'}`);
+    const same = identical.get(agent) ? `, ${identical.get(agent)} identical (created once)` : '';
+    text.push(`${agent}  ${count} task${count === 1 ? '' : 's'}${same}`);
     for (const [task, lines] of tasks) {
       const s = summaries.get(task);
       const what = [s?.testType, s?.group ? `group ${s.group}` : undefined].filter(Boolean).join(' · ');

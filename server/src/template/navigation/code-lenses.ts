@@ -6,7 +6,7 @@ import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { tasksExpanding } from '../variable-table';
-import { perDay, plural, type ExpansionFacts } from './hover';
+import { identicalNote, perDay, plural, type ExpansionFacts } from './hover';
 import { grafanaLensTitle, grafanaView } from '../grafana/agent-view';
 
 export interface TaskLens {
@@ -77,7 +77,7 @@ export function taskLensTitle(task: string, facts: ExpansionFacts): string {
   const s = facts.tasks.find((t) => t.task === task);
   if (!s) return 'not expanded';
   if (s.error) return `cannot expand: ${s.error}`;
-  const n = `${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}`;
+  const n = `${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}`;
   return s.disabled ? `${n} (disabled)` : n;
 }
 

@@ -15,6 +15,8 @@ import { hoverReference } from './reference-completion';
 export interface TaskFact {
   task: string;
   count: number;
+  /** Combinations left out of `count`: identical to an earlier task of their agent, which pSConfig creates once. */
+  identical?: number;
   /** Number of distinct scheduling agents. */
   agents: number;
   error?: string;
@@ -89,7 +91,7 @@ function groupFacts(model: TemplateModel, group: string, value: JsonNode | undef
     else if (s.error) lines.push(`Task ${code(task)}: ${plain(s.error)}`);
     else
       lines.push(
-        `Task ${code(task)}: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${s.disabled ? ' (disabled)' : ''}`,
+        `Task ${code(task)}: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}${s.disabled ? ' (disabled)' : ''}`,
       );
   }
   if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
@@ -100,9 +102,14 @@ function taskFacts(task: string, facts?: ExpansionFacts): string {
   const s = facts?.tasks.find((x) => x.task === task);
   if (!s) return '';
   if (s.error) return `Cannot be expanded: ${plain(s.error)}`;
-  const yields = `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}.`;
+  const yields = `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}.`;
   const run = facts?.schedule?.find((x) => x.task === task);
   return run ? `${yields}\n\n${scheduleFacts(run)}` : yields;
+}
+
+/** ` (+2 identical, created once)`: combinations pSConfig's agent skips as duplicates of an earlier task. */
+export function identicalNote(s: Pick<TaskFact, 'identical'>): string {
+  return s.identical ? ` (+${s.identical} identical, created once)` : '';
 }
 
 /** Runs a day as the simulated schedule found them (per pScheduler task and in all), the run, the class. */

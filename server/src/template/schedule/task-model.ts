@@ -56,6 +56,9 @@ export interface ScheduleModel {
   hosts: string[];
   /** Combinations left out: failed to expand, refused by pScheduler, or a test type pScheduler does not have. */
   skipped: number;
+  /** Combinations left out as identical to an earlier task of their agent: pSConfig creates that task once
+   *  (task_manager.py _need_new_task; expand/identical-tasks.ts marks them). */
+  identical: number;
   assumptions: ScheduleAssumptions;
 }
 
@@ -77,7 +80,12 @@ export function buildScheduleModel(
   };
   const tasks: ScheduleTask[] = [];
   let skipped = 0;
+  let identical = 0;
   for (const c of combinations) {
+    if (c.identicalTo && !c.error) {
+      identical++;
+      continue;
+    }
     const t = c.pscheduler;
     const cls = t && typeof t.test?.type === 'string' ? schedulingClassOf(t.test.type) : undefined;
     if (!t || c.error || c.refused || !cls || !isObject(t.test.spec)) {
@@ -109,7 +117,7 @@ export function buildScheduleModel(
       unmodelledFields: ['start', 'until', 'max-runs'].filter((k) => schedule[k] !== undefined),
     });
   }
-  return { tasks, hosts, skipped, assumptions };
+  return { tasks, hosts, skipped, identical, assumptions };
 }
 
 /** Per host: exclusive and normal load, tasks (hosts in id order). */

@@ -11,20 +11,24 @@
 // - renaming an address object (same address string) changes nothing, as on a host.
 // A combination that fails (expansion error or a task pScheduler would refuse) creates no task: a task that
 // starts failing is "removed" and listed among the new failures.
+// A combination identical to an earlier one of its agent (`identicalTo`, expand/identical-tasks.ts) creates no task
+// either, but is no failure: a task that becomes such a duplicate is "removed", naming what it is identical to.
 // Keys repeat when a group names an address twice; the n-th occurrence on one side pairs with the n-th on the
 // other. Added and changed tasks come in the new version's pSConfig order, removed ones in the old version's.
-import type {
-  ExpandedCombination,
-  ExpandTasksResult,
-  TaskDiffAgent,
-  TaskDiffChanged,
-  TaskDiffDiagnostic,
-  TaskDiffDiagnosticCounts,
-  TaskDiffFailure,
-  TaskDiffHostLoad,
-  TaskDiffResult,
-  TaskDiffSide,
-  TaskDiffTask,
+import {
+  isCreated,
+  type IdenticalTaskRef,
+  type ExpandedCombination,
+  type ExpandTasksResult,
+  type TaskDiffAgent,
+  type TaskDiffChanged,
+  type TaskDiffDiagnostic,
+  type TaskDiffDiagnosticCounts,
+  type TaskDiffFailure,
+  type TaskDiffHostLoad,
+  type TaskDiffResult,
+  type TaskDiffSide,
+  type TaskDiffTask,
 } from '../../../../common/protocol';
 import { jsonEqual } from './json-equal';
 import { taskParts } from './parts';
@@ -47,7 +51,8 @@ export interface DiffSideInput {
 export const RENAME_NOTE =
   "same task JSON on the same addresses: pSConfig's agent finds the same checksum and keeps the running task";
 
-const isTask = (c: ExpandedCombination): boolean => c.error === undefined && c.pscheduler !== undefined;
+/** A combination the agent creates a task for: built, not refused, not identical to an earlier one. */
+const isTask = isCreated;
 
 /**
  * [agent, task, addresses...] as one string, each part prefixed by its length: no address string can make two
@@ -92,11 +97,17 @@ export function diffExpansions(old: DiffSideInput, next: DiffSideInput): TaskDif
   const taken = new Uint8Array(oldList.length);
   const kept = new Uint8Array(oldList.length);
   const newFailures: TaskDiffFailure[] = [];
+  /** Old tasks whose new counterpart is a duplicate: why they are removed. */
+  const nowIdentical = new Map<ExpandedCombination, IdenticalTaskRef>();
 
   for (const n of next.result.combinations) {
     const oi = firstFree(oldIndex.get(keyOf(n)), taken);
     if (oi !== undefined) taken[oi] = 1;
     const o = oi === undefined ? undefined : oldList[oi];
+    if (n.identicalTo !== undefined && n.error === undefined) {
+      if (o && isTask(o)) nowIdentical.set(o, n.identicalTo);
+      continue;
+    }
     if (!isTask(n)) {
       // An old task whose new counterpart fails is removed (in the old order, below).
       if (!o || o.error !== n.error) newFailures.push(failureOf(n));
@@ -114,13 +125,19 @@ export function diffExpansions(old: DiffSideInput, next: DiffSideInput): TaskDif
   for (let i = 0; i < oldList.length; i++)
     if (!kept[i] && isTask(oldList[i])) acc(oldList[i].agent).removed.push(oldList[i]);
   for (const a of byAgent.values()) pairRenames(a);
+  const removedEntry = (c: ExpandedCombination): TaskDiffTask => {
+    const e = entryOf(c);
+    const same = nowIdentical.get(c);
+    if (same) e.identicalTo = same;
+    return e;
+  };
   for (const t of next.result.tasks) {
     if (!t.error) continue;
     const before = old.result.tasks.find((x) => x.task === t.task);
     if (before?.error !== t.error) newFailures.push({ task: t.task, error: t.error });
   }
 
-  const agents = orderedAgents(byAgent, old.result.agents, next.result.agents);
+  const agents = orderedAgents(byAgent, old.result.agents, next.result.agents, removedEntry);
   const summary = { added: 0, removed: 0, changed: 0, agentsAffected: agents.length };
   for (const a of agents) {
     summary.added += a.added.length;
@@ -188,7 +205,12 @@ function failureOf(c: ExpandedCombination): TaskDiffFailure {
 }
 
 /** Affected agents in the old version's first-seen order, then the new version's, then any others. */
-function orderedAgents(byAgent: Map<string, AgentAcc>, oldAgents: string[], newAgents: string[]): TaskDiffAgent[] {
+function orderedAgents(
+  byAgent: Map<string, AgentAcc>,
+  oldAgents: string[],
+  newAgents: string[],
+  removedEntry: (c: ExpandedCombination) => TaskDiffTask,
+): TaskDiffAgent[] {
   const rank = new Map<string, number>();
   for (const a of [...oldAgents, ...newAgents]) if (!rank.has(a)) rank.set(a, rank.size);
   const out: TaskDiffAgent[] = [];
@@ -197,7 +219,7 @@ function orderedAgents(byAgent: Map<string, AgentAcc>, oldAgents: string[], newA
     out.push({
       agent,
       added: a.added.map(entryOf),
-      removed: a.removed.map(entryOf),
+      removed: a.removed.map(removedEntry),
       changed: a.changed,
     });
   }
@@ -212,6 +234,7 @@ function sideOf(s: DiffSideInput): TaskDiffSide {
   if (s.result.error !== undefined) side.error = s.result.error;
   for (const c of s.result.combinations) {
     if (isTask(c)) side.tasks++;
+    else if (c.identicalTo !== undefined && c.error === undefined) side.identical = (side.identical ?? 0) + 1;
     else {
       side.failed++;
       if (c.refused) side.refused++;
