@@ -36,18 +36,7 @@ export interface Side {
  * Differences between the model and pScheduler known when this suite was written, by `scenario/aspect`: the test of
  * that aspect is a todo naming it. Remove an entry when the model is fixed (the todo then passes).
  */
-const TWICE =
-  'the model creates the identical task twice (main does not yet mark identical combinations; pSConfig creates one)';
-export const KNOWN_DIFFERENCES: Record<string, string> = {
-  'no-slip-identical/tasks': TWICE,
-  // Its second copy conflicts with the first: "Gave up ..." runs pScheduler never has, and many more lost runs.
-  'no-slip-identical/reasons': TWICE,
-  'no-slip-identical/lost': TWICE,
-  'slip-50s/tasks': TWICE,
-  'slip-50s/verdict': TWICE,
-  'slip-50s/reasons': TWICE,
-  'slip-50s/lost': TWICE,
-};
+export const KNOWN_DIFFERENCES: Record<string, string> = {};
 
 /** The model's assumptions for the live instances. */
 export function liveAssumptions(postSeconds: number): Partial<ScheduleAssumptions> {

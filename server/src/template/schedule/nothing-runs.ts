@@ -15,7 +15,7 @@ export function whyNothingRuns(combinations: readonly ExpandedCombination[], mod
   for (const c of combinations) {
     if (c.refused) refused++;
     else if (c.error) failed++;
-    else if ((c as { identicalTo?: unknown }).identicalTo !== undefined) identical++;
+    else if (c.identicalTo !== undefined) identical++;
     else other++;
   }
   const parts = [
