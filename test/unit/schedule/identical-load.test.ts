@@ -1,6 +1,6 @@
 // A group naming an address twice used to double that host's load in the schedule model: pSConfig's agent creates
 // each identical task once per agent (perfsonar/psconfig 5.2.4 psconfig/client/pscheduler/task_manager.py:315-331
-// _need_new_task, duplicate_new_task_map; the live run in tools/pscheduler-live/agent/README.md (a) saw one
+// _need_new_task, duplicate_new_task_map; the live suite (test/pscheduler, scenario slip-50s) saw one
 // pScheduler task for a list group [a, a]), so the model leaves the duplicates out and counts them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,6 +5,7 @@
 import { blockersOfEach } from './blockers';
 import { effectiveSlip, type SimulationResult } from './simulate';
 import { NONSTART_REASONS, REASON_GAVE_UP, REASON_NO_TIMES, RUN_NONSTART } from './run-log';
+import { taskTotals } from './report';
 import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
 import { pyTruthy } from './participants';
@@ -127,18 +128,13 @@ function lostRuns(
   let scheduled = 0;
   let nonstart = 0;
   const losing: { t: ScheduleTask; lost: number; wanted: number; scheduled: number }[] = [];
-  // report.ts taskTotals written out: no totals object per task (a mesh has tens of thousands of tasks).
   for (const t of tasks) {
-    let w = 0;
-    let s = 0;
-    for (let d = 0, cell = t.index * sim.days; d < sim.days; d++, cell++) {
-      w += sim.wanted[cell];
-      s += sim.scheduled[cell];
-      nonstart += sim.nonstart[cell];
-    }
-    wanted += w;
-    scheduled += s;
-    if (s < w) losing.push({ t, lost: w - s, wanted: w, scheduled: s });
+    const r = taskTotals(sim, t.index);
+    wanted += r.wanted;
+    scheduled += r.scheduled;
+    nonstart += r.nonstart;
+    if (r.scheduled < r.wanted)
+      losing.push({ t, lost: r.wanted - r.scheduled, wanted: r.wanted, scheduled: r.scheduled });
   }
   if (losing.length === 0) return undefined;
   losing.sort((x, y) => y.lost - x.lost || x.t.index - y.t.index);
@@ -312,13 +308,8 @@ function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | un
   };
 }
 
-/** 12,368: what toLocaleString('en-US') prints, written out for whole numbers (the first call sets up ICU's formatter). */
 function fmt(n: number): string {
-  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
-  const digits = String(Math.abs(n));
-  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
-  for (let k = out.length; k < digits.length; k += 3) out += `,${digits.slice(k, k + 3)}`;
-  return n < 0 ? `-${out}` : out;
+  return n.toLocaleString('en-US');
 }
 
 function percent(x: number): string {
