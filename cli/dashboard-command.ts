@@ -147,7 +147,7 @@ export async function runDashboardCommand(argv: string[]): Promise<number> {
   });
   if (expansion.error) {
     process.stderr.write(`${args.file}: ${expansion.error}\n`);
-    return 2;
+    return expansion.rejected ? 1 : 2;
   }
   const unknown = args.tasks.filter((t) => !expansion.tasks.some((s) => s.task === t));
   if (unknown.length) {

@@ -88,7 +88,11 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
   });
   if (result.error) {
     process.stderr.write(`${args.file}: ${result.error}\n`);
-    return 2;
+    if (!result.rejected) return 2;
+    // Read, but pSConfig's agent creates nothing from it: an empty list and a finding (exit 1), as for a template
+    // whose every combination fails.
+    process.stdout.write('[]\n');
+    return 1;
   }
   if (args.agents.length > 0) {
     // An --agent that schedules nothing is usually a typo: say so and list the agents there are.

@@ -134,7 +134,7 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
   const expansion = await expandText({ uri, version: null, text: input.text, includes, jq: { path: args.jq } });
   if (expansion.error) {
     process.stderr.write(`${args.file}: ${expansion.error}\n`);
-    return 2;
+    return expansion.rejected ? 1 : 2; // rejected: no task would run, as below
   }
   for (const n of expansion.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
   const model = buildScheduleModel(expansion.combinations, { ...DEFAULT_ASSUMPTIONS, ...args.assumptions });

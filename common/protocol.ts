@@ -175,6 +175,12 @@ export interface ExpandTasksResult {
   version: number | null;
   /** Set when the template cannot be expanded at all (JSON syntax error, not an object, ...). */
   error?: string;
+  /**
+   * Set with `error` when the template is read but pSConfig's agent rejects it whole (the official schema, an
+   * include it cannot read, a reference to nothing): the agent creates no task from it. Tools report it as a
+   * finding (no task), not as a file they could not read.
+   */
+  rejected?: boolean;
   tasks: ExpandedTaskSummary[];
   combinations: ExpandedCombination[];
   /** True when `limit` cut the list. */

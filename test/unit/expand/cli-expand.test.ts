@@ -89,10 +89,23 @@ test('every example template runs through the CLI (exit 0, or 1 with per-combina
     assert.ok(r.code === 0 || r.code === 1, `${f}: exit ${r.code} ${r.err}`);
     assert.ok(r.out.startsWith('['), `${f}: no JSON on stdout (exit ${r.code}): ${r.err}`);
     const out = JSON.parse(r.out) as JsonElement[];
-    if (r.code === 1) assert.ok(out.some((e) => e.error) || /error: /.test(r.err), f);
+    if (r.code === 1) assert.ok(out.some((e) => e.error) || /error: |agent rejects this template/.test(r.err), f);
   }
-  // The PWA import's tasks name a missing archive, but its groups are empty: no combination, nothing to report.
-  assert.deepEqual(JSON.parse(run(join(examples, 'pwa--import3-i2-ap-rex-expected.json')).out), []);
+  // Two real templates name objects they do not define: pSConfig's agent rejects each whole (validate_refs,
+  // psconfig config.py ~246-340; base_agent.py ~388-402). Checked with pSConfig 5.2.4's own Config.validate_refs:
+  // these are its first sentences for them.
+  for (const [f, sentence] of [
+    ['qa--psconfig-netsage-mesh.json', 'Group group_2 references an address object 62.40.106.8 that does not exist.'],
+    [
+      'pwa--import3-i2-ap-rex-expected.json',
+      'Task Manlan to PacWave Latency Testspec references an archive config-archive0 that does not exist.',
+    ],
+  ]) {
+    const r = run(join(examples, f));
+    assert.equal(r.code, 1, r.err);
+    assert.deepEqual(JSON.parse(r.out), []);
+    assert.ok(r.err.includes(`psconfig_ref_validation_error): ${sentence}`), r.err);
+  }
 });
 
 test('exit 1 with a pSConfig-worded error for a failing combination; exit 2 for unreadable or invalid files', () => {
@@ -137,7 +150,7 @@ test('exit 1 with a pSConfig-worded error for a failing combination; exit 2 for 
   const na = run(noArchive, '--format', 'pscheduler');
   assert.equal(na.code, 1);
   assert.deepEqual(JSON.parse(na.out), []);
-  assert.match(na.err, /^error: task=task,addresses=a->b,error=Unable to find archive defined in task: nope$/m);
+  assert.match(na.err, /agent rejects this template.*: Task task references an archive nope that does not exist\.$/m);
   assert.equal(run(bad, '--format', 'yaml').code, 2);
 });
 

@@ -11,6 +11,7 @@ test('mesh: every ordered pair, first-index-major; excludes-self host (default) 
       c: { address: 'c' },
       c2: { address: 'c' },
     },
+    hosts: { H: {}, h: {} },
     groups: {
       g: { type: 'mesh', addresses: sel('a', 'b', 'c', 'c2') },
       gAddr: { type: 'mesh', addresses: sel('a', 'b', 'c2'), 'excludes-self': 'address' },
@@ -125,6 +126,9 @@ test('disabled addresses, hosts and inherited disabled skip combinations; task d
 });
 
 test('no-agent: the first member with an agent schedules, flip is true, localhost becomes its address', async () => {
+  // A standalone "{% localhost %}" is the scheduled-by address when flipped, and the bare word localhost otherwise
+  // (psconfig parsers/template.py _parse_localhost ~107-113): that task JSON does not parse and the agent skips it
+  // (parsers/base_template.py expand ~60-66).
   const t = template({
     addresses: {
       a: { address: 'a' },
@@ -146,13 +150,14 @@ test('no-agent: the first member with an agent schedules, flip is true, localhos
   });
   const r = await expand(t);
   // n, h and l have no agent: pairs among them have no scheduler and are skipped.
-  assert.deepEqual(pairs(r), ['a->n', 'a->h', 'a->lx', 'n->a', 'h->a', 'lx->a']);
+  assert.deepEqual(pairs(r), ['!a->n', '!a->h', '!a->lx', 'n->a', 'h->a', 'lx->a']);
   const flipped = r.combinations.find((c) => c.addressValues[0] === 'n');
   assert.equal(flipped?.flip, true);
   assert.equal(flipped?.agent, 'a');
   assert.deepEqual(flipped?.pscheduler?.test.spec, { flip: true, host: 'a', by: 'a', text: 'f=true' });
   const straight = r.combinations[0];
-  assert.deepEqual(straight.pscheduler?.test.spec, { flip: false, host: 'localhost', by: 'a', text: 'f=false' });
+  assert.equal(straight.pscheduler, undefined);
+  assert.match(straight.error ?? '', /Unable to create valid JSON after expanding template/);
 });
 
 test('agent matching: case-insensitive exact, by the parent address for labels; scheduled_by_address is the label address', async () => {
@@ -186,12 +191,15 @@ test('selector "disabled": true is skipped as the docs say, with a note that the
   assert.ok(r.notes.some((n) => /neither pSConfig implementation reads/.test(n.message)));
 });
 
-test('a selector naming a missing address yields nothing, with a note', async () => {
+test("a selector naming a missing address: pSConfig's agent rejects the whole template", async () => {
+  // psconfig client/psconfig/config.py validate_refs ~295-302 (_ref_check_addr_select), then base_agent.py
+  // ~388-402: a reference error means the agent creates nothing from the template.
   const r = await expand(
     template({ addresses: addrs('a', 'b'), groups: { g: { type: 'mesh', addresses: sel('a', 'b', 'zz') } } }),
   );
-  assert.deepEqual(pairs(r), ['a->b', 'b->a']);
-  assert.ok(r.notes.some((n) => /address object zz that does not exist/.test(n.message)));
+  assert.deepEqual(pairs(r), []);
+  assert.equal(r.rejected, true);
+  assert.match(r.error ?? '', /Group g references an address object zz that does not exist\.$/);
 });
 
 test('# comment keys are stripped before expansion (pSConfig 5.2)', async () => {

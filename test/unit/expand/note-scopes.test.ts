@@ -17,18 +17,19 @@ test('notes carry their scope: template (includes, classes), task (planning), co
       }),
       tests: {
         pair: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } },
-        lh: { type: 'rtt', spec: { dest: 'https://{% localhost %}/x' } },
+        lh: { type: 'rtt', spec: { dest: 'h', note: '{% jq null %}' } },
       },
       includes: ['/nonexistent/psconfig-include.json'],
     },
     {
       loadIncludes: async (refs) =>
-        refs.map((ref) => ({ ref, kind: 'local', relative: false, status: 'failed', error: 'not found' })),
+        // not read here (a failed read would make the agent reject the template: no notes but that)
+        refs.map((ref) => ({ ref, kind: 'local', relative: false, status: 'skipped', reason: 'not allowed' })),
     },
   );
   const scopeOf = (re: RegExp): string | undefined => r.notes.find((n) => re.test(n.message))?.scope;
   assert.equal(scopeOf(/psconfig-include/), 'template');
   assert.equal(scopeOf(/priority is 0/), 'task');
-  assert.equal(scopeOf(/\{% localhost %\} expands to the string "localhost"/), 'combination');
+  assert.equal(scopeOf(/returned null: kept as JSON null/), 'combination');
   for (const n of r.notes) assert.equal(n.task === undefined, n.scope === 'template', JSON.stringify(n));
 });

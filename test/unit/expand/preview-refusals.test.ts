@@ -94,9 +94,9 @@ test('archives: archiver data and archive fields as pScheduler checks them, name
       archives: {
         good: { archiver: 'http', data: { schema: 2, _url: 'https://ma.example.net/logstash', op: 'put' } },
         meta: { archiver: 'http', data: { schema: 2, _url: 'https://ma.example.net/', _meta: { x: 1 } } },
-        ttl: { archiver: 'syslog', data: { ident: 'x' }, ttl: '3 days' },
+        log: { archiver: 'syslog', data: { ident: 'x', facility: 'nowhere' } },
       },
-      task: { archives: ['good', 'meta', 'ttl'] },
+      task: { archives: ['good', 'meta', 'log'] },
     }),
   );
   const refused = r.combinations[0].refused ?? [];
@@ -104,12 +104,24 @@ test('archives: archiver data and archive fields as pScheduler checks them, name
     refused.map((x) => [x.part, x.name, x.index, x.plugin]),
     [
       ['archive', 'meta', 1, 'http'],
-      ['archive', 'ttl', 2, 'syslog'],
+      ['archive', 'log', 2, 'syslog'],
     ],
   );
   assert.match(refused[0].problems[0], /does not take `_meta`/);
-  assert.match(refused[1].problems[0], /`ttl` must be an ISO 8601 duration/);
+  assert.match(refused[1].problems[0], /facility/);
   assert.match(r.combinations[0].error ?? '', /^pScheduler would refuse this task: archive meta \(http, schema 2\): /);
+  // An archive `ttl` that is not an ISO 8601 duration already fails the official schema (ArchiveSpecification's
+  // ttl: Duration pattern), so pSConfig's agent rejects the whole template before pScheduler sees a task.
+  const ttl = await expand(
+    mesh({
+      tests: throughput({}),
+      archives: { ttl: { archiver: 'syslog', data: { ident: 'x' }, ttl: '3 days' } },
+      task: { archives: ['ttl'] },
+    }),
+  );
+  assert.equal(ttl.rejected, true);
+  assert.match(ttl.error ?? '', /JSON Path: archives\/ttl\/ttl: '3 days' does not match/);
+  assert.deepEqual(ttl.combinations, []);
 });
 
 test('an unknown archiver, test type or context is refused with the closest name', async () => {
@@ -161,9 +173,13 @@ test("tools: the task's tools must include one that can run the test; none means
     [['tools', 'latency']],
   );
   assert.match(r.combinations[0].error ?? '', /tools for the latency test: none of the task's tools can run/);
-  // a tool pScheduler does not ship (a site's own) is not judged
+  // A tool pScheduler 5.x does not ship is offered by no participant: pick_tool finds none in common and the lead
+  // refuses the task (pschedulerapiserver/tasks.py pick_tool ~38-107, ~463-490).
   const own = await expand(mesh({ tests: latency, task: { tools: ['my-own-tool'] } }));
-  assert.equal(own.combinations[0].refused, undefined);
+  assert.deepEqual(
+    own.combinations[0].refused?.map((x) => [x.part, x.problems[0]]),
+    [['tools', "none of the task's tools can run this latency spec: pScheduler 5.x has no tool `my-own-tool`."]],
+  );
 });
 
 test('verdicts are cached per part: a mesh checks each distinct spec, archive and context once', () => {

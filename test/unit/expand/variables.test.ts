@@ -127,14 +127,15 @@ test('variables are expanded in test, archives, contexts and reference only; sch
       },
     },
     contexts: { c1: { context: 'linuxnns', data: { namespace: '{% address[0] %}' }, _meta: {} } },
-    schedules: { s: { repeat: 'PT1H', start: '{% address[0] %}', _meta: { x: 1 } } },
+    // (a variable in `start` would fail the official schema's timestamp pattern: the agent would reject the template)
+    schedules: { s: { repeat: 'PT1H', _meta: { x: '{% address[0] %}' } } },
   });
   const r = await expand(t);
   const task = r.combinations[0].pscheduler;
   assert.ok(task);
   assert.deepEqual(task.archives, [{ archiver: 'http', data: { url: 'https://a.example/x', _meta: 1 } }]);
   assert.deepEqual(task.contexts, { contexts: [[{ context: 'linuxnns', data: { namespace: 'a.example' } }], []] });
-  assert.deepEqual(task.schedule, { repeat: 'PT1H', start: '{% address[0] %}' });
+  assert.deepEqual(task.schedule, { repeat: 'PT1H' });
   assert.deepEqual(task.tools, ['{% address[0] %}']);
   assert.deepEqual(task.reference, {
     who: 'a.example',
@@ -176,8 +177,12 @@ test('failures become per-combination errors in pSConfig wording, never exceptio
 });
 
 test('archive, context and reference errors use their own prefixes', async () => {
+  // A task naming a missing archive: validate_refs reports it and the agent rejects the whole template
+  // (psconfig config.py ~332-336, base_agent.py ~388-402), before any task's archives are expanded.
   const t = one({}, { archives: ['missing'] });
-  assert.match((await expand(t)).combinations[0].error ?? '', /error=Unable to find archive defined in task: missing$/);
+  const missing = await expand(t);
+  assert.equal(missing.rejected, true);
+  assert.match(missing.error ?? '', /Task task references an archive missing that does not exist\.$/);
   const t2 = one({}, { archives: ['arch'] });
   Object.assign(t2, { archives: { arch: { archiver: 'http', data: { u: '{% address[3] %}' } } } });
   assert.match(

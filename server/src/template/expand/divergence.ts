@@ -4,12 +4,7 @@ import { VarScope, VarValue } from './template-vars';
 
 export function noteVariableDivergence(name: string, v: VarValue, scope: VarScope, note: (m: string) => void): void {
   // Fast exit for the common cases (called for every variable of every combination).
-  if (
-    v.ok &&
-    name !== 'localhost' &&
-    (name.charCodeAt(0) !== 106 /* j */ || (v.raw.charCodeAt(0) === 34 && !v.raw.includes('\\')))
-  )
-    return;
+  if (v.ok && (name.charCodeAt(0) !== 106 /* j */ || (v.raw.charCodeAt(0) === 34 && !v.raw.includes('\\')))) return;
   const idx = /^address\[(\d+)\]$/.exec(name);
   if (idx && Number(idx[1]) === scope.members.length) {
     note(
@@ -20,12 +15,6 @@ export function noteVariableDivergence(name: string, v: VarValue, scope: VarScop
   if (!v.ok && v.error.startsWith('Unrecognized template variable')) {
     note(
       `{% ${name} %} is not a template variable: pSConfig 5.x raises UnboundLocalError (the agent run stops); shown as Perl 4.x's clean per-task error.`,
-    );
-    return;
-  }
-  if (name === 'localhost' && !scope.flip) {
-    note(
-      '{% localhost %} expands to the string "localhost" here (Perl 4.x, docs). pSConfig 5.x returns it without quotes, so a standalone "{% localhost %}" becomes invalid JSON there unless the task is flipped.',
     );
     return;
   }

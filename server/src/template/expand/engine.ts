@@ -18,6 +18,7 @@ import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
 import { fillCombinations, summarise } from './fill';
 import { markIdenticalTasks } from './identical-tasks';
+import { agentRejection, schemaRejection } from './agent-acceptance';
 import { ExpansionNotes } from './notes';
 import { TaskChecker } from '../pscheduler/task-check';
 
@@ -43,11 +44,14 @@ export function requestingAgentFrom(agentAddresses: string[] | undefined): Map<s
   return new Map((agentAddresses ?? []).filter(Boolean).map((a) => [a, { address: a }]));
 }
 
-/** The template after `#` keys are stripped and includes merged, or why it cannot be expanded at all. */
+/**
+ * The template after `#` keys are stripped and includes merged, or why it cannot be expanded at all: not JSON
+ * that pSConfig reads, or a template pSConfig's agent rejects whole (agent-acceptance.ts).
+ */
 export async function prepareTemplate(
   template: unknown,
   options: IncludeOptions,
-): Promise<{ view?: TemplateView; error?: string; includeErrors: string[] }> {
+): Promise<{ view?: TemplateView; error?: string; rejected?: boolean; includeErrors: string[] }> {
   let raw: Json;
   try {
     raw = stripHashKeys(template);
@@ -56,7 +60,12 @@ export async function prepareTemplate(
     throw e;
   }
   if (!isObject(raw)) return { error: 'The template is not a JSON object.', includeErrors: [] };
+  // The agent checks the template as read, then again with its includes merged (base_agent.py ~354-386).
+  const before = schemaRejection(raw);
+  if (before) return { error: before, rejected: true, includeErrors: [] };
   const inc = await mergeIncludes(raw, options);
+  const rejected = agentRejection(inc.merged, inc.agentErrors, inc.merged !== raw);
+  if (rejected) return { error: rejected, rejected: true, includeErrors: inc.errors };
   return { view: viewOf(inc.merged), includeErrors: inc.errors };
 }
 
@@ -79,7 +88,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   const prepared = await prepareTemplate(template, options);
   for (const e of prepared.includeErrors) notes.add('template', undefined, e);
   const view = prepared.view;
-  if (!view) return nothing(prepared.error);
+  if (!view) return prepared.rejected ? { ...nothing(prepared.error), rejected: true } : nothing(prepared.error);
   const classes = await classContext(view, options, notes);
 
   // ---- plan --------------------------------------------------------------------------------------------------------

@@ -29,6 +29,8 @@ export interface IncludeResult {
   merged: JsonObject;
   /** `Error including <url>: <err>` per include not merged. */
   errors: string[];
+  /** Of `errors`, those the agent meets too (a file that cannot be read or is not JSON), not those left unread here. */
+  agentErrors: string[];
   /** The includes that were merged. */
   included: string[];
 }
@@ -37,7 +39,8 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
   const refs = (Array.isArray(base.includes) ? base.includes : []).filter((r): r is string => typeof r === 'string');
   const errors: string[] = [];
   const included: string[] = [];
-  if (!refs.length) return { merged: base, errors, included };
+  const agentErrors: string[] = [];
+  if (!refs.length) return { merged: base, errors, agentErrors, included };
   const outcomes: IncludeOutcome[] = options.loadIncludes
     ? await options.loadIncludes(refs)
     : refs.map((ref) => ({
@@ -53,6 +56,7 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
     if (o.status === 'self') continue; // every name it has is already present
     if (o.status === 'failed') {
       errors.push(`Error including ${ref}: ${o.error}`);
+      agentErrors.push(errors[errors.length - 1]);
       continue;
     }
     if (o.status === 'skipped') {
@@ -68,16 +72,18 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
           ? `Error including ${ref}: ${e.message}`
           : `Error including ${ref}: not valid JSON (${(e as Error).message})`,
       );
+      agentErrors.push(errors[errors.length - 1]);
       continue;
     }
     if (!isObject(inc)) {
       errors.push(`Error including ${ref}: the file is not a JSON object`);
+      agentErrors.push(errors[errors.length - 1]);
       continue;
     }
     mergeInto(merged, inc);
     included.push(ref);
   }
-  return { merged, errors, included };
+  return { merged, errors, agentErrors, included };
 }
 
 /** Adds the sections of `inc` to `merged`, keeping names already present (base_connect.py _merge_configs). */

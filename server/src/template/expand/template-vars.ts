@@ -178,7 +178,10 @@ export function expandVar(name: string, scope: VarScope): VarValue {
     case 'flip':
       return { ok: true, raw: scope.flip ? 'true' : 'false' };
     case 'localhost':
-      return scope.flip ? scheduledBy(scope) : { ok: true, raw: '"localhost"' };
+      // pSConfig 5.x returns it unquoted (psconfig parsers/template.py _parse_localhost ~107-113): text around it
+      // makes `…localhost…`, alone in a string it makes the bare word `localhost` and the task's JSON does not parse
+      // (parsers/base_template.py expand ~60-66), so the agent skips the task. Perl 4.x quoted it; 5.x is what runs.
+      return scope.flip ? scheduledBy(scope) : { ok: true, raw: 'localhost' };
     case 'jq': {
       const r = scope.jq(d.script);
       if (!r.ok) return { ok: false, error: `Error handling jq template variable: ${r.error}` };

@@ -187,19 +187,26 @@ function checkTest(test: unknown, tools: string[]): Verdict {
 }
 
 /**
- * pScheduler runs the first of the task's `tools` that every participant has and that can run the test; with no
- * `tools`, the most preferred tool that can. Tools pScheduler 5.x does not ship are left out of the judgement (a
- * site may add its own), as the template check does (rules/pscheduler.ts).
+ * pScheduler runs the first of the task's `tools` that every participant offers and that can run the test; with no
+ * `tools`, the most preferred tool that can (pschedulerapiserver/tasks.py pick_tool ~38-107). A tool pScheduler 5.x
+ * does not ship is offered by no participant, so a list of only such tools is refused as one whose tools cannot run
+ * the test ("no tool in common", tasks.py ~463-490), as the template check says (rules/pscheduler.ts).
  */
 function toolProblem(p: PluginData, spec: NodeLike, tools: string[]): string | undefined {
   if (tools.length) {
     const verdicts: ToolVerdict[] = [];
+    const unknown: string[] = [];
     for (const name of tools) {
       const t = toolData(name);
       if (t) verdicts.push(toolVerdict(t, p.name, spec));
+      else unknown.push(name);
     }
-    if (!verdicts.length || verdicts.some((v) => v.canRun)) return undefined;
-    return `none of the task's tools can run this ${p.name} spec: ${reasons(verdicts)}.`;
+    if (verdicts.some((v) => v.canRun)) return undefined;
+    const why = [
+      ...(verdicts.length ? [reasons(verdicts)] : []),
+      ...(unknown.length ? [`pScheduler 5.x has no tool ${unknown.map((u) => `\`${u}\``).join(', ')}`] : []),
+    ].join('; ');
+    return `none of the task's tools can run this ${p.name} spec: ${why}.`;
   }
   if (someToolCanRun(p.name, spec)) return undefined;
   const verdicts = toolsForSpec(p.name, spec);

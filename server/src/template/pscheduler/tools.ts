@@ -245,21 +245,19 @@ export function someToolCanRun(testType: string, spec: NodeLike, opts: ToolCheck
  * The tool pScheduler would run the test with (pschedulerapiserver/tasks.py pick_tool, on the lists each participant
  * answers from api_tools_for_test, DB/tool.sql: preference high first, then name): with the task's `tools`, the first
  * of them whose can-run accepts the spec; without, the most preferred that can. A name pScheduler 5.x does not ship
- * (a site's own tool) is chosen only when no shipped one listed can run it. Every participant is taken to have every
- * tool, so their lists agree. undefined: no tool can (pScheduler refuses the task).
+ * is offered by no participant, so it is never picked. Every participant is taken to have every shipped tool, so
+ * their lists agree. undefined: no tool can (pScheduler refuses the task).
  */
 export function pickTool(testType: string, spec: NodeLike, tools?: readonly string[]): string | undefined {
   if (!tools || tools.length === 0) {
     for (const t of toolsOf(testType)) if (canRunSpec(t, testType, spec, {})) return t.name;
     return undefined;
   }
-  let unknown: string | undefined;
   for (const name of tools) {
     const t = toolData(name);
-    if (!t) unknown ??= name;
-    else if (canRunSpec(t, testType, spec, {})) return t.name;
+    if (t && canRunSpec(t, testType, spec, {})) return t.name;
   }
-  return unknown;
+  return undefined;
 }
 
 function toolsOf(testType: string): ToolData[] {

@@ -383,14 +383,23 @@ function taskTools(
           : toolVerdict(t, p.name, EMPTY_SPEC),
     });
   }
-  if (!verdicts.length) return;
+  // pScheduler's lead picks the first listed tool every participant offers for the test; one it does not have is
+  // offered by nobody, so a list naming only such tools leaves nothing in common and the task is refused
+  // (pschedulerapiserver/tasks.py pick_tool ~38-107, "no tool in common" ~463-490).
   if (verdicts.every((x) => !x.v.canRun)) {
     const k = keyOf(toolsProp);
+    const unknown = items.map((n) => n.value as string).filter((name) => !toolData(name));
+    const why = [
+      ...(verdicts.length ? [reasons(verdicts.map((x) => x.v))] : []),
+      ...(unknown.length
+        ? [`pScheduler 5.x has no tool ${unknown.map((u) => `\`${u}\``).join(', ')}, so no participant offers it`]
+        : []),
+    ].join('; ');
     out.push(
       diag(
         'psconfig/tool-cannot-run',
         'error',
-        `None of this task's tools can run its ${p.name} test, so pScheduler refuses the task: ${reasons(verdicts.map((x) => x.v))}.`,
+        `None of this task's tools can run its ${p.name} test, so pScheduler refuses the task: ${why}.`,
         k.offset,
         k.offset + k.length,
       ),

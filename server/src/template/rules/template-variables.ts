@@ -122,8 +122,8 @@ function checkExpanded(
     out.push(
       diag(
         'psconfig/standalone-localhost',
-        'warning',
-        'A string that is only `{% localhost %}` expands to invalid JSON in pSConfig 5.x (an unquoted `localhost`) unless the task is flipped. Embed it in text (`"https://{% localhost %}/…"`) or use `{% scheduled_by_address %}`.',
+        'error',
+        'A string that is only `{% localhost %}` becomes the bare word `localhost` in pSConfig 5.x, not JSON: the agent skips the task ("Unable to create valid JSON after expanding template") unless it is flipped. Embed it in text (`"https://{% localhost %}/…"`) or use `{% scheduled_by_address %}`.',
         v.start,
         v.end,
       ),
