@@ -17,11 +17,12 @@ const MARK: Record<string, string> = {
   error: 'E',
   pending: '.',
   unsupported: '?',
+  refused: 'R',
 };
 
 const LEGEND =
   'cell: row→column/column→row   * warning  ! critical  F latest run failed  - configured, no data  ' +
-  'E archive error  . not read  (blank) not configured';
+  'E archive error  R refused by pScheduler (no task)  . not read  (blank) not configured';
 
 /** A value as short as a grid cell allows, in the unit the thresholds use. */
 function compact(metric: MetricId | undefined, v: number): string {

@@ -345,6 +345,13 @@ export interface DashboardTaskPairs {
    *  and what the first one is identical to; absent when none. */
   identical?: number;
   identicalTo?: IdenticalTaskRef;
+  /**
+   * Directions pScheduler would refuse (the agent posts them every run and nothing is created): their numbers (the
+   * nth six of `directions`) and, in `refusedReason`, an index into `refusedReasons` for each; absent when none.
+   */
+  refusedDirections?: number[];
+  refusedReason?: number[];
+  refusedReasons?: string[];
 }
 
 export interface DashboardPairsParams {

@@ -14,6 +14,8 @@ export interface Direction {
   row: number;
   col: number;
   half: 0 | 1;
+  /** Why pScheduler would refuse the task of this direction (no task is created), when it would. */
+  refused?: string;
 }
 
 export interface DashboardGrid {
@@ -45,6 +47,8 @@ export function buildGrid(p: DashboardTaskPairs): DashboardGrid {
   const directions: Direction[] = [];
   const idx = (row: number, col: number, half: number): number => (row * nCols + col) * 2 + half;
   const v = p.directions;
+  const refused = new Map<number, string>();
+  p.refusedDirections?.forEach((n, k) => refused.set(n, p.refusedReasons?.[p.refusedReason?.[k] ?? -1] ?? ''));
   for (let i = 0; i + 6 <= v.length; i += 6) {
     const [row, col, half, src, dst, set] = [v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5]];
     const d: Direction = {
@@ -55,6 +59,8 @@ export function buildGrid(p: DashboardTaskPairs): DashboardGrid {
       col,
       half: half === 1 ? 1 : 0,
     };
+    const why = refused.get(i / 6);
+    if (why !== undefined) d.refused = why;
     const n = directions.length;
     directions.push(d);
     halves[idx(row, col, d.half)] = n;

@@ -3,7 +3,7 @@
 import { formatMetric, METRICS, type MetricId, type Thresholds } from './metrics';
 import { isoTime, windowSeconds, type DashboardSession, type DirState, type RefreshStats } from './session';
 
-export const PROBLEM_STATES: readonly DirState[] = ['critical', 'failed', 'no-data', 'error'];
+export const PROBLEM_STATES: readonly DirState[] = ['critical', 'failed', 'refused', 'no-data', 'error'];
 
 export interface ReportDirection {
   source: string;

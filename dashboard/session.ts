@@ -21,10 +21,20 @@ import { planRead, reduceSamples, samplesOf, type ReadPlan, type Sample } from '
  * - `no-data`: configured, but the archive has no measurement of the pair, or nothing in the window;
  * - `pending`: data was written in the window but has not been read (in progress, or over the request budget);
  * - `error`: the archive could not be searched or read;
- * - `unsupported`: the test type has no dashboard metric.
+ * - `unsupported`: the test type has no dashboard metric;
+ * - `refused`: pScheduler would refuse the direction's task, so the agent creates none (nothing is read for it).
  * A half no direction fills is "not configured" (no result at all).
  */
-export type DirState = 'ok' | 'warning' | 'critical' | 'failed' | 'no-data' | 'pending' | 'error' | 'unsupported';
+export type DirState =
+  | 'ok'
+  | 'warning'
+  | 'critical'
+  | 'failed'
+  | 'no-data'
+  | 'pending'
+  | 'error'
+  | 'unsupported'
+  | 'refused';
 
 export interface DirectionResult {
   state: DirState;
@@ -378,6 +388,10 @@ export class DashboardSession {
       const classKey = metric ? `${metric}|${JSON.stringify(o.thresholds[metric])}` : '';
       for (let d = 0; d < g.directions.length; d++) {
         const dir = g.directions[d];
+        if (dir.refused !== undefined) {
+          res[d] = { state: 'refused', note: dir.refused };
+          continue;
+        }
         if (!metric) {
           res[d] = { state: 'unsupported', note: `no dashboard metric for ${g.testType ?? 'this'} tests` };
           continue;

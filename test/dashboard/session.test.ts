@@ -258,3 +258,31 @@ test('a task writing to no esmond archive says so; a test type without a metric 
   assert.ok(s.results[0].every((r) => r.state === 'no-data' && /no esmond archive/.test(r.note ?? '')));
   assert.ok(s.results[1].length > 0 && s.results[1].every((r) => r.state === 'unsupported'));
 });
+
+test('a direction pScheduler would refuse is drawn as refused, with the reason, and nothing is read for it', async () => {
+  // `tools: ["iperf"]`: pScheduler 5.x has iperf2, not iperf, so no participant offers the tool and the lead refuses
+  // the task (pschedulerapiserver/tasks.py pick_tool ~38-107, ~463-490): the agent creates nothing for either
+  // direction; the other task of the same pairs is created and read as usual.
+  const text = JSON.stringify({
+    archives: { a: { archiver: 'esmond', data: { url: archive.url } } },
+    addresses: Object.fromEntries(['10.20.0.4', '10.20.0.5'].map((ip) => [ip, { address: ip }])),
+    groups: { g: { type: 'mesh', addresses: ['10.20.0.4', '10.20.0.5'].map((name) => ({ name })) } },
+    tests: { t: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
+    tasks: {
+      old: { group: 'g', test: 't', archives: ['a'], tools: ['iperf'] },
+      now: { group: 'g', test: 't', archives: ['a'] },
+    },
+  });
+  const result = await expandText({ uri: 'file:///r.json', version: null, text });
+  const pairs = dashboardPairsOf(result, JSON.parse(text), undefined).tasks;
+  assert.deepEqual(pairs[0].refusedDirections, [0, 1]);
+  assert.equal(pairs[1].refusedDirections, undefined);
+  const s = session(pairs);
+  await s.refresh();
+  assert.equal(s.results[0].length, 2);
+  for (const r of s.results[0]) {
+    assert.equal(r.state, 'refused');
+    assert.match(r.note ?? '', /^pScheduler would refuse this task: tools for the throughput test: .*no tool `iperf`/);
+  }
+  assert.ok(s.results[1].every((r) => r.state !== 'refused'));
+});

@@ -15,6 +15,7 @@ export const STATE_CODES = [
   'pending',
   'error',
   'unsupported',
+  'refused',
 ] as const;
 export type StateName = (typeof STATE_CODES)[number];
 

@@ -56,8 +56,9 @@ const STATE_LABEL: Record<StateName, string> = {
   pending: 'not read yet',
   error: 'archive error',
   unsupported: 'no metric',
+  refused: 'refused by pScheduler (no task)',
 };
-const PROBLEMS: StateName[] = ['failed', 'critical', 'no-data', 'error'];
+const PROBLEMS: StateName[] = ['failed', 'critical', 'refused', 'no-data', 'error'];
 const WINDOWS: [string, string][] = [
   ['auto', 'auto (MaDDash: 1d / 45m / 1h)'],
   ['3600', '1 hour'],

@@ -33,6 +33,7 @@ const FALLBACK: Record<StateName, string> = {
   pending: 'rgba(128,128,128,0.45)',
   error: '#8a3fc7',
   unsupported: 'rgba(128,128,128,0.25)',
+  refused: '#6b2d2d',
 };
 
 /** A small tile: `base` with dark diagonal stripes (no data) or a cross (failed). */
@@ -93,6 +94,7 @@ export const SEVERITY: Record<StateName, number> = {
   none: 0,
   ok: 0,
   unsupported: 0,
+  refused: 500,
   pending: 1,
   warning: 10,
   error: 100,

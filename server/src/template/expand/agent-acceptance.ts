@@ -218,8 +218,8 @@ export function referenceProblems(t: JsonObject): string[] {
         if (isObject(l))
           contexts(l, (c) => `Address ${name} has a label ${label} using a context object ${c} that does not exist.`);
     }
-    // Labels of the address itself: upstream iterates `label.context_refs` without calling it (a TypeError when a
-    // label has contexts); no problem is reported for them here.
+    // Labels of the address itself: upstream iterates `label.context_refs` without calling it, a TypeError when a
+    // label has contexts (referenceCheckCrash).
   }
   for (const [name, g] of entries(t, 'groups')) {
     const selectors =
@@ -260,12 +260,20 @@ export function referenceProblems(t: JsonObject): string[] {
 }
 
 /**
- * Objects the schema leaves unchecked (names outside its NameType pattern) that make `validate_refs` raise instead
- * of answering: an entry that is not an object (its accessors call `.get` on it, base_node.py ~411), a group of a
+ * What makes `validate_refs` raise instead of answering: an address label with contexts (below), and objects the
+ * schema leaves unchecked (names outside its NameType pattern): an entry that is not an object (its accessors call `.get` on it, base_node.py ~411), a group of a
  * type GroupFactory does not build (groups/group_factory.py: None, then `group.type`, config.py ~294).
  */
 export function referenceCheckCrash(t: JsonObject): string | undefined {
-  for (const sectionName of ['addresses', 'groups', 'hosts', 'tasks']) {
+  // An address's own label with contexts: config.py ~283-286 iterates `label.context_refs`, a method it does not
+  // call (TypeError), while the address loop runs, so before any other object is looked at.
+  for (const [name, a] of Object.entries(isObject(t.addresses) ? t.addresses : {})) {
+    if (!isObject(a)) return `addresses/${name} is ${repr(a)}, not an object (AttributeError)`;
+    for (const [label, l] of Object.entries(isObject(a.labels) ? a.labels : {}))
+      if (isObject(l) && truthy(l.contexts))
+        return `addresses/${name}/labels/${label} has contexts, which pSConfig 5.2.4 cannot iterate there (TypeError: 'method' object is not iterable)`;
+  }
+  for (const sectionName of ['groups', 'hosts', 'tasks']) {
     const sec = t[sectionName];
     if (!isObject(sec)) continue;
     for (const [name, v] of Object.entries(sec)) {

@@ -155,10 +155,13 @@ function taskPairs(
   let spec: DashboardTaskPairs['spec'] | undefined;
   // Rows first from the first members (pSConfig iterates them in the group's order), then the others: members an
   // exclude keeps out of the first position still come in template order.
-  // A task pScheduler would refuse stays on the grid: its direction is configured (the agent posts it every run),
-  // and the grid shows what the archive holds for it (nothing, or results from before the template changed).
+  // A task pScheduler would refuse stays on the grid, marked refused: its direction is configured (the agent posts it
+  // every run) but no task is created, so nothing new reaches the archive; the grid says so instead of "no data".
   let identical = 0;
   let identicalTo: DashboardTaskPairs['identicalTo'];
+  const refusedDirections: number[] = [];
+  const refusedReason: number[] = [];
+  const reasons = new Indexer();
   for (const c of combos) {
     if (!c.pscheduler || isDuplicate(c)) continue;
     if (sides) {
@@ -222,6 +225,10 @@ function taskPairs(
     const setKey = urls.join('\n');
     const set = sets.add(setKey, setKey);
     if (set === archiveSets.length) archiveSets.push(urls.map((u) => archives.add(u, u)));
+    if (c.refused && c.error !== undefined) {
+      refusedDirections.push(directions.length / 6);
+      refusedReason.push(reasons.add(c.error, c.error));
+    }
     directions.push(row, col, half, endpoints.add(src, src), endpoints.add(dst, dst), set);
   }
   if (list && cols.labels.length)
@@ -243,6 +250,7 @@ function taskPairs(
     failed,
     error: error ?? task.error,
     ...(identical ? { identical, identicalTo } : {}),
+    ...(refusedDirections.length ? { refusedDirections, refusedReason, refusedReasons: reasons.keys } : {}),
   };
 }
 
