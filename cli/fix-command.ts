@@ -1,19 +1,21 @@
-// `psconfig-tools fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]`: the language server's perfSONAR 5
+// `psconfig-tools fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST] [--ip-allowed-host HOST]...`: the language server's perfSONAR 5
 // quick fixes (server/src/template/fixes/) applied to a whole template. Prints a unified diff, or with --write
 // replaces the file (atomically, keeping its mode; only when its bytes are still those read and decode as UTF-8,
-// so nothing is lost). What each fix did or could not do goes to stderr.
+// so nothing is lost). What each fix did or could not do goes to stderr, then what the operator must still do so the
+// archives deliver (credentials or IP rules on an archive host; archives left on localhost, and why).
 // Exit 0: nothing of the selected codes is left unfixed; 1: some diagnostic of them has no fix (listed with why);
 // 2: the input cannot be read or parsed, or bad usage.
 import { promises as fs } from 'node:fs';
 import { isIP } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { fixText, type FixReport } from '../server/src/template/fixes/fix-text';
+import { fixText, type FixReport, type TodoReport } from '../server/src/template/fixes/fix-text';
 import { FIXABLE_CODES, type FixableCode, type LocalhostChoice } from '../server/src/template/fixes/fixes';
 import { isLoopbackHost } from '../server/src/template/legacy-variables';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput } from './inputs';
 import { unifiedDiff } from './unified-diff';
 import {
   flag,
+  ipAllowedHostOption,
   onePositional,
   scanOptions,
   timeoutOption,
@@ -24,7 +26,7 @@ import {
 
 const SHORT_CODES = FIXABLE_CODES.map((c) => c.slice('psconfig/'.length));
 
-const USAGE = `usage: psconfig-tools fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST]
+const USAGE = `usage: psconfig-tools fix TEMPLATE [--write] [--only CODE]... [--archive-host HOST] [--ip-allowed-host HOST]...
 
   TEMPLATE             a template file, - for standard input, or an http(s) URL (--write: a file only)
   --write              write the fixed template back to the file (default: print a unified diff)
@@ -32,10 +34,14 @@ const USAGE = `usage: psconfig-tools fix TEMPLATE [--write] [--only CODE]... [--
                        ${SHORT_CODES.join(', ')}
   --archive-host HOST  archive URLs on localhost in templates other hosts read go to HOST (the central archive)
                        instead of {% scheduled_by_address %} (each host that schedules a task archives its results)
+  --ip-allowed-host HOST  this archive host lets the testers post to /logstash by their address (Require ip), so
+                       its archives need no Authorization header (repeatable; commas allowed)
   --timeout SECONDS    for a URL TEMPLATE (default 10)
 Each fix keeps comments (# keys), key order and the formatting of everything it does not change; running fix on
 its output changes nothing. What each fix did, and what it could not fix and why, is printed on stderr (line
-numbers of fixes made after others refer to the text as it was then). See docs/migration.md.
+numbers of fixes made after others refer to the text as it was then), then what is still to do by hand so the
+archives deliver (to do: an archive host's credentials or IP rule; archives left on localhost and why), with
+line numbers in the fixed text. See docs/migration.md.
 Exit 0: no diagnostic of the selected codes is left; 1: some could not be fixed; 2: unreadable input or bad usage.
 `;
 
@@ -44,6 +50,7 @@ interface Args {
   write: boolean;
   only?: Set<FixableCode>;
   localhost?: LocalhostChoice;
+  ipAllowedHosts: string[];
   timeoutMs: number;
 }
 
@@ -75,6 +82,7 @@ const OPTIONS: CommandOptions<Args> = {
         a.localhost = { kind: 'host', host: v! };
       },
     },
+    '--ip-allowed-host': ipAllowedHostOption(),
     '--timeout': timeoutOption((a, ms) => (a.timeoutMs = ms)),
     '-h': help,
     '--help': help,
@@ -87,7 +95,7 @@ const OPTIONS: CommandOptions<Args> = {
 };
 
 function parseArgs(argv: readonly string[]): Args | Problem {
-  return scanOptions(argv, { write: false, timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs }, OPTIONS);
+  return scanOptions(argv, { write: false, ipAllowedHosts: [], timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs }, OPTIONS);
 }
 
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
@@ -127,7 +135,7 @@ export async function runFixCommand(argv: string[]): Promise<number> {
     process.stderr.write(`psconfig-tools fix: ${name}: ${e.message}\n`);
     return 2;
   }
-  const result = fixText(text, { only: args.only, localhost: args.localhost });
+  const result = fixText(text, { only: args.only, localhost: args.localhost, ipAllowedHosts: args.ipAllowedHosts });
   if (result.syntaxError) {
     const s = result.syntaxError;
     process.stderr.write(
@@ -137,6 +145,7 @@ export async function runFixCommand(argv: string[]): Promise<number> {
   }
   for (const f of result.applied) process.stderr.write(reportLine(name, f, 'fixed'));
   for (const f of result.unfixed) process.stderr.write(reportLine(name, f, 'not fixed'));
+  for (const t of result.todo) process.stderr.write(todoLine(name, t));
   const changed = result.text !== text;
   if (args.write && changed) {
     const problem = await writeInPlace(name, text, result.text);
@@ -146,7 +155,7 @@ export async function runFixCommand(argv: string[]): Promise<number> {
     }
   } else if (!args.write) process.stdout.write(unifiedDiff(text, result.text, name, name));
   process.stderr.write(
-    `psconfig-tools fix: ${name}: ${summary(result.applied)}${args.write && changed ? ', written' : ''}${result.unfixed.length ? `; ${result.unfixed.length} not fixed` : ''}\n`,
+    `psconfig-tools fix: ${name}: ${summary(result.applied)}${args.write && changed ? ', written' : ''}${result.unfixed.length ? `; ${result.unfixed.length} not fixed` : ''}${result.todo.length ? `; ${result.todo.length} to do by hand` : ''}\n`,
   );
   return result.unfixed.length ? 1 : 0;
 }
@@ -154,6 +163,10 @@ export async function runFixCommand(argv: string[]): Promise<number> {
 function reportLine(name: string, f: FixReport, what: string): string {
   const notes = f.notes.map((n) => `\n    ${n}`).join('');
   return `${name}:${f.line}:${f.column}: ${what} ${f.code}: ${f.what}${notes}\n`;
+}
+
+function todoLine(name: string, t: TodoReport): string {
+  return `${name}:${t.line}:${t.column}: to do ${t.code}: ${t.what}\n`;
 }
 
 function summary(applied: FixReport[]): string {

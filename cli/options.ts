@@ -176,6 +176,24 @@ export const expandingOptions = <A extends JqArgs & { limits: InputLimits }>(): 
   '--timeout': inputTimeoutOption(),
 });
 
+/**
+ * `--ip-allowed-host HOST` (repeatable, commas allowed): an archive host that lets the testers post to /logstash
+ * by their address (`Require ip` in its apache-logstash.conf), so its http archives need no `Authorization` header
+ * (validate, fix; the editor's `psconfig.archives.ipAllowedHosts`).
+ */
+export const ipAllowedHostOption = <A extends { ipAllowedHosts: string[] }>(): ValueOption<A> => ({
+  value: (a, v) => {
+    const hosts = (v ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+    if (hosts.length === 0) return '--ip-allowed-host needs a host name or address';
+    const bad = hosts.find((h) => /[\s/@?#{}]/.test(h));
+    if (bad !== undefined) return `--ip-allowed-host: \`${bad}\` is not a host name or address`;
+    a.ipAllowedHosts.push(...hosts);
+  },
+});
+
 /** Every argument that is not an option, in `inputs` (validate's INPUT..., diff's OLD NEW). */
 export const everyPositional =
   <A extends { inputs: string[] }>() =>

@@ -3,6 +3,7 @@
 import {
   checkJqExpressions,
   validateTemplateWithIncludes,
+  type CheckSettings,
   type TemplateDiagnostic,
 } from '../server/src/template/diagnostics';
 import { LineIndex } from '../server/src/template/positions';
@@ -32,6 +33,7 @@ import {
   flag,
   formatOption,
   inputTimeoutOption,
+  ipAllowedHostOption,
   type CommandOptions,
   type ValueOption,
 } from './options';
@@ -58,6 +60,8 @@ const USAGE = `usage: psconfig-tools validate INPUT... [options]
   --severity CODE=LEVEL      LEVEL: error, warning, information, hint or off
   --no-jq                    skip the jq compile checks
   --allow-remote-includes    fetch http(s) includes
+  --ip-allowed-host HOST     this archive host lets the testers post to /logstash by their address (Require ip):
+                             its http archives need no Authorization header (repeatable; commas allowed)
   --timeout SECONDS          for URL inputs and remote includes (default 10)
 `;
 
@@ -79,8 +83,9 @@ export async function validateText(
   includes: IncludePolicy,
   jq = true,
   overrides?: SeverityOverrides,
+  checks: CheckSettings = {},
 ): Promise<ValidatedText> {
-  const { diagnostics, model } = await validateTemplateWithIncludes(text, includes);
+  const { diagnostics, model } = await validateTemplateWithIncludes(text, includes, checks);
   const all = applySeverityOverrides(
     jq ? [...diagnostics, ...(await checkJqExpressions(model))] : diagnostics,
     overrides,
@@ -114,6 +119,7 @@ interface Args {
   jq: boolean;
   allowRemote: boolean;
   overrides: Map<DiagnosticCode, SeverityLevel>;
+  ipAllowedHosts: string[];
   limits: InputLimits;
 }
 
@@ -161,6 +167,7 @@ const OPTIONS: CommandOptions<Args> = {
         if (problem) return `--severity: ${problem}`;
       },
     },
+    '--ip-allowed-host': ipAllowedHostOption(),
     '--timeout': inputTimeoutOption(),
   },
   positional: everyPositional(),
@@ -179,6 +186,7 @@ export async function runValidateCommand(argv: string[]): Promise<number> {
     jq: true,
     allowRemote: false,
     overrides: new Map(),
+    ipAllowedHosts: [],
     limits: { ...DEFAULT_INPUT_LIMITS },
   };
   const args = commandArgs('validate', USAGE, argv, initial, OPTIONS);
@@ -199,7 +207,9 @@ export async function runValidateCommand(argv: string[]): Promise<number> {
     const includes = await policyFor(commandLineScope(input.path, args.allowRemote), {
       limits: { ...DEFAULT_INCLUDE_LIMITS, timeoutMs: args.limits.timeoutMs },
     });
-    const checked = await validateText(input.name, input.text, includes, args.jq, args.overrides);
+    const checked = await validateText(input.name, input.text, includes, args.jq, args.overrides, {
+      ipAllowedHosts: args.ipAllowedHosts,
+    });
     for (const d of checked.diagnostics) results.push(d);
     for (const s of Object.keys(found) as (keyof SeverityCounts)[]) found[s] += checked.found[s];
   }

@@ -303,6 +303,9 @@ export interface ServerSettings {
   /** Severity per diagnostic code (`psconfig.diagnostics.severity`): code → error|warning|information|hint|off. */
   diagnosticsSeverity?: Record<string, string>;
   agentAddresses?: string[];
+  /** Archive hosts that let the testers post to /logstash by their address (`psconfig.archives.ipAllowedHosts`):
+   *  their http archives need no `Authorization` header (check psconfig/archive-logstash-auth). */
+  ipAllowedHosts?: string[];
   /**
    * false when the editor runs the workspace in restricted mode (VS Code's untrusted workspaces): no jq runs and
    * no remote include is fetched. Absent means trusted (editors without a trust model).

@@ -99,7 +99,9 @@ test('localhost archives in a CRLF mesh: {% scheduled_by_address %} or the templ
     '  },',
     '  "addresses": { "x": { "address": "x.example.net" }, "y": { "address": "y.example.net" } },',
     '  "groups": { "g": { "type": "mesh", "addresses": [ { "name": "x" }, { "name": "y" } ] } },',
-    '  "tests": { "t": { "type": "rtt", "spec": { "source": "{% address[0] %}", "dest": "{% address[1] %}" } } },',
+    // scheduled by address[0], run from address[1]: the lead participant (rtt's source), which archives each run,
+    // is the other host (perfsonar/pscheduler archiving.sql: task archives only on participant 0)
+    '  "tests": { "t": { "type": "rtt", "spec": { "source": "{% address[1] %}", "dest": "{% address[0] %}" } } },',
     '  "tasks": { "task": { "group": "g", "test": "t", "archives": [ "local", "local2", "central" ] } }',
     '}',
     '',

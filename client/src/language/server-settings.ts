@@ -14,6 +14,7 @@ export const SERVER_SETTING_KEYS = [
   'includes.directories',
   'diagnostics.severity',
   'preview.agentAddresses',
+  'archives.ipAllowedHosts',
 ] as const;
 
 /**
@@ -49,6 +50,8 @@ export function serverSettingsFrom(get: SettingGetter, trusted = true, userValue
     if (Object.keys(map).length) settings.diagnosticsSeverity = map;
   }
   settings.agentAddresses = agentAddressList(get('preview.agentAddresses'));
+  const allowed = agentAddressList(get('archives.ipAllowedHosts'));
+  if (allowed.length) settings.ipAllowedHosts = allowed;
   return settings;
 }
 

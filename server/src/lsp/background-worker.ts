@@ -32,6 +32,7 @@ import type { JqConfig } from '../template/jq/config';
 import type { IncludeScope } from '../template/includes/scope';
 import type { SeverityCounts } from '../template/diagnostic-cap';
 import type { SeverityOverrides } from '../template/severity-overrides';
+import type { CheckSettings } from '../template/diagnostics';
 
 type JobBody =
   | {
@@ -41,6 +42,7 @@ type JobBody =
       includeScope: IncludeScope;
       cancel?: SharedArrayBuffer;
       overrides?: SeverityOverrides;
+      checks?: CheckSettings;
     }
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
@@ -136,7 +138,9 @@ export function serveBackgroundJobs(): void {
     try {
       if (job.kind === 'diagnostics') {
         priority
-          .request(() => computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel), job.overrides))
+          .request(() =>
+            computeDiagnostics(job.text, job.jq, job.includeScope, pollerOf(job.cancel), job.overrides, job.checks),
+          )
           .then(
             (pass) => {
               const value: FirstPass = {
@@ -327,10 +331,11 @@ export class BackgroundRunner {
     includeScope: IncludeScope,
     cancel?: CancelFlag,
     overrides?: SeverityOverrides,
+    checks?: CheckSettings,
   ): Promise<DiagnosticsOutcome> {
     if (!this.ensureWorker()) {
       const isCancelled = cancel ? () => cancel.cancelled : undefined;
-      const pass = await computeDiagnostics(text, jq, includeScope, isCancelled, overrides);
+      const pass = await computeDiagnostics(text, jq, includeScope, isCancelled, overrides, checks);
       return {
         diagnostics: pass.diagnostics,
         omitted: pass.omitted,
@@ -347,7 +352,7 @@ export class BackgroundRunner {
     });
     laterP.catch(() => undefined);
     const first = (await this.send(
-      { kind: 'diagnostics', text, jq, includeScope, cancel: cancel?.buffer, overrides },
+      { kind: 'diagnostics', text, jq, includeScope, cancel: cancel?.buffer, overrides, checks },
       later,
       laterFail,
     )) as FirstPass;

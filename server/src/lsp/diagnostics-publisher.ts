@@ -5,6 +5,7 @@
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
+import type { CheckSettings } from '../template/diagnostics';
 import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './to-lsp';
 import { CancelFlag, type BackgroundRunner, type DiagnosticsOutcome } from './background-worker';
@@ -47,6 +48,8 @@ export class DiagnosticsPublisher {
       doc: TextDocument,
       cancel: CancelFlag,
     ) => Promise<TemplateDiagnostic[] | 'cancelled'>,
+    /** What the settings change in the checks (`psconfig.archives.ipAllowedHosts`). */
+    private readonly checks: () => CheckSettings = () => ({}),
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -105,7 +108,14 @@ export class DiagnosticsPublisher {
     let outcome: DiagnosticsOutcome | undefined;
     try {
       const started = Date.now();
-      outcome = await this.runner.diagnostics(text, this.jq(), this.includes.scopeFor(uri), cancel, this.severity());
+      outcome = await this.runner.diagnostics(
+        text,
+        this.jq(),
+        this.includes.scopeFor(uri),
+        cancel,
+        this.severity(),
+        this.checks(),
+      );
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {

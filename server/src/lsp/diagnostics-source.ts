@@ -4,6 +4,7 @@ import {
   ChecksCancelled,
   checkJqExpressions,
   validateTemplateWithIncludes,
+  type CheckSettings,
   type ValidationResult,
 } from '../template/diagnostics';
 import { jqRunnerFor, type JqConfig } from '../template/jq/config';
@@ -37,10 +38,11 @@ export async function computeDiagnostics(
   scope: IncludeScope,
   isCancelled?: () => boolean,
   overrides?: SeverityOverrides,
+  checks: CheckSettings = {},
 ): Promise<DiagnosticsPass> {
   let result: ValidationResult;
   try {
-    result = await validateTemplateWithIncludes(text, await policyFor(scope), { isCancelled });
+    result = await validateTemplateWithIncludes(text, await policyFor(scope), { ...checks, isCancelled });
   } catch (err) {
     if (!(err instanceof ChecksCancelled)) throw err;
     return {

@@ -1,6 +1,6 @@
 // Client settings (workspace/configuration section `psconfig`) mapped onto ServerSettings.
 // The client may hand back either VS Code's nested view of the section ({ jq: { path }, includes:
-// { allowRemote, directories }, preview: { agentAddresses } }) or ServerSettings' flat keys; both are accepted.
+// { allowRemote, directories }, preview: { agentAddresses }, archives: { ipAllowedHosts } }) or ServerSettings' flat keys; both are accepted.
 import { isAbsolute } from 'node:path';
 import type { ServerSettings } from '../../../common/protocol';
 import { JQ_RESTRICTED, type JqConfig } from '../template/jq/config';
@@ -48,6 +48,11 @@ export function toServerSettings(section: unknown): ServerSettings {
   }
   const agents = pick(section, 'agentAddresses', ['preview', 'agentAddresses']);
   if (Array.isArray(agents)) out.agentAddresses = agents.filter((a): a is string => typeof a === 'string' && a !== '');
+  const allowed = pick(section, 'ipAllowedHosts', ['archives', 'ipAllowedHosts']);
+  if (Array.isArray(allowed))
+    out.ipAllowedHosts = allowed
+      .filter((h): h is string => typeof h === 'string' && h.trim() !== '')
+      .map((h) => h.trim());
   return out;
 }
 

@@ -175,6 +175,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     },
     () => severityOverrides(),
     (doc, cancel) => expansion.scheduleDiagnostics(doc, cancel),
+    () => ({ ipAllowedHosts: settings.ipAllowedHosts }),
   );
 
   // psconfig.diagnostics.severity, read once per settings value; what cannot be used is logged once.

@@ -17,6 +17,7 @@ import { checkAddressFormats } from './rules/address-format';
 import { checkEmptySelections } from './rules/empty-selection';
 import { checkAgentBehaviour } from './rules/agent-behaviour';
 import { checkArchiveLocalhost } from './rules/archive-localhost';
+import { checkArchiveAuth, type ArchiveCheckOptions } from './rules/archive-auth';
 import { checkLegacyPlaceholders } from './rules/legacy-placeholders';
 import { checkPscheduler } from './rules/pscheduler';
 import { checkReferences } from './rules/references';
@@ -34,7 +35,12 @@ export type { TemplateDiagnostic, Severity, DiagnosticTag, DiagnosticData } from
 export { closestName } from './rules/closest-name';
 export { checkJqExpressions, collectJqSites } from './rules/jq-expressions';
 
-export interface ValidateOptions {
+export type { ArchiveCheckOptions } from './rules/archive-auth';
+
+/** What the user's settings change in the checks (`psconfig.archives.ipAllowedHosts`; CLI: --ip-allowed-host). */
+export type CheckSettings = ArchiveCheckOptions;
+
+export interface ValidateOptions extends CheckSettings {
   /** Skip the official-schema check (e.g. for a fragment). Default: run it. */
   schema?: boolean;
   /** Report unused definitions (hints). Default true. */
@@ -149,6 +155,7 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     append(checkTemplateVariables(model));
     append(checkLegacyPlaceholders(model));
     append(checkArchiveLocalhost(model));
+    append(checkArchiveAuth(model, opts));
     append(checkSemantics(model));
     append(checkAddressFormats(model));
     append(checkEmptySelections(model, includes));

@@ -145,7 +145,8 @@ test('--only and --archive-host; bad usage exits 2 and says why', () => {
         archives: { a: { archiver: 'http', data: { schema: 2, _url: 'http://localhost:11283' } } },
         addresses: { x: { address: 'x.example.net' }, y: { address: 'y.example.net' } },
         groups: { g: { type: 'mesh', addresses: [{ name: 'x' }, { name: 'y' }] } },
-        tests: { t: { type: 'rtt', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } } },
+        // run (and archived) from address[1], scheduled by address[0]: localhost is not the scheduling host
+        tests: { t: { type: 'rtt', spec: { source: '{% address[1] %}', dest: '{% address[0] %}' } } },
         tasks: { t: { group: 'g', test: 't', archives: ['a'] } },
       },
       null,

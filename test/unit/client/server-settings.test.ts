@@ -82,3 +82,23 @@ test('package.json declares limited support for untrusted workspaces and machine
   for (const key of MACHINE_SETTING_KEYS)
     assert.equal(pkg.contributes.configuration.properties[`psconfig.${key}`].scope, 'machine', key);
 });
+
+test('psconfig.archives.ipAllowedHosts: declared in package.json, forwarded as ipAllowedHosts (blanks dropped), and read back by the server in both shapes', async () => {
+  const { toServerSettings } = await import('../../../server/src/lsp/settings');
+  const { SERVER_SETTING_KEYS } = await import('../../../client/src/language/server-settings');
+  const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { type?: string }> } };
+  };
+  assert.equal(pkg.contributes.configuration.properties['psconfig.archives.ipAllowedHosts'].type, 'array');
+  assert.ok(
+    (SERVER_SETTING_KEYS as readonly string[]).includes('archives.ipAllowedHosts'),
+    'a change reaches the server',
+  );
+  const sent = serverSettingsFrom(getter({ 'archives.ipAllowedHosts': [' ma.example.net ', '', 7, 'ma.example.net'] }));
+  assert.deepEqual(sent.ipAllowedHosts, ['ma.example.net']);
+  assert.equal(serverSettingsFrom(getter({})).ipAllowedHosts, undefined);
+  assert.deepEqual(toServerSettings(sent).ipAllowedHosts, ['ma.example.net']);
+  assert.deepEqual(toServerSettings({ archives: { ipAllowedHosts: ['a.example', 1, ' '] } }).ipAllowedHosts, [
+    'a.example',
+  ]);
+});

@@ -7,10 +7,13 @@ import { analyseTemplate } from '../model';
 import { LineIndex } from '../positions';
 import { validateModel } from '../diagnostics';
 import type { TemplateDiagnostic } from '../rules/diagnostic';
+import type { TemplateModel } from '../model';
+import { loopbackArchives } from '../rules/archive-localhost';
+import { logstashAuthNeeds, logstashAuthTodo, type ArchiveCheckOptions } from '../rules/archive-auth';
 import { applyEdits, editsDisjoint, type TextEditOffsets } from './json-text';
 import { FIXABLE_CODES, migrationFixes, SCHEDULED_BY, type FixableCode, type LocalhostChoice } from './fixes';
 
-export interface FixTextOptions {
+export interface FixTextOptions extends ArchiveCheckOptions {
   /** Only these codes (default: every fixable code). */
   only?: ReadonlySet<FixableCode>;
   /** Where loopback archive hosts go (default `{% scheduled_by_address %}`). */
@@ -28,10 +31,22 @@ export interface FixReport {
   notes: string[];
 }
 
+/** What the operator must still do so the fixed template's archives deliver (no fix can: it needs a credential or
+ *  a rule on the archive host), or why an archive was left as it is. */
+export interface TodoReport {
+  code: 'psconfig/archive-logstash-auth' | 'psconfig/archive-loopback-credentials';
+  /** 1-based line and column in the fixed text. */
+  line: number;
+  column: number;
+  what: string;
+}
+
 export interface FixTextResult {
   text: string;
   applied: FixReport[];
   unfixed: FixReport[];
+  /** In the fixed text: archives that need the operator (credentials, IP rules) or were left on localhost. */
+  todo: TodoReport[];
   /** The template does not parse: nothing was changed. */
   syntaxError?: { line: number; column: number; message: string };
   passes: number;
@@ -60,13 +75,14 @@ export function fixText(input: string, opts: FixTextOptions = {}): FixTextResult
         text: input,
         applied: [],
         unfixed: [],
+        todo: [],
         syntaxError: { ...where, message: syntax.message },
         passes: pass,
       };
     }
     const edits: TextEditOffsets[] = [];
     const unfixed: FixReport[] = [];
-    for (const d of fixable(validateModel(model, { unused: false }), wanted)) {
+    for (const d of fixable(validateModel(model, { unused: false, ipAllowedHosts: opts.ipAllowedHosts }), wanted)) {
       const outcome = migrationFixes(model, d, [choice]);
       const fix = outcome.fixes[0];
       if (!fix) {
@@ -84,7 +100,7 @@ export function fixText(input: string, opts: FixTextOptions = {}): FixTextResult
         applied.push({ code: fix.code, ...at(d.start), what: fix.title, notes: fix.notes });
       } // else: it overlaps a fix of this pass; the next pass looks again
     }
-    if (edits.length === 0) return { text, applied, unfixed, passes: pass };
+    if (edits.length === 0) return { text, applied, unfixed, todo: todoOf(model, opts, at), passes: pass };
     text = applyEdits(text, edits);
   }
 }
@@ -98,4 +114,24 @@ function fixable(
   return diagnostics
     .filter((d): d is TemplateDiagnostic & { code: FixableCode } => wanted(d.code))
     .sort((a, b) => rank(a.code) - rank(b.code) || a.start - b.start);
+}
+
+/** The archives of the fixed text the operator must still see to (rules/archive-auth.ts), and those left on
+ *  localhost because their user works only over loopback (rules/archive-localhost.ts). */
+function todoOf(
+  model: TemplateModel,
+  opts: ArchiveCheckOptions,
+  at: (offset: number) => { line: number; column: number },
+): TodoReport[] {
+  const out: TodoReport[] = [];
+  for (const n of logstashAuthNeeds(model, opts))
+    out.push({ code: 'psconfig/archive-logstash-auth', ...at(n.value.offset), what: logstashAuthTodo(n) });
+  for (const a of loopbackArchives(model))
+    if (a.loopbackOnly)
+      out.push({
+        code: 'psconfig/archive-loopback-credentials',
+        ...at(a.value.offset),
+        what: `archive \`${a.archive}\` left on ${a.url?.host ?? 'localhost'}: RabbitMQ's guest user works only over loopback (its default loopback_users), so each run stays on the broker of the host that archives it; for a central archive, create a user on its broker and write that URL`,
+      });
+  return out.sort((x, y) => x.line - y.line || x.column - y.column);
 }

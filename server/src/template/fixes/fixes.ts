@@ -116,6 +116,11 @@ export function migrationFixes(
     case 'psconfig/archive-localhost': {
       const site = loopbackArchives(model).find((a) => a.value.offset === d.start);
       if (!site) return { fixes: [] };
+      if (site.loopbackOnly)
+        return {
+          fixes: [],
+          reason: `archive "${site.archive}": its user works only over loopback (RabbitMQ's guest): left on ${site.url?.host ?? 'localhost'}`,
+        };
       const fixes: MigrationFix[] = [];
       for (const choice of localhost) {
         const value = loopbackReplacement(site, choice);

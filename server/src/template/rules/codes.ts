@@ -62,6 +62,9 @@ export const DIAGNOSTIC_CODES = [
   // perfSONAR 4 → 5 (fixed by `psconfig-tools fix` and quick fixes, fixes/)
   'psconfig/legacy-placeholder',
   'psconfig/archive-localhost',
+  'psconfig/archive-loopback-credentials',
+  // archives that deliver (rules/archive-auth.ts)
+  'psconfig/archive-logstash-auth',
   // pScheduler's own checks (rules/pscheduler.ts)
   'psconfig/unknown-test-type',
   'psconfig/spec-unknown-property',
