@@ -51,7 +51,10 @@ const cls = (name: string, filter: Obj): Obj => ({
 });
 
 /** The addresses each class's task pairs use, from the expansion. */
-async function classPairs(mc: Obj, perfsonar5 = true): Promise<{ pairs: Record<string, string[]>; notes: TranslationNote[] }> {
+async function classPairs(
+  mc: Obj,
+  perfsonar5 = true,
+): Promise<{ pairs: Record<string, string[]>; notes: TranslationNote[] }> {
   const t = translateMeshConfig(mc, { now: NOW, perfsonar5 });
   const r = await expand(t.template);
   const pairs: Record<string, string[]> = {};

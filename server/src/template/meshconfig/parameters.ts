@@ -301,7 +301,9 @@ export function buildTools(
       if (bwctl) out.push(bwctl);
     }
     const pscheduler =
-      options.pschedulerNames && kind.tools === 'bwctl-throughput' && Object.prototype.hasOwnProperty.call(PSCHEDULER_TOOL_NAMES, name)
+      options.pschedulerNames &&
+      kind.tools === 'bwctl-throughput' &&
+      Object.prototype.hasOwnProperty.call(PSCHEDULER_TOOL_NAMES, name)
         ? PSCHEDULER_TOOL_NAMES[name]
         : undefined;
     if (pscheduler) renamed.push([name, pscheduler]);

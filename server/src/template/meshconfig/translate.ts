@@ -507,7 +507,7 @@ class Translation {
         this.note(
           [...path, 'description'],
           'information',
-          `Compared as MeshConfig compared it (ignoring case, a part of the description matches), so the ${level} ${lost.map((d) => JSON.stringify(d)).join(', ')} still match${/[^\x00-\x7f]/.test(want) ? '; jq\'s ascii_downcase folds ASCII letters only' : ''} (pSConfig 4.x's translation compared exactly and matched none of them).`,
+          `Compared as MeshConfig compared it (ignoring case, a part of the description matches), so the ${level} ${lost.map((d) => JSON.stringify(d)).join(', ')} still match${/[^\x00-\x7f]/.test(want) ? "; jq's ascii_downcase folds ASCII letters only" : ''} (pSConfig 4.x's translation compared exactly and matched none of them).`,
         );
       return {
         type: 'host',
@@ -672,8 +672,7 @@ class Translation {
       const data = pschedulerTool(t);
       return !data || data.bundle === 'obsolete' || !data.tests.includes(testType);
     });
-    for (const t of missing)
-      this.note(path, 'warning', `pScheduler 5 has no tool \`${t}\` for ${testType} tests.`);
+    for (const t of missing) this.note(path, 'warning', `pScheduler 5 has no tool \`${t}\` for ${testType} tests.`);
     if (tools.length > 0 && missing.length === tools.length)
       this.note(
         path,
