@@ -22,7 +22,7 @@ import { buildScheduleModel, simulateSchedule } from '../../../server/src/templa
 import { expand } from '../expand/helpers';
 import { migrationDir } from '../../fixtures';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
 const NOW = new Date('2026-01-02T03:04:05Z');
 const read = (f: string): string => readFileSync(join(migrationDir, f), 'utf8');
 
