@@ -12,6 +12,8 @@ import {
   type TranslateOptions,
 } from '../server/src/template/meshconfig/translate';
 import { LineIndex } from '../server/src/template/positions';
+import { expansionNotes } from '../server/src/template/meshconfig/outcome';
+import { expandText } from '../server/src/template/expand/from-text';
 import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import { InputError, readInput } from './inputs';
@@ -112,9 +114,13 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
   const translation = translateMeshConfig(parsed.tree.toValue(parsed.root.index), args.options);
   const out = translationText(translation);
 
-  // What was not translated, on the MeshConfig file's lines.
+  // What each translated test yields: a test whose task creates no pScheduler task is said, with the reason.
+  const expanded = await expandText({ uri: args.output ?? 'translated.psconfig.json', version: null, text: out });
+  const yielded = expansionNotes(translation, expanded);
+
+  // What was not translated, and the tests that yield no task, on the MeshConfig file's lines.
   const lines = new LineIndex(text);
-  const notes = noteDiagnostics(parsed, translation.notes);
+  const notes = noteDiagnostics(parsed, [...translation.notes, ...yielded]);
   if (!args.quiet) {
     for (const d of notes) {
       const p = lines.positionAt(d.start);
@@ -124,7 +130,7 @@ export async function runTranslateCommand(argv: string[]): Promise<number> {
     }
     const lost = translation.notes.filter((n) => n.severity === 'warning').length;
     process.stderr.write(
-      `psconfig-tools translate: ${translation.notes.length === 0 ? 'everything translated' : `${lost} settings not translated, ${translation.notes.length - lost} remarks`}\n`,
+      `psconfig-tools translate: ${translation.notes.length === 0 ? 'everything translated' : `${lost} settings not translated, ${translation.notes.length - lost} remarks`}${yielded.length > 0 ? `; ${yielded.length} translated tests create no task` : ''}\n`,
     );
   }
 

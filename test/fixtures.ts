@@ -25,6 +25,8 @@ export const fixturesDir = join(root, 'test', 'fixtures');
 export const examplesDir = join(fixturesDir, 'psconfig', 'examples');
 /** Real MeshConfig (perfSONAR 4.0) files from perfsonar/psconfig-web (INDEX.md there). */
 export const meshconfigDir = join(fixturesDir, 'psconfig', 'meshconfig');
+/** Real MeshConfig files and perfSONAR 4 era templates for the migration tests (ORIGIN.md there gives each origin). */
+export const migrationDir = join(fixturesDir, 'migration');
 /** esmond's own fixtures, documentation examples and pScheduler archiver payloads (INDEX.md there). */
 export const esmondFixturesDir = join(fixturesDir, 'esmond');
 /** A self-signed certificate and its key for 127.0.0.1 (a TLS server clients must refuse). */

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { examplePath, meshconfigDir, repoRoot } from '../../fixtures';
+import { examplePath, meshconfigDir, migrationDir, repoRoot } from '../../fixtures';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'translate', ...args], {
@@ -93,4 +93,28 @@ test('a translation with errors exits 1', () => {
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /error psconfig\/tool-cannot-run/);
   assert.ok(JSON.parse(r.stdout)); // the template is still written
+});
+
+test('a translated test that creates no task is said at the test, with the reason (here: as 4.x made it)', () => {
+  // perfsonar/mesh-config's 2015 example (test/fixtures/migration/ORIGIN.md) with --as-4x: tests 1 and 2 get 4.x's
+  // tools bwctliperf2 and iperf, neither a pScheduler 5 tool (pScheduler refuses: no tool in common); test 6
+  // selects the classes `internet2` and `esnet`, which 4.x's exact `==` matches to no organisation ("Internet2",
+  // "ESnet"). Their objects start at lines 230, 249 and 332 of the file.
+  const file = join(migrationDir, 'mesh-config--example-2015.meshconfig.json');
+  const r = cli(file, '--as-4x', '-o', join(mkdtempSync(join(tmpdir(), 'translate-4x-')), 'out.json'));
+  const said = r.stderr.split('\n').filter((l) => l.includes('creates no pScheduler task'));
+  assert.deepEqual(
+    said.map((l) => l.replace(/ creates no pScheduler task: .*/, '')),
+    [
+      `${file}:230:7: warning Task "TCP_BWCTL_Test_Between_DICE_Bandwidth_Hosts"`,
+      `${file}:249:7: warning Task "UDP_BWCTL_Test_Between_DICE_Bandwidth_Hosts"`,
+      `${file}:332:7: warning Task "Inter-Organization_Traceroute_Tests_Between_Internet2_And_ESnet_Hosts"`,
+    ],
+    r.stderr,
+  );
+  assert.match(said[0], /pScheduler would refuse 12 of 12/);
+  assert.match(said[2], /yields no address combination/);
+  assert.match(r.stderr, /; 3 translated tests create no task\n/);
+  // without --as-4x every test creates its tasks
+  assert.doesNotMatch(cli(file).stderr, /creates no pScheduler task/);
 });

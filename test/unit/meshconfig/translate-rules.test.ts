@@ -118,8 +118,22 @@ test('throughput: fields, UDP bandwidth, tools with their BWCTL variants (as 4.x
   // the slip is the interval capped at 12 hours, randomised (lines 726-736)
   assert.deepEqual(old.schedules.schedule_0, { repeat: 'PT86400S', slip: 'PT43200S', sliprand: true });
   assert.equal(old.tasks.udp.reference, undefined);
-  const ps5 = translate(mc).tpl;
-  assert.deepEqual(ps5.tasks.udp.tools, ['iperf3', 'iperf']);
+  const ps5t = translate(mc);
+  const ps5 = ps5t.tpl;
+  // `iperf` is pScheduler's `iperf2`, as the MeshConfig agent named it for pScheduler (perfsonar/perl-shared
+  // fe81fc0c, lib/perfSONAR_PS/RegularTesting/Tests/Bwctl.pm:191 `$tool = 'iperf2' if($tool eq 'iperf')`); --as-4x
+  // above keeps Config.pm's `iperf`.
+  assert.deepEqual(ps5.tasks.udp.tools, ['iperf3', 'iperf2']);
+  const renamed = ps5t.notes.filter((n) => n.path.join('/') === 'tests/0/parameters/tool');
+  assert.deepEqual(
+    renamed.map((n) => n.severity),
+    ['information'],
+  );
+  assert.match(renamed[0].message, /`iperf` is `iperf2`/);
+  assert.equal(
+    translate(mc, { perfsonar5: false }).notes.filter((n) => n.path.join('/') === 'tests/0/parameters/tool').length,
+    0,
+  );
   assert.deepEqual(ps5.tasks.udp.reference, { 'display-task-name': 'udp' });
 });
 
@@ -284,7 +298,8 @@ test('groups: mesh, disjoint, star (a disjoint group around the centre), host cl
   });
   assert.equal(tpl['address-classes'].two, undefined); // one data source only (line 305)
   assert.ok(noteAt(notes, 'host_classes', 1));
-  assert.ok(noteAt(notes, 'host_classes', 0, 'match_filters', 2, 'exact'));
+  // `exact` on an organization is kept: `==` is MeshConfig's exact comparison (HostClassFilters/Organization.pm:41)
+  assert.equal(noteAt(notes, 'host_classes', 0, 'match_filters', 2, 'exact'), undefined);
   const r = await expand(tpl);
   assert.deepEqual(pairs(r, 'star'), [
     'a.example.net->b.example.net',
@@ -495,7 +510,7 @@ test('what is not translated is listed: unknown fields, unknown test types, expe
 
 test('the result: required sections always there, _meta with the translation time, 4-space JSON text', () => {
   const { template } = translateMeshConfig({ description: 'd', organizations: [], tests: [] }, { now: NOW });
-  const text = translationText({ template, notes: [] });
+  const text = translationText({ template });
   assert.deepEqual(JSON.parse(text), {
     _meta: {
       'psconfig-translation': { 'source-format': 'mesh-config-json', 'time-translated': '2026-01-02T03:04:05+00:00' },

@@ -260,16 +260,38 @@ export function buildSchedule(kind: ParameterType, params: JsonObject): JsonObje
   return kind.interval ? schedule : {};
 }
 
+/**
+ * Tool names of the MeshConfig era that pScheduler knows by another name, as the MeshConfig-era agent renamed them
+ * when it built pScheduler tasks: perfsonar/perl-shared fe81fc0c ("changed name in pScheduler of iperf tool to
+ * iperf2"), lib/perfSONAR_PS/RegularTesting/Tests/Bwctl.pm:188-193 (`$tool = 'iperf2' if($tool eq 'iperf')`), kept by
+ * 3ba667d6 (lines 188-199: `iperf` → `bwctliperf2`, `iperf2`). pSConfig 4.x's translator (Config.pm:712-723) wrote
+ * `iperf`, a name pScheduler never had: its tasks ran only because `bwctliperf2` came first. Throughput tools only.
+ */
+export const PSCHEDULER_TOOL_NAMES: Readonly<Record<string, string>> = { iperf: 'iperf2' };
+
+export interface ToolOptions {
+  /** As `--disable-bwctl`: no BWCTL variants. */
+  disableBwctl: boolean;
+  /** Rename tools to pScheduler's names (PSCHEDULER_TOOL_NAMES); off for `--as-4x`, which keeps Config.pm's names. */
+  pschedulerNames?: boolean;
+}
+
 /** The pScheduler tools of a `tool` parameter: comma-separated, `bwctl/` prefixes dropped, and (unless
- *  `disableBwctl`) the BWCTL variant first for iperf, iperf3, traceroute and tracepath. */
-export function buildTools(kind: ParameterType, tool: unknown, disableBwctl: boolean): string[] {
-  if (!kind.tools || typeof tool !== 'string' || tool === '') return [];
+ *  `disableBwctl`) the BWCTL variant first for iperf, iperf3, traceroute and tracepath (Config.pm:708-724 and convert_trace);
+ *  with `pschedulerNames`, `iperf` as pScheduler's `iperf2`. `renamed` lists each rename made. */
+export function buildTools(
+  kind: ParameterType,
+  tool: unknown,
+  options: ToolOptions,
+): { tools: string[]; renamed: [string, string][] } {
   const out: string[] = [];
+  const renamed: [string, string][] = [];
+  if (!kind.tools || typeof tool !== 'string' || tool === '') return { tools: out, renamed };
   for (const part of tool.split(',')) {
     let name = part.trim();
     if (kind.tools !== 'as-is') name = name.replace(/^bwctl\//, '');
     if (!name) continue;
-    if (!disableBwctl) {
+    if (!options.disableBwctl) {
       const bwctl =
         kind.tools === 'bwctl-throughput'
           ? { iperf: 'bwctliperf2', iperf3: 'bwctliperf3' }[name]
@@ -278,7 +300,14 @@ export function buildTools(kind: ParameterType, tool: unknown, disableBwctl: boo
             : undefined;
       if (bwctl) out.push(bwctl);
     }
-    out.push(name);
+    const pscheduler =
+      options.pschedulerNames &&
+      kind.tools === 'bwctl-throughput' &&
+      Object.prototype.hasOwnProperty.call(PSCHEDULER_TOOL_NAMES, name)
+        ? PSCHEDULER_TOOL_NAMES[name]
+        : undefined;
+    if (pscheduler) renamed.push([name, pscheduler]);
+    out.push(pscheduler ?? name);
   }
-  return out;
+  return { tools: out, renamed };
 }

@@ -23,6 +23,7 @@ import {
   type FieldProblem,
 } from './parameters';
 import { MESHCONFIG_ROLE_VARIABLES } from '../legacy-variables';
+import { tool as pschedulerTool } from '../pscheduler/catalog';
 import { arrayOf, canonical, formatName, isDefined, isObject, isTrue, urlHost, type JsonObject } from './values';
 
 export type NotePath = (string | number)[];
@@ -52,6 +53,8 @@ export interface TranslateOptions {
 export interface MeshConfigTranslation {
   template: JsonObject;
   notes: TranslationNote[];
+  /** Each task made, by name: the path of the MeshConfig test it came from (for notes on what it yields). */
+  taskFrom: Record<string, NotePath>;
 }
 
 const META_DISPLAY_NAME = 'display-name';
@@ -96,11 +99,11 @@ const DROPPED: Record<string, string> = {
   no_agents:
     'pSConfig\'s translator does not carry this list over: mark those addresses `"no-agent": true` in the result',
   host_properties: 'pSConfig address classes have no host properties',
-  exact: 'pSConfig filters always compare exactly',
+  exact: 'pSConfig compares tags ignoring case, as MeshConfig did without `exact` (address_classes/filters/tag.py)',
 };
 
 /** The template as the file to write: 4-space indentation (as pSConfig's own examples), a final newline. */
-export function translationText(t: MeshConfigTranslation): string {
+export function translationText(t: { template: JsonObject }): string {
   return `${JSON.stringify(t.template, null, 4)}\n`;
 }
 
@@ -128,6 +131,7 @@ class Translation {
   private readonly tests: JsonObject = {};
   private readonly schedules: JsonObject = {};
   private readonly tasks: JsonObject = {};
+  private readonly taskFrom: Record<string, NotePath> = {};
   private readonly perfsonar5: boolean;
   /** Every measurement archive read: where (its list's path), its archive name and its MeshConfig `type`. */
   private readonly maTypes: { list: string; at: NotePath; host: string; type: unknown }[] = [];
@@ -182,7 +186,7 @@ class Translation {
     ];
     for (const [name, value, required] of sections)
       if (required || Object.keys(value).length > 0) template[name] = value;
-    return { template, notes: this.notes };
+    return { template, notes: this.notes, taskFrom: this.taskFrom };
   }
 
   private note(path: NotePath, severity: TranslationNote['severity'], message: string): void {
@@ -476,16 +480,42 @@ class Translation {
       this.note(path, 'warning', 'A filter is an object: not translated.');
       return undefined;
     }
-    if (isDefined(f.exact))
+    const exact = isTrue(f.exact);
+    if (isDefined(f.exact) && f.type === 'tag' && exact)
       this.note([...path, 'exact'], 'information', `\`exact\` is not translated: ${DROPPED.exact}.`);
     const children = (): JsonObject[] =>
       arrayOf(f.filters)
         .map((c, i) => this.filter(c, [...path, 'filters', i]))
         .filter((c): c is JsonObject => c !== undefined);
-    const hostJq = (key: string): JsonObject => ({
-      type: 'host',
-      jq: { script: `._meta."${key}"==${JSON.stringify(String(f.description ?? ''))}` },
-    });
+    const hostJq = (level: 'organization' | 'site'): JsonObject => {
+      const key = `${level}-display-name`;
+      const want = String(f.description ?? '');
+      const lost = this.namesMatchedOnlyByMeshConfig(level, want, exact);
+      // pSConfig 4.x's translator compares exactly (Config.pm:399-408); MeshConfig's agent compared exactly only
+      // with `exact`, else ignoring case and as a part of the description (perfsonar/mesh-config @ 6d0a989e,
+      // lib/perfSONAR_PS/MeshConfig/Config/HostClassFilters/Organization.pm:40-51, Site.pm:40-51).
+      if (!this.perfsonar5 || exact) {
+        if (lost.length > 0)
+          this.note(
+            [...path, 'description'],
+            'warning',
+            `MeshConfig matched the ${level} ${lost.map((d) => JSON.stringify(d)).join(', ')} to ${JSON.stringify(want)} (ignoring case, or as a part of the description); pSConfig 4.x's translation compares exactly, so its hosts are not in this class.`,
+          );
+        return { type: 'host', jq: { script: `._meta."${key}"==${JSON.stringify(want)}` } };
+      }
+      if (lost.length > 0)
+        this.note(
+          [...path, 'description'],
+          'information',
+          `Compared as MeshConfig compared it (ignoring case, a part of the description matches), so the ${level} ${lost.map((d) => JSON.stringify(d)).join(', ')} still match${/[^\x00-\x7f]/.test(want) ? "; jq's ascii_downcase folds ASCII letters only" : ''} (pSConfig 4.x's translation compared exactly and matched none of them).`,
+        );
+      return {
+        type: 'host',
+        jq: {
+          script: `._meta."${key}" | (type == "string") and (ascii_downcase | contains(${JSON.stringify(want)} | ascii_downcase))`,
+        },
+      };
+    };
     switch (f.type) {
       case 'address_type':
         if (f.address_type === 'ipv4' || f.address_type === 'ipv6')
@@ -506,15 +536,29 @@ class Translation {
         break;
       }
       case 'organization':
-        return hostJq('organization-display-name');
+        return hostJq('organization');
       case 'site':
-        return hostJq('site-display-name');
+        return hostJq('site');
       case 'tag':
         if (typeof f.tag === 'string') return { type: 'tag', tag: f.tag };
         break;
     }
     this.note(path, 'warning', `This ${JSON.stringify(f.type)} filter cannot be translated.`);
     return undefined;
+  }
+
+  /** Organisation or site descriptions of the file that MeshConfig's non-exact comparison matched to `want` and
+   *  an exact one does not (HostClassFilters/Organization.pm:40-51: equal, equal ignoring case, or a part of it). */
+  private namesMatchedOnlyByMeshConfig(level: 'organization' | 'site', want: string, exact: boolean): string[] {
+    if (exact) return [];
+    const mc = isObject(this.mc) ? this.mc : {};
+    const names = new Set<string>();
+    for (const org of arrayOf(mc.organizations)) {
+      if (!isObject(org)) continue;
+      const list = level === 'organization' ? [org] : arrayOf(org.sites);
+      for (const o of list) if (isObject(o) && typeof o.description === 'string') names.add(o.description);
+    }
+    return [...names].filter((d) => d !== want && d.toLowerCase().includes(want.toLowerCase()));
   }
 
   // ---- tests → groups, tests, schedules, tasks ----
@@ -570,8 +614,12 @@ class Translation {
       const refs = new Set(global);
       this.measurementArchives(test, [...at, 'measurement_archives'], refs);
       if (refs.size > 0) task.archives = [...refs];
-      const tools = buildTools(kind, params.tool, this.perfsonar5 || this.options.disableBwctl === true);
+      const { tools, renamed } = buildTools(kind, params.tool, {
+        disableBwctl: this.perfsonar5 || this.options.disableBwctl === true,
+        pschedulerNames: this.perfsonar5,
+      });
       if (tools.length > 0) task.tools = tools;
+      if (this.perfsonar5) this.checkTools([...at, 'parameters', 'tool'], kind.testType, tools, renamed);
       if (isDefined(test.disabled)) task.disabled = isTrue(test.disabled);
       const reference = this.references(test.references, [...at, 'references']);
       if (this.perfsonar5 && title && reference['display-task-name'] === undefined)
@@ -596,14 +644,41 @@ class Translation {
         );
       }
       this.tasks[name] = task;
+      this.taskFrom[name] = at;
       if (isTrue(params.force_bidirectional) && this.options.useForceBidirectional) {
         const copy = JSON.parse(JSON.stringify(task)) as JsonObject;
         copy['scheduled-by'] = 1;
         if (title)
           copy._meta = { ...(copy._meta as JsonObject), [META_DISPLAY_NAME]: `${title} (Scheduled by Destination)` };
         this.tasks[`${name}_scheduled_by_dest`] = copy;
+        this.taskFrom[`${name}_scheduled_by_dest`] = at;
       }
     });
+  }
+
+  /**
+   * The task's tools against pScheduler 5's (server/src/template/pscheduler/catalog.ts): a rename is said, a tool
+   * pScheduler 5 does not have for the test type is a warning, and none at all means every task is refused
+   * (perfsonar/pscheduler api-server tasks.py: `pick_tool` finds no tool in common).
+   */
+  private checkTools(path: NotePath, testType: string, tools: string[], renamed: [string, string][]): void {
+    for (const [from, to] of renamed)
+      this.note(
+        path,
+        'information',
+        `Tool \`${from}\` is \`${to}\` in pScheduler: renamed, as the MeshConfig agent renamed it for pScheduler (pScheduler has no tool named \`${from}\`).`,
+      );
+    const missing = tools.filter((t) => {
+      const data = pschedulerTool(t);
+      return !data || data.bundle === 'obsolete' || !data.tests.includes(testType);
+    });
+    for (const t of missing) this.note(path, 'warning', `pScheduler 5 has no tool \`${t}\` for ${testType} tests.`);
+    if (tools.length > 0 && missing.length === tools.length)
+      this.note(
+        path,
+        'warning',
+        `None of this task's tools is a pScheduler 5 ${testType} tool: pScheduler refuses each of its tasks ("no tool in common"); remove \`tools\` to let pScheduler choose.`,
+      );
   }
 
   /** The group of a test's `members` (mesh, disjoint, star), or undefined with a note (Config.pm:565-595). */
