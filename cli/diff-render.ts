@@ -113,6 +113,10 @@ export function renderText(d: TaskDiffResult): string {
     out.push('', `new diagnostics (${num(d.newDiagnostics.length)}):`);
     for (const x of d.newDiagnostics) out.push(`  ${x.line ?? '?'}: ${x.severity} ${x.code} ${x.message}`);
   }
+  if (d.resolvedDiagnostics.length) {
+    out.push('', `resolved errors (${num(d.resolvedDiagnostics.length)}, lines of the old version):`);
+    for (const x of d.resolvedDiagnostics) out.push(`  ${x.line ?? '?'}: ${x.code} ${x.message}`);
+  }
   return out.join('\n') + '\n';
 }
 
@@ -245,6 +249,11 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
     d.newDiagnostics.map(
       (x) => `${x.severity === 'error' ? '❌' : '⚠️'} line ${x.line ?? '?'} ${mdCode(x.code)}: ${mdMessage(x.message)}`,
     ),
+    30,
+  );
+  list(
+    'Errors resolved',
+    d.resolvedDiagnostics.map((x) => `✅ old line ${x.line ?? '?'} ${mdCode(x.code)}: ${mdMessage(x.message)}`),
     30,
   );
   list(

@@ -504,8 +504,11 @@ export interface TaskDiffDiagnostic {
   severity: 'error' | 'warning' | 'information' | 'hint';
   code: string;
   message: string;
-  /** 1-based line in the new version. */
+  /** 1-based line in its version (the new one; the old one for a resolved diagnostic). */
   line?: number;
+  /** JSON path of what it is about (`tasks/x/tools`), `/`-joined: with the code and the message (positions left
+   *  out), what makes it the same diagnostic in both versions wherever its line moved. */
+  path?: string;
 }
 
 /** One host's load before and after (schedule model), only for hosts where it differs. */
@@ -523,6 +526,8 @@ export interface TaskDiffResult {
   new: TaskDiffSide;
   newFailures: TaskDiffFailure[];
   newDiagnostics: TaskDiffDiagnostic[];
+  /** Errors of the old version the new one no longer has (lines in the old version). */
+  resolvedDiagnostics: TaskDiffDiagnostic[];
   /** With the schedule model: hosts whose exclusive or normal load changes. */
   hosts?: TaskDiffHostLoad[];
 }

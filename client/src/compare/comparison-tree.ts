@@ -16,6 +16,7 @@ import {
 
 export type ComparisonIcon =
   | 'git-compare'
+  | 'pass'
   | 'info'
   | 'warning'
   | 'error'
@@ -65,6 +66,8 @@ export type ComparisonNode =
   | { kind: 'failure'; index: number }
   | { kind: 'diagnostics' }
   | { kind: 'diagnostic'; index: number }
+  | { kind: 'resolved' }
+  | { kind: 'resolvedDiagnostic'; index: number }
   | { kind: 'loads' }
   | { kind: 'load'; index: number }
   | { kind: 'agent'; index: number }
@@ -133,6 +136,7 @@ export class ComparisonTreeModel {
     const out: ComparisonNode[] = [{ kind: 'header' }];
     if (d.newFailures.length) out.push({ kind: 'failures' });
     if (d.newDiagnostics.length) out.push({ kind: 'diagnostics' });
+    if (d.resolvedDiagnostics?.length) out.push({ kind: 'resolved' });
     if (d.hosts?.length) out.push({ kind: 'loads' });
     d.agents.forEach((_, index) => out.push({ kind: 'agent', index }));
     return out;
@@ -144,6 +148,8 @@ export class ComparisonTreeModel {
     if (node.kind === 'failures')
       return d.newFailures.slice(0, ENTRIES_PER_AGENT).map((_, index) => ({ kind: 'failure', index }));
     if (node.kind === 'diagnostics') return d.newDiagnostics.map((_, index) => ({ kind: 'diagnostic', index }));
+    if (node.kind === 'resolved')
+      return (d.resolvedDiagnostics ?? []).map((_, index) => ({ kind: 'resolvedDiagnostic', index }));
     if (node.kind === 'loads') return (d.hosts ?? []).map((_, index) => ({ kind: 'load', index }));
     if (node.kind !== 'agent') return [];
     const all = entriesOf(d.agents[node.index]);
@@ -221,6 +227,26 @@ export class ComparisonTreeModel {
           icon: x.severity === 'error' ? 'error' : 'warning',
           collapsible: 'none',
           contextValue: 'diagnostic',
+        };
+      }
+      case 'resolved':
+        return {
+          id: 'resolved',
+          label: `Errors resolved (${num(d.resolvedDiagnostics.length)})`,
+          icon: 'pass',
+          collapsible: 'collapsed',
+          contextValue: 'resolved',
+        };
+      case 'resolvedDiagnostic': {
+        const x = d.resolvedDiagnostics[node.index];
+        return {
+          id: `resolved:${node.index}`,
+          label: x.message,
+          description: `old line ${x.line ?? '?'} · ${x.code}`,
+          tooltip: x.message,
+          icon: 'pass',
+          collapsible: 'none',
+          contextValue: 'resolvedDiagnostic',
         };
       }
       case 'loads': {

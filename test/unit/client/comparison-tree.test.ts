@@ -25,7 +25,9 @@ async function comparison(): Promise<TaskDiffResult> {
   delete after.addresses['host-c.perfsonar.net'];
   after.groups['example-group-mesh'].addresses.pop();
   after.tests['example-test-throughput'].spec.duration = 'PT20S';
-  after.tasks['example-task-throughput'].group = 'nope-group';
+  // pScheduler 5.x has no tool `iperf` (iperf2): the lead refuses the task (pick_tool, none in common), so none of
+  // its combinations is created; a reference to a missing group would make the agent reject the whole template.
+  after.tasks['example-task-throughput'].tools = ['iperf'];
   after.tasks.second = { ...before.tasks['example-task-throughput'] };
   return diffObjs(before, after);
 }
@@ -64,9 +66,9 @@ test('the tree: header, new failures and diagnostics, agents, and each task with
     ]),
   );
   const diagnostics = tree.find((n) => n.contextValue === 'diagnostics')!;
-  assert.ok(diagnostics.children!.some((c) => /nope-group/.test(c.label)));
+  assert.ok(diagnostics.children!.some((c) => /no tool `iperf`/.test(c.label)));
   const failures = tree.find((n) => n.contextValue === 'failures');
-  assert.ok(failures?.children?.length, 'the task that lost its group stopped');
+  assert.equal(failures?.children?.length, 2, 'a → b and b → a of the refused task');
   // The hosts whose load changes (the engine's schedule model): host-c's throughput tasks are gone, the others'
   // runs are shorter, so every host is less busy; one row each, worded as the CLI's text.
   assert.ok(diff.hosts?.length, 'the diff carries host loads');
@@ -109,6 +111,7 @@ test('an agent with more tasks than a page shows the first ones and counts the r
     new: { tasks: 0, failed: 0, refused: 0, taskErrors: 0 },
     newFailures: [],
     newDiagnostics: [],
+    resolvedDiagnostics: [],
   };
   const model = new ComparisonTreeModel({ kind: 'result', template: 'x', base: 'HEAD', result: result(diff) });
   const agent = snapshotComparison(model, 2)[1];
@@ -128,6 +131,7 @@ test('a host whose exclusive runs would need more than all of its time is a warn
     new: { tasks: 2, failed: 0, refused: 0, taskErrors: 0 },
     newFailures: [],
     newDiagnostics: [],
+    resolvedDiagnostics: [],
     hosts,
   };
   const model = new ComparisonTreeModel({ kind: 'result', template: 'x', base: 'HEAD', result: result(diff) });
@@ -159,13 +163,15 @@ test('loading, failed and empty states are one message each', () => {
 test('the status-bar text: the headline when tasks change or errors appear, nothing otherwise', async () => {
   const diff = await comparison();
   const s = statusText(diff)!;
-  // The task lost its group (6 removed, a new error and a task that stopped); its copy under a new name adds 2.
-  assert.equal(s.text, '$(git-compare) −6 +2 tasks on 3 agents, 2 new errors');
+  // The refused task's 6 are removed (4 with host-c, 2 refused); new errors: the one on its `tools` and its two
+  // refused combinations (new failures). Its copy under a new name, without tools and shorter, adds 2.
+  assert.equal(s.text, '$(git-compare) −6 +2 tasks on 3 agents, 3 new errors');
   assert.equal(s.warn, true);
   const same: TaskDiffResult = {
     ...diff,
     summary: { added: 0, removed: 0, changed: 0, agentsAffected: 0 },
     newDiagnostics: [],
+    resolvedDiagnostics: [],
     newFailures: [],
   };
   assert.equal(statusText(same), undefined);

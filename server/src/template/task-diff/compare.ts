@@ -7,6 +7,7 @@ import { expandText } from '../expand/from-text';
 import type { IncludePolicy } from '../includes/loader';
 import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
+import { nodeAtOffset, nodePath } from '../parse';
 import { diffExpansions, type HostLoad } from './diff';
 import { scheduleHostLoads } from './host-loads';
 
@@ -40,12 +41,16 @@ export async function diagnosticsOf(
   const { diagnostics, model } = await validateTemplateWithIncludes(text, includes);
   const all = [...diagnostics, ...(await checkJqExpressions(model, jqRunnerFor(jq)))];
   const lines = new LineIndex(text);
-  return all.map((d) => ({
-    severity: d.severity,
-    code: d.code,
-    message: d.message,
-    line: lines.positionAt(d.start).line + 1,
-  }));
+  return all.map((d) => {
+    const node = nodeAtOffset(model.parsed.root, d.start);
+    return {
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      line: lines.positionAt(d.start).line + 1,
+      ...(node ? { path: nodePath(node).join('/') } : {}),
+    };
+  });
 }
 
 export async function compareTemplates(

@@ -151,6 +151,7 @@ export function diffExpansions(old: DiffSideInput, next: DiffSideInput): TaskDif
     new: sideOf(next),
     newFailures,
     newDiagnostics: newDiagnosticsOf(old.diagnostics, next.diagnostics),
+    resolvedDiagnostics: resolvedErrorsOf(old.diagnostics, next.diagnostics),
   };
   if (old.load || next.load) result.hosts = loadChanges(old.load, next.load);
   return result;
@@ -249,24 +250,48 @@ function sideOf(s: DiffSideInput): TaskDiffSide {
   return side;
 }
 
-/** Diagnostics of the new version (errors and warnings) beyond those the old one had with the same wording. */
-function newDiagnosticsOf(
+/**
+ * A diagnostic's identity across versions: severity, code, the JSON path it is about and its wording with line and
+ * column numbers left out (a duplicate-key message names lines that move when anything above them changes).
+ */
+export function diagnosticIdentity(d: TaskDiffDiagnostic): string {
+  const words = d.message.replace(/\b(lines?|columns?) \d+(?:[-–]\d+)?/g, '$1 #');
+  return `${d.severity}\u0000${d.code}\u0000${d.path ?? ''}\u0000${words}`;
+}
+
+/** Diagnostics of `next` (errors and warnings, or only errors) beyond those `old` had with the same identity. */
+function beyond(
   old: TaskDiffDiagnostic[] | undefined,
-  next: TaskDiffDiagnostic[] | undefined,
+  next: TaskDiffDiagnostic[],
+  keep: (d: TaskDiffDiagnostic) => boolean,
 ): TaskDiffDiagnostic[] {
-  if (!next) return [];
-  const key = (d: TaskDiffDiagnostic): string => `${d.severity}\u0000${d.code}\u0000${d.message}`;
   const before = new Map<string, number>();
-  for (const d of old ?? []) before.set(key(d), (before.get(key(d)) ?? 0) + 1);
+  for (const d of old ?? []) before.set(diagnosticIdentity(d), (before.get(diagnosticIdentity(d)) ?? 0) + 1);
   const out: TaskDiffDiagnostic[] = [];
   for (const d of next) {
-    if (d.severity !== 'error' && d.severity !== 'warning') continue;
-    const k = key(d);
+    if (!keep(d)) continue;
+    const k = diagnosticIdentity(d);
     const left = before.get(k) ?? 0;
     if (left > 0) before.set(k, left - 1);
     else out.push(d);
   }
   return out;
+}
+
+/** Errors and warnings of the new version the old one did not have. */
+function newDiagnosticsOf(
+  old: TaskDiffDiagnostic[] | undefined,
+  next: TaskDiffDiagnostic[] | undefined,
+): TaskDiffDiagnostic[] {
+  return next ? beyond(old, next, (d) => d.severity === 'error' || d.severity === 'warning') : [];
+}
+
+/** Errors of the old version the new one does not have (only when both versions were checked). */
+function resolvedErrorsOf(
+  old: TaskDiffDiagnostic[] | undefined,
+  next: TaskDiffDiagnostic[] | undefined,
+): TaskDiffDiagnostic[] {
+  return old && next ? beyond(next, old, (d) => d.severity === 'error') : [];
 }
 
 /** Hosts whose load differs by more than rounding, in the old version's host order, then new hosts. */
