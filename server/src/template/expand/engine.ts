@@ -51,7 +51,13 @@ export function requestingAgentFrom(agentAddresses: string[] | undefined): Map<s
 export async function prepareTemplate(
   template: unknown,
   options: IncludeOptions,
-): Promise<{ view?: TemplateView; error?: string; rejected?: boolean; includeErrors: string[] }> {
+): Promise<{
+  view?: TemplateView;
+  error?: string;
+  /** Set with `error` when pSConfig's agent rejects the template: the names of its tasks, none of which is created. */
+  rejected?: { tasks: string[] };
+  includeErrors: string[];
+}> {
   let raw: Json;
   try {
     raw = stripHashKeys(template);
@@ -62,10 +68,10 @@ export async function prepareTemplate(
   if (!isObject(raw)) return { error: 'The template is not a JSON object.', includeErrors: [] };
   // The agent checks the template as read, then again with its includes merged (base_agent.py ~354-386).
   const before = schemaRejection(raw);
-  if (before) return { error: before, rejected: true, includeErrors: [] };
+  if (before) return { error: before, rejected: { tasks: taskNames(raw) }, includeErrors: [] };
   const inc = await mergeIncludes(raw, options);
   const rejected = agentRejection(inc.merged, inc.agentErrors, inc.merged !== raw);
-  if (rejected) return { error: rejected, rejected: true, includeErrors: inc.errors };
+  if (rejected) return { error: rejected, rejected: { tasks: taskNames(inc.merged) }, includeErrors: inc.errors };
   return { view: viewOf(inc.merged), includeErrors: inc.errors };
 }
 
@@ -88,7 +94,15 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   const prepared = await prepareTemplate(template, options);
   for (const e of prepared.includeErrors) notes.add('template', undefined, e);
   const view = prepared.view;
-  if (!view) return prepared.rejected ? { ...nothing(prepared.error), rejected: true } : nothing(prepared.error);
+  if (!view) {
+    if (!prepared.rejected) return nothing(prepared.error);
+    // Every task of a rejected template says so (its lens, hover and the Tasks view), with the reason cut short:
+    // the whole reason is the expansion's `error` and a diagnostic where it is written.
+    const why = prepared.error!.replace(/^pSConfig's agent rejects this template, so it creates no task/, '');
+    const short = `pSConfig's agent rejects the template${why.length > 90 ? `${why.slice(0, 89)}…` : why}`;
+    const tasks = prepared.rejected.tasks.map((task) => ({ task, count: 0, agents: [], error: short }));
+    return { ...nothing(prepared.error), tasks, rejected: true };
+  }
   const classes = await classContext(view, options, notes);
 
   // ---- plan --------------------------------------------------------------------------------------------------------
@@ -121,6 +135,11 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   }
   const { tasks, agents } = summarise(plans.list, failures, refusals, same.identical);
   return done({ tasks, combinations, truncated: gathered.truncated, agents });
+}
+
+/** The template's task names, in its order. */
+function taskNames(t: JsonObject): string[] {
+  return isObject(t.tasks) ? Object.keys(t.tasks) : [];
 }
 
 /** Address classes: the requesting agent's addresses and every class jq filter evaluated up front. */
