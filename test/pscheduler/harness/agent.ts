@@ -84,3 +84,16 @@ export function agentRefusals(log: string): string[] {
 export function agentPassStarts(log: string): string[] {
   return [...log.matchAll(/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*Running agent\.\.\./gm)].map((m) => m[1]);
 }
+
+/**
+ * The ERROR lines of the agent's first pass, up to its "Added N new tasks" line (Python logging, through psconfig's
+ * logf or plain: `key=value` fields such as `category=psconfig_schema_validation_error`, then `msg=`), each without
+ * its time, pid and guid. One pass: every pass logs the same errors again.
+ */
+export function agentErrors(log: string): string[] {
+  const end = /^.*Added \d+ new tasks, and deleted \d+ old tasks.*$/m.exec(log);
+  const pass = end ? log.slice(0, end.index) : log;
+  return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) =>
+    m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800),
+  );
+}
