@@ -97,14 +97,12 @@ export async function compareTemplate(
     return n <= perGroup;
   });
   const checked = await Promise.all(
-    chosen.map(
-      async (c): Promise<TaskComparison> => ({
-        task: c.task,
-        addresses: c.addressValues,
-        project: c.refused ? refusalText(c.refused) : undefined,
-        pscheduler: await checker.checkTask(c.pscheduler),
-      }),
-    ),
+    chosen.map(async (c): Promise<TaskComparison> => ({
+      task: c.task,
+      addresses: c.addressValues,
+      project: c.refused ? refusalText(c.refused) : undefined,
+      pscheduler: await checker.checkTask(c.pscheduler),
+    })),
   );
   return {
     file: rel,

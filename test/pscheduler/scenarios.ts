@@ -67,7 +67,8 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'rejected-excludes-self',
     host: 27,
     ci: true,
-    shows: 'a group with "excludes-self": false (the schema wants a string): the agent rejects the template, creates nothing',
+    shows:
+      'a group with "excludes-self": false (the schema wants a string): the agent rejects the template, creates nothing',
     verdicts: true,
     stopAfterPasses: 1,
   },

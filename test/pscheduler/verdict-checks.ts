@@ -109,7 +109,7 @@ const liveFacts: Record<string, (d: ScenarioData) => void> = {
 export function verdictChecks(name: string, get: () => ScenarioData): void {
   const facts = liveFacts[name];
   if (!facts) throw new Error(`no verdict checks for scenario ${name}`);
-  test('pSConfig\'s agent and pScheduler: the verdicts the scenario is about', () => facts(get()));
+  test("pSConfig's agent and pScheduler: the verdicts the scenario is about", () => facts(get()));
   test('model vs agent: the same verdicts (template rejected; tasks created, skipped, refused)', async () => {
     const live = liveVerdicts(get());
     const model = modelVerdicts(await scenarioExpansion(name));

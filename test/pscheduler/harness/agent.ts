@@ -93,7 +93,5 @@ export function agentPassStarts(log: string): string[] {
 export function agentErrors(log: string): string[] {
   const end = /^.*Added \d+ new tasks, and deleted \d+ old tasks.*$/m.exec(log);
   const pass = end ? log.slice(0, end.index) : log;
-  return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) =>
-    m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800),
-  );
+  return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) => m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800));
 }
