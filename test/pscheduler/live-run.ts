@@ -121,7 +121,7 @@ export async function runLive(
         const a = agents.get(s.name) as RunningAgent;
         const done =
           (s.stopAfterRefusals !== undefined && agentRefusals(a.log()).length >= s.stopAfterRefusals) ||
-          (s.stopAfterPasses !== undefined && agentPasses(a.log()).length >= s.stopAfterPasses);
+          (s.stopAfterPasses !== undefined && agentPassStarts(a.log()).length > s.stopAfterPasses);
         if (done) {
           if (a.process.alive()) await a.process.stop();
         } else if (!a.process.alive()) throw new Error(`${s.name}: the agent exited:\n${a.log().slice(-3000)}`);

@@ -20,7 +20,10 @@ export interface Scenario {
    * more passes, and each refused POST costs the machine plug-in runs).
    */
   stopAfterRefusals?: number;
-  /** Stop the agent once its log holds this many finished passes ("Added N new tasks, and deleted M old tasks"). */
+  /**
+   * Stop the agent once this many of its passes finished: the next one began ("Running agent..."; a pass logs
+   * "Added N new tasks" only when it changed something).
+   */
   stopAfterPasses?: number;
   /**
    * A scenario about which tasks the agent creates, not about their runs: compared with the project's expansion

@@ -86,12 +86,13 @@ export function agentPassStarts(log: string): string[] {
 }
 
 /**
- * The ERROR lines of the agent's first pass, up to its "Added N new tasks" line (Python logging, through psconfig's
- * logf or plain: `key=value` fields such as `category=psconfig_schema_validation_error`, then `msg=`), each without
- * its time, pid and guid. One pass: every pass logs the same errors again.
+ * The ERROR lines of the agent's first pass, up to the second "Running agent..." (a pass logs "Added N new tasks"
+ * only when it added or deleted one: psconfig/pscheduler/agent.py `_run_end`), in Python logging's words, through
+ * psconfig's logf (`key=value` fields such as `category=psconfig_schema_validation_error`, then `msg=`) or plain;
+ * each without its time, pid and guid. One pass: every pass logs the same errors again.
  */
 export function agentErrors(log: string): string[] {
-  const end = /^.*Added \d+ new tasks, and deleted \d+ old tasks.*$/m.exec(log);
-  const pass = end ? log.slice(0, end.index) : log;
+  const starts = [...log.matchAll(/^.*Running agent\.\.\..*$/gm)];
+  const pass = starts.length >= 2 ? log.slice(0, starts[1].index) : log;
   return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) => m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800));
 }
