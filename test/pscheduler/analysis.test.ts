@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { isLoadFailure, isoSeconds, viewScenario } from './analysis';
 import { tasksFromAnswers } from './harness/collect';
 import { liveFixturesDir, type LiveFixture } from './record';
+import { agentErrors } from './harness/agent';
 
 type Obj = Record<string, unknown>;
 
@@ -127,4 +128,18 @@ test("the refused scenario stored no task; the agent logged pScheduler's refusal
     f.refusals.join('\n'),
   );
   assert.equal(view(f).tasks.length, 0);
+});
+
+test('the agent\'s first-pass ERROR lines: up to the second "Running agent...", without time, pid and guid', () => {
+  const log = [
+    '2026-11-28 03:47:09,100 INFO pid=1 prog=psconfig_pscheduler_agent func=<module> line=110 guid=a msg=Running agent...',
+    '2026-11-28 03:47:09,948 ERROR pid=1 prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=Error expanding test specification: Unable to create valid JSON after expanding template',
+    '2026-11-28 03:48:03,068 ERROR pid=1 prog=task_manager.py func=log_error line=545 guid=b action=create msg=Problem adding test idleex',
+    '2026-11-28 03:48:10,000 INFO pid=1 prog=psconfig_pscheduler_agent func=<module> line=110 guid=c msg=Running agent...',
+    '2026-11-28 03:48:11,000 ERROR pid=1 prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=again',
+  ].join('\n');
+  assert.deepEqual(agentErrors(log), [
+    'prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=Error expanding test specification: Unable to create valid JSON after expanding template',
+    'prog=task_manager.py func=log_error line=545 action=create msg=Problem adding test idleex',
+  ]);
 });

@@ -8,8 +8,12 @@
 # Skips the work when PREFIX/.built names the same tarballs and this script (sha256). Layout of PREFIX:
 #   src/            pScheduler source (the tarball's subset of perfsonar/pscheduler)
 #   lib/            PYTHONPATH: python-pscheduler, pyjq, pSConfig's `psconfig` package, file_read_backwards
-#   classes/        plug-ins: tests idle, idleex, idlebgm, rtt; tools sleep, snooze, sleepbgm (no tool for rtt: a test
-#                   pScheduler knows but cannot run, for the "everything refused" scenario)
+#   classes/        plug-ins: the harness's tests idle, idleex, idlebgm and tools sleep, snooze, sleepbgm (the only
+#                   tools of the idle tests, so the scenarios' tool choice is theirs), and from pscheduler-plugins.tar.gz
+#                   every other test, tool (but the obsolete bwctl* shims, not in the archive), archiver and context plug-in of the same
+#                   commit, plus ping, for pScheduler's own checks of real templates (plugin-checks.ts). The tools'
+#                   configuration files (/etc/pscheduler/tool/*.conf on a host) are not installed: only their
+#                   enumerate and can-run are used, and neither reads them.
 #   bin/, commands/, internals/   the `pscheduler` front end and what it runs (the database calls it)
 #   db/             the database build SQL per pscheduler-server/database/Makefile (database name substituted later)
 #   api/            the API server package (pschedulerapiserver), its .raw files substituted per instance later
@@ -34,6 +38,8 @@ rm -rf "$PREFIX"/{src,lib,bin,commands,internals,db,etc,psconfig,classes,api,env
 mkdir -p "$PREFIX"/{src,lib,bin,commands,internals,db,etc,psconfig}
 mkdir -p "$PREFIX"/classes/{test,tool,archiver,context}
 tar -xzf "$VENDOR/pscheduler-src.tar.gz" --strip-components=1 -C "$PREFIX/src"
+# The other plug-in packages of the same commit (a second archive, so the first stays as it was vendored).
+tar -xzf "$VENDOR/pscheduler-plugins.tar.gz" --strip-components=1 -C "$PREFIX/src"
 tar -xzf "$VENDOR/psconfig-src.tar.gz" --strip-components=1 -C "$PREFIX/psconfig"
 SRC=$PREFIX/src
 
@@ -62,6 +68,15 @@ plugin() { # kind name
 }
 for t in idle idleex idlebgm rtt; do plugin test "$t"; done
 for t in sleep snooze sleepbgm; do plugin tool "$t"; done
+# Every other plug-in package the two archives hold (pscheduler-{test,tool,archiver,context}-NAME/NAME).
+for d in "$SRC"/pscheduler-{test,tool,archiver,context}-*; do
+  kind=$(basename "$d" | cut -d- -f2)
+  name=$(basename "$d" | cut -d- -f3-)
+  case "$kind/$name" in
+  test/idle | test/idleex | test/idlebgm | test/rtt | tool/sleep | tool/snooze | tool/sleepbgm ) ;;
+  *) plugin "$kind" "$name" ;;
+  esac
+done
 
 # The front end (pscheduler-core) and the internals the database and daemons call, by its Makefile's install target.
 CORE=$work/core
@@ -114,7 +129,13 @@ EOF
   $PY -c 'import pscheduler, pyjq, psconfig'
   tests=$(pscheduler internal list test | tr '\n' ' ')
   tools=$(pscheduler internal list tool | tr '\n' ' ')
-  echo "build-pscheduler: tests: $tests; tools: $tools"
+  archivers=$(pscheduler internal list archiver | tr '\n' ' ')
+  contexts=$(pscheduler internal list context | tr '\n' ' ')
+  echo "build-pscheduler: tests: $tests; tools: $tools; archivers: $archivers; contexts: $contexts"
+  # Every plug-in enumerates (the database's *_boot functions call enumerate and leave out those that fail).
+  for e in "$PREFIX"/classes/*/*/enumerate; do
+    "$e" </dev/null >/dev/null || { echo "build-pscheduler: $e failed" >&2; exit 1; }
+  done
 )
 echo "$stamp" >"$PREFIX/.built"
 echo "build-pscheduler: built $PREFIX (pscheduler $(cat "$VENDOR/pscheduler-src.COMMIT"), psconfig $(cat "$VENDOR/psconfig-src.COMMIT"))"

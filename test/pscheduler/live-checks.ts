@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { isLoadFailure, type ScenarioView, type TaskView } from './analysis';
 import type { LiveRunResult, ScenarioResult } from './live-run';
 import { modelChecks } from './model-checks';
+import { SCENARIOS } from './scenarios';
+import { verdictChecks } from './verdict-checks';
 
 export interface ScenarioData {
   result: ScenarioResult;
@@ -179,6 +181,10 @@ const checks: Record<string, (get: () => ScenarioData) => void> = {
 };
 
 export function checkScenario(name: string, get: () => ScenarioData): void {
+  if (SCENARIOS.find((s) => s.name === name)?.verdicts) {
+    verdictChecks(name, get);
+    return;
+  }
   const c = checks[name];
   if (!c) throw new Error(`no live checks for scenario ${name}`);
   c(get);

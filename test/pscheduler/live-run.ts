@@ -3,7 +3,14 @@
 // failure. The probe instance runs no agent: the harness times its own task POSTs there (what the model calls
 // postSeconds), once before the agents start and then once a minute under the scenarios' load.
 import { loadavg } from 'node:os';
-import { agentPasses, agentPassStarts, agentRefusals, startAgent, type RunningAgent } from './harness/agent';
+import {
+  agentErrors,
+  agentPasses,
+  agentPassStarts,
+  agentRefusals,
+  startAgent,
+  type RunningAgent,
+} from './harness/agent';
 import { collectInstance, type LiveTask } from './harness/collect';
 import { prepareHarness, startInstances, type Instance } from './harness/instances';
 import { postJson } from './harness/rest';
@@ -21,6 +28,8 @@ export interface ScenarioResult {
   /** When each of the agent's passes began ("Running agent..." in its log). */
   passStarts: string[];
   refusals: string[];
+  /** The agent's ERROR lines of its first pass: a rejected template, tasks it could not expand, refusals. */
+  agentErrors?: string[];
   raw: { tasks: unknown; schedule: unknown; runs: Record<string, unknown[]> };
 }
 
@@ -110,7 +119,10 @@ export async function runLive(
       const next = Math.min(end, Date.now() + 60_000);
       for (const s of scenarios) {
         const a = agents.get(s.name) as RunningAgent;
-        if (s.stopAfterRefusals !== undefined && agentRefusals(a.log()).length >= s.stopAfterRefusals) {
+        const done =
+          (s.stopAfterRefusals !== undefined && agentRefusals(a.log()).length >= s.stopAfterRefusals) ||
+          (s.stopAfterPasses !== undefined && agentPassStarts(a.log()).length > s.stopAfterPasses);
+        if (done) {
           if (a.process.alive()) await a.process.stop();
         } else if (!a.process.alive()) throw new Error(`${s.name}: the agent exited:\n${a.log().slice(-3000)}`);
       }
@@ -143,6 +155,7 @@ export async function runLive(
         agentPasses: agentPasses(agentLog),
         passStarts: agentPassStarts(agentLog),
         refusals: agentRefusals(agentLog),
+        agentErrors: agentErrors(agentLog),
         raw: c.raw,
       });
       log(`${s.name}: ${c.tasks.length} tasks, ${c.tasks.reduce((n, t) => n + t.runs.length, 0)} runs`);

@@ -2,6 +2,9 @@
 // of scenarios.ts run live, what pScheduler did asserted, then the project's schedule model compared with it.
 // The CI subset by default; PSCHEDULER_LIVE_FULL=1 runs every scenario; PSCHEDULER_LIVE_OBSERVE=SECONDS changes the
 // observation (default 600); PSCHEDULER_LIVE_RECORD=1 rewrites test/fixtures/pscheduler-live/ from this run.
+// After the scenarios, pScheduler's own plug-in programs judge every task the agent would post of the scenario
+// templates (with PSCHEDULER_LIVE_FULL=1 also of the official examples and test/fixtures/migration/, at most
+// PSCHEDULER_PLUGIN_PER_GROUP tasks per template task and project verdict, default 2), against the project's verdict.
 // Not part of `npm test` (the file is not *.test.ts): it needs root, Debian's packages and about 15 minutes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +18,14 @@ import { writeFixtures } from './record';
 import { SCENARIOS } from './scenarios';
 import { checkScenario } from './live-checks';
 import { comparisonMarkdown } from './report';
+import { PluginChecker } from './plugin-checks';
+import {
+  comparedTemplates,
+  compareTemplate,
+  comparisonLine,
+  disagreementText,
+  type TemplateComparison,
+} from './plugin-compare';
 
 const full = process.env.PSCHEDULER_LIVE_FULL === '1';
 const observeSeconds = Number(process.env.PSCHEDULER_LIVE_OBSERVE ?? 600);
@@ -96,3 +107,27 @@ for (const scenario of chosen) {
     });
   });
 }
+
+describe("pScheduler's own checks (spec-is-valid, data-is-valid, can-run) of the expanded tasks vs the project's verdict", () => {
+  const perGroup = full ? Number(process.env.PSCHEDULER_PLUGIN_PER_GROUP ?? 2) : Infinity;
+  const compared: TemplateComparison[] = [];
+  let checker: PluginChecker | undefined;
+  after(() => {
+    if (!compared.length) return;
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, 'plugin-checks.json'), JSON.stringify(compared, null, 1));
+    const runs = compared.reduce((n, c) => n + c.checked.length, 0);
+    const off = compared.reduce((n, c) => n + c.disagreements.length, 0);
+    console.log(
+      `# pScheduler's own checks: ${compared.length} files, ${runs} tasks checked, ${off} disagreements, ${checker?.runs ?? 0} plug-in runs`,
+    );
+  });
+  for (const file of comparedTemplates(full))
+    test(file.slice(repoRoot().length + 1), { timeout: 30 * 60_000 }, async () => {
+      checker ??= new PluginChecker();
+      const c = await compareTemplate(checker, file, perGroup);
+      compared.push(c);
+      console.log(`# ${comparisonLine(c)}`);
+      assert.deepEqual(c.disagreements.map(disagreementText), []);
+    });
+});

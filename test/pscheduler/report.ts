@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { viewScenario } from './analysis';
 import type { LiveRunResult } from './live-run';
 import { compare } from './model-checks';
+import { SCENARIOS } from './scenarios';
 
 const quantiles = (xs: number[]): string => {
   if (!xs.length) return '-';
@@ -20,6 +21,8 @@ export async function comparisonMarkdown(live: LiveRunResult): Promise<string> {
     '|---|---|---|---|',
   ];
   for (const result of live.scenarios) {
+    // The verdict scenarios are about which tasks exist, not their runs (verdict-checks.ts prints them).
+    if (SCENARIOS.find((s) => s.name === result.scenario)?.verdicts) continue;
     const view = viewScenario(result.tasks, {
       horizonSeconds: result.horizonSeconds,
       ttlSeconds: result.agent.ttlSeconds,

@@ -20,6 +20,16 @@ export interface Scenario {
    * more passes, and each refused POST costs the machine plug-in runs).
    */
   stopAfterRefusals?: number;
+  /**
+   * Stop the agent once this many of its passes finished: the next one began ("Running agent..."; a pass logs
+   * "Added N new tasks" only when it changed something).
+   */
+  stopAfterPasses?: number;
+  /**
+   * A scenario about which tasks the agent creates, not about their runs: compared with the project's expansion
+   * verdicts (verdict-checks.ts) instead of the schedule model.
+   */
+  verdicts?: boolean;
 }
 
 export const HORIZON = 'PT3M';
@@ -55,6 +65,32 @@ export const SCENARIOS: readonly Scenario[] = [
     shows: 'every task refused by pScheduler: the agent creates nothing',
     // two passes over the template's two tasks
     stopAfterRefusals: 4,
+  },
+  {
+    name: 'rejected-excludes-self',
+    host: 27,
+    ci: true,
+    shows:
+      'a group with "excludes-self": false (the schema wants a string): the agent rejects the template, creates nothing',
+    verdicts: true,
+    stopAfterPasses: 1,
+  },
+  {
+    name: 'rejected-missing-ref',
+    host: 28,
+    ci: true,
+    shows: 'a task naming a test the template lacks: the agent rejects the whole template, creates nothing',
+    verdicts: true,
+    stopAfterPasses: 1,
+  },
+  {
+    name: 'task-verdicts',
+    host: 30,
+    ci: true,
+    shows:
+      'one task created, one skipped by the agent (a spec value exactly "{% localhost %}"), one refused by pScheduler (only a tool it lacks)',
+    verdicts: true,
+    stopAfterPasses: 1,
   },
   {
     name: 'short-no-slip',

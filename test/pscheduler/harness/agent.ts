@@ -84,3 +84,15 @@ export function agentRefusals(log: string): string[] {
 export function agentPassStarts(log: string): string[] {
   return [...log.matchAll(/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*Running agent\.\.\./gm)].map((m) => m[1]);
 }
+
+/**
+ * The ERROR lines of the agent's first pass, up to the second "Running agent..." (a pass logs "Added N new tasks"
+ * only when it added or deleted one: psconfig/pscheduler/agent.py `_run_end`), in Python logging's words, through
+ * psconfig's logf (`key=value` fields such as `category=psconfig_schema_validation_error`, then `msg=`) or plain;
+ * each without its time, pid and guid. One pass: every pass logs the same errors again.
+ */
+export function agentErrors(log: string): string[] {
+  const starts = [...log.matchAll(/^.*Running agent\.\.\..*$/gm)];
+  const pass = starts.length >= 2 ? log.slice(0, starts[1].index) : log;
+  return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) => m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800));
+}
