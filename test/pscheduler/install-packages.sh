@@ -10,6 +10,9 @@ PACKAGES=(
   python3-flask python3-werkzeug python3-psycopg2 python3-dnspython python3-requests python3-tz python3-tzlocal
   python3-jsonschema python3-dateutil python3-netifaces python3-radix python3-ntplib python3-isodate python3-jinja2
   python3-netaddr python3-psutil python3-pycurl python3-daemon python3-crontab python3-setuptools
+  # what python3-jsonschema Recommends (apt installs it on a real host; this script does not install recommends):
+  # with rfc3987, jsonschema checks `"format": "uri"` (an esmond `url` of "asdfz" is refused), as on a perfSONAR host
+  python3-rfc3987
   # pyjq, built from the tarball python-pyjq/ ships, against Debian's libjq
   cython3 libjq-dev libonig-dev python3-dev gcc jq
   # pSConfig's agent (perfsonar/psconfig psconfig/perfsonar-psconfig)

@@ -20,7 +20,11 @@ test('the official schema as python-jsonschema checks it: `excludes-self: false`
   const r = await expand(t);
   assert.equal(r.rejected, true);
   assert.deepEqual(r.combinations, []);
-  assert.deepEqual(r.tasks, []);
+  // each task of the template is listed with no task created and the rejection as its error (lens, hover)
+  assert.deepEqual(
+    r.tasks.map((t) => [t.task, t.count, /^pSConfig's agent rejects the template/.test(t.error ?? '')]),
+    [['t-g', 0, true]],
+  );
   // GroupSpecification is an anyOf of the three group types: the group as a whole matches none of them (the same
   // path and words pSConfig 5.2.4 logs: "JSON Path: groups/g ... is not valid under any of the given schemas").
   assert.match(r.error ?? '', /psconfig_schema_validation_error.*JSON Path: groups\/g: .* is not valid under any of/);
