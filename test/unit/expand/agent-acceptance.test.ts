@@ -9,6 +9,7 @@ import {
   firstSchemaProblem,
   referenceProblems,
 } from '../../../server/src/template/expand/agent-acceptance';
+import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { addrs, expand, pairs, sel, template } from './helpers';
 
 const base = (): Record<string, unknown> =>
@@ -133,6 +134,13 @@ test('what makes validate_refs raise: an address label with contexts; an uncheck
   };
   assert.equal(firstSchemaProblem(labelled as never), undefined);
   assert.match(agentRejection(labelled as never) ?? '', /addresses\/a\/labels\/v4 has contexts.*TypeError/);
+  // and the editor says so where it is written: an error on the label's `contexts`
+  const text = JSON.stringify(labelled, null, 2);
+  const crash = validateTemplate(text).diagnostics.filter((d) => d.code === 'psconfig/label-contexts-crash');
+  assert.deepEqual(
+    crash.map((d) => [d.severity, text.slice(d.start, d.end)]),
+    [['error', '"contexts"']],
+  );
   // A group named with a space is not validated by the schema (patternProperties name pattern); GroupFactory builds
   // nothing for an unknown type and validate_refs reads `.type` of None (AttributeError, config.py ~294).
   const t = {

@@ -88,12 +88,35 @@ export function checkAgentBehaviour(model: TemplateModel): TemplateDiagnostic[] 
       }
     }
   }
+  labelContexts(root, out);
   jqResults(model, out);
   for (const c of memberProps(sectionNode(root, 'address-classes')))
     netmaskFilters(propertyValue(c.children![1], 'match-filter'), out);
   for (const c of memberProps(sectionNode(root, 'address-classes')))
     netmaskFilters(propertyValue(c.children![1], 'exclude-filter'), out);
   return out;
+}
+
+/**
+ * An address's own label with `contexts`: pSConfig 5.2.4's reference check iterates `label.context_refs` without
+ * calling it (perfsonar/psconfig client/psconfig/config.py ~283-286), a TypeError that stops the check, so the agent
+ * creates no task from the template (expand/agent-acceptance.ts says the same for the expansion).
+ */
+function labelContexts(root: JsonNode | undefined, out: TemplateDiagnostic[]): void {
+  for (const a of memberProps(sectionNode(root, 'addresses'))) {
+    for (const l of memberProps(propertyValue(a.children![1], 'labels'))) {
+      const contexts = propertyValue(l.children![1], 'contexts');
+      if (!contexts || itemsOf(contexts).length === 0) continue;
+      out.push(
+        diag(
+          'psconfig/label-contexts-crash',
+          'error',
+          "pSConfig 5.2.4's agent fails on a label of an address that has `contexts` (its reference check iterates `label.context_refs` without calling it: TypeError) and creates no task from this template. Put the contexts on the address itself, or on the label of a `remote-addresses` entry, which it reads correctly.",
+          ...range(keyOfValue(contexts)),
+        ),
+      );
+    }
+  }
 }
 
 /** `{% jq %}` scripts that certainly return a non-string: pSConfig 5.x builds `'"' + result + '"'` (TypeError). */

@@ -57,6 +57,7 @@ export const DIAGNOSTIC_CODES = [
   'psconfig/class-selector-python',
   'psconfig/selector-disabled-ignored',
   'psconfig/priority-zero',
+  'psconfig/label-contexts-crash',
   'psconfig/reserved-reference-key',
   'psconfig/schedule-until-overridden',
   // perfSONAR 4 → 5 (fixed by `psconfig-tools fix` and quick fixes, fixes/)
