@@ -8,7 +8,7 @@
 // Not part of `npm test` (the file is not *.test.ts): it needs root, Debian's packages and about 15 minutes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../fixtures';
 import { viewScenario, type ScenarioView } from './analysis';
@@ -19,9 +19,14 @@ import { SCENARIOS } from './scenarios';
 import { checkScenario } from './live-checks';
 import { comparisonMarkdown } from './report';
 import { PluginChecker } from './plugin-checks';
+import { mutations, projectVerdict, psconfigVerdicts, repositoryTemplates } from './agent-validate';
+import { migrationDir } from '../fixtures';
+import { translateMeshConfig, translationText } from '../../server/src/template/meshconfig/translate';
+import { fixText } from '../../server/src/template/fixes/fix-text';
 import {
   comparedTemplates,
   compareTemplate,
+  compareTemplateText,
   comparisonLine,
   disagreementText,
   type TemplateComparison,
@@ -129,5 +134,71 @@ describe("pScheduler's own checks (spec-is-valid, data-is-valid, can-run) of the
       compared.push(c);
       console.log(`# ${comparisonLine(c)}`);
       assert.deepEqual(c.disagreements.map(disagreementText), []);
+    });
+});
+
+describe("pSConfig's own template checks (Config.validate, validate_refs) vs whether the project says the agent takes the template", () => {
+  test(
+    'the repository’s templates and 600 seeded mutations of the examples: the same verdict',
+    { timeout: 10 * 60_000 },
+    async () => {
+      if (failure) throw failure; // the harness (and its pSConfig) was not built
+      const repo = repositoryTemplates();
+      const cases = [
+        ...repo,
+        ...mutations(
+          repo.filter((c) => c.name.startsWith('examples/')),
+          600,
+        ),
+      ];
+      const theirs = await psconfigVerdicts(cases);
+      assert.equal(theirs.length, cases.length);
+      const off: string[] = [];
+      const tally: Record<string, number> = {};
+      cases.forEach((c, i) => {
+        const ours = projectVerdict(c.template);
+        tally[theirs[i].verdict] = (tally[theirs[i].verdict] ?? 0) + 1;
+        if (ours !== theirs[i].verdict)
+          off.push(`${c.name}: project ${ours}, pSConfig ${theirs[i].verdict} (${theirs[i].message.slice(0, 200)})`);
+      });
+      console.log(
+        `# pSConfig's template checks: ${cases.length} templates, verdicts ${JSON.stringify(tally)}, ${off.length} disagreements`,
+      );
+      assert.deepEqual(off, []);
+      // the comparison covers each kind of verdict
+      for (const v of ['accepted', 'schema', 'refs', 'raises']) assert.ok((tally[v] ?? 0) > 0, `no ${v} case`);
+    },
+  );
+});
+
+describe("the real migration files (test/fixtures/migration/), translated or fixed as a user would: pScheduler's own checks", () => {
+  let checker: PluginChecker | undefined;
+  // What `psconfig-tools translate` then `fix` (MeshConfig) or `fix` (perfSONAR 4 template) make of each file; every
+  // task the agent would post goes to pScheduler's programs (two per template task and verdict).
+  const migrated = (file: string, text: string): string =>
+    file.endsWith('.meshconfig.json')
+      ? fixText(translationText(translateMeshConfig(JSON.parse(text), { now: new Date('2026-01-02T00:00:00Z') }))).text
+      : fixText(text).text;
+  for (const file of readdirSync(migrationDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort())
+    test(file, { timeout: 20 * 60_000 }, async () => {
+      if (failure) throw failure; // the harness (and its plug-ins) was not built
+      checker ??= new PluginChecker();
+      const c = await compareTemplateText(
+        checker,
+        `test/fixtures/migration/${file} (migrated)`,
+        migrated(file, readFileSync(join(migrationDir, file), 'utf8')),
+        2,
+      );
+      console.log(`# ${comparisonLine(c)}`);
+      assert.deepEqual(c.disagreements.map(disagreementText), []);
+      // every task checked is one pScheduler accepts, or the project says why the agent posts none
+      if (c.notCompared) assert.match(c.notCompared, /agent rejects it/);
+      else
+        assert.deepEqual(
+          c.checked.filter((t) => !t.pscheduler.accepted).map((t) => `${t.task}: ${JSON.stringify(t.pscheduler)}`),
+          [],
+        );
     });
 });

@@ -64,8 +64,17 @@ export async function compareTemplate(
   file: string,
   perGroup = Infinity,
 ): Promise<TemplateComparison> {
-  const rel = relative(repoRoot(), file);
-  const text = readFileSync(file, 'utf8');
+  return compareTemplateText(checker, relative(repoRoot(), file), readFileSync(file, 'utf8'), perGroup);
+}
+
+/** compareTemplate on a template's text (a migrated file's translation or fix), named `rel` in the results. */
+export async function compareTemplateText(
+  checker: PluginChecker,
+  rel: string,
+  text: string,
+  perGroup = Infinity,
+): Promise<TemplateComparison> {
+  const file = join(repoRoot(), rel);
   const empty = (why: string, posted = 0): TemplateComparison => ({
     file: rel,
     notCompared: why,
