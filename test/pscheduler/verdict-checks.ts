@@ -106,11 +106,29 @@ const liveFacts: Record<string, (d: ScenarioData) => void> = {
   },
 };
 
+/**
+ * A refusal pScheduler made because the machine was too loaded to answer in time, not because of the task: a tool's
+ * can-run that did not finish in its time (database/tool.sql runs it with a time limit: "Failed can-run; see system
+ * logs."), or a participants program that took too long. Such a run says nothing about the verdicts.
+ */
+function overloaded(d: ScenarioData): string | undefined {
+  const hit = (d.result.agentErrors ?? []).find((e) =>
+    /Failed can-run; see system logs|Process took too long to run/.test(e),
+  );
+  return hit && `pScheduler was too loaded to judge a task (${hit.slice(0, 160)}…): verdicts not compared`;
+}
+
 export function verdictChecks(name: string, get: () => ScenarioData): void {
   const facts = liveFacts[name];
   if (!facts) throw new Error(`no verdict checks for scenario ${name}`);
-  test("pSConfig's agent and pScheduler: the verdicts the scenario is about", () => facts(get()));
-  test('model vs agent: the same verdicts (template rejected; tasks created, skipped, refused)', async () => {
+  test("pSConfig's agent and pScheduler: the verdicts the scenario is about", (t) => {
+    const why = overloaded(get());
+    if (why) return t.skip(why);
+    facts(get());
+  });
+  test('model vs agent: the same verdicts (template rejected; tasks created, skipped, refused)', async (t) => {
+    const why = overloaded(get());
+    if (why) return t.skip(why);
     const live = liveVerdicts(get());
     const model = modelVerdicts(await scenarioExpansion(name));
     console.log(`# ${name}: live ${JSON.stringify(live)} model ${JSON.stringify(model)}`);

@@ -34,6 +34,12 @@ export function agentRejection(
   return undefined;
 }
 
+/** What each task of a rejected template says (its lens, hover, the Tasks view): the rejection, cut short. */
+export function rejectedTaskError(rejection: string): string {
+  const why = rejection.replace(/^pSConfig's agent rejects this template, so it creates no task/, '');
+  return `pSConfig's agent rejects the template${why.length > 90 ? `${why.slice(0, 89)}…` : why}`;
+}
+
 /** The schema check alone, as the agent runs it on the template before its includes are read. */
 export function schemaRejection(template: JsonObject): string | undefined {
   const problem = firstSchemaProblem(template);

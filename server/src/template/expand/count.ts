@@ -5,6 +5,7 @@ import { requestingAgentFrom } from './engine';
 import { NodeTable } from './groups';
 import { canonicalJson, isObject, stripHashKeys, strList, TemplateView, viewOf } from './template-view';
 import { TooDeepError } from '../nesting';
+import { agentRejection, rejectedTaskError, schemaRejection } from './agent-acceptance';
 import { agentMatcher, planTask, type TaskPlan } from './scheduling';
 
 export interface TaskCount {
@@ -34,6 +35,17 @@ export function countCombinations(template: unknown, agentAddresses?: string[]):
     throw e;
   }
   if (!isObject(raw)) return { tasks: [], approximate: false };
+  // What pSConfig's agent rejects creates nothing (agent-acceptance.ts). Without its includes, only the schema check
+  // of the template as read is certain (the agent runs it before reading them); references may be in an include.
+  const rejected = schemaRejection(raw) ?? (raw.includes === undefined ? agentRejection(raw, [], false) : undefined);
+  if (rejected) {
+    const error = rejectedTaskError(rejected);
+    const names = isObject(raw.tasks) ? Object.keys(raw.tasks) : [];
+    return {
+      tasks: names.map((task) => ({ task, count: 0, identical: 0, agents: 0, disabled: false, error })),
+      approximate: false,
+    };
+  }
   const view = viewOf(raw);
   const approximate = [...view.addressClasses.values()].some((c) => /"jq"/.test(JSON.stringify(c)));
   const classes: ClassContext = {

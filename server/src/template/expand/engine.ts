@@ -18,7 +18,7 @@ import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
 import { fillCombinations, summarise } from './fill';
 import { markIdenticalTasks } from './identical-tasks';
-import { agentRejection, schemaRejection } from './agent-acceptance';
+import { agentRejection, rejectedTaskError, schemaRejection } from './agent-acceptance';
 import { ExpansionNotes } from './notes';
 import { TaskChecker } from '../pscheduler/task-check';
 
@@ -98,8 +98,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
     if (!prepared.rejected) return nothing(prepared.error);
     // Every task of a rejected template says so (its lens, hover and the Tasks view), with the reason cut short:
     // the whole reason is the expansion's `error` and a diagnostic where it is written.
-    const why = prepared.error!.replace(/^pSConfig's agent rejects this template, so it creates no task/, '');
-    const short = `pSConfig's agent rejects the template${why.length > 90 ? `${why.slice(0, 89)}…` : why}`;
+    const short = rejectedTaskError(prepared.error!);
     const tasks = prepared.rejected.tasks.map((task) => ({ task, count: 0, agents: [], error: short }));
     return { ...nothing(prepared.error), tasks, rejected: true };
   }
