@@ -1,6 +1,8 @@
-// The real-editor tests' session (runEditorSession) and the template they open: a task whose group is misspelt on a line where non-ASCII text comes
-// before the name (a "Change to" fix whose range an editor counts in bytes), and a task that expands, with an
-// esmond archive (its count, Dashboard and archive lenses).
+// The real-editor tests' session (runEditorSession) and the template they open: a task whose group is misspelt on a
+// line where non-ASCII text comes before the name (a "Change to" fix whose range an editor counts in bytes), and a
+// task with an esmond archive. While the group is misspelt pSConfig's agent rejects the whole template (validate_refs),
+// so no task expands; once "Change to" has fixed it, both do (their count, schedule, Dashboard, Grafana and archive
+// lenses).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,18 @@ export const EDITOR_TEMPLATE = `{
 
 /** The template with the misspelt group corrected, and nothing else changed. */
 export const EDITOR_TEMPLATE_FIXED = EDITOR_TEMPLATE.replace('"mesh-grop"', '"mesh-group"');
+
+/** What the count lens of either task says, run, while the group is misspelt: the agent creates no task at all. */
+export const EDITOR_REJECTED =
+  "cannot expand: pSConfig's agent rejects this template, so it creates no task (psconfig_ref_validation_error): " +
+  'Task réseau-café ☕ references a group mesh-grop that does not exist.';
+
+/**
+ * The count lens title of each task of the fixed template, derived by hand: each runs the throughput test over
+ * mesh-group {a, b}, whose 2 directions (a → b and b → a) are each created by the agent of its source
+ * (scheduled_by 0): 2 tasks, for 2 agents.
+ */
+export const FIXED_COUNT_TITLE = '2 tasks for 2 agents';
 
 /** UTF-16 and UTF-8 byte columns of the misspelt name (inside the quotes) on its line. */
 export function misspeltColumns(): { line: number; utf16: number; bytes: number } {

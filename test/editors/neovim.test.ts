@@ -1,23 +1,40 @@
 // Neovim (Debian's, headless) with only its built-in LSP client (test/editors/neovim/init.lua) runs the language
-// server installed from the packed tarball: diagnostics arrive, each code lens runs through the server
-// (vim.lsp.codelens.run()), and the "Change to" quick fix applies to the misspelt name alone although Neovim 0.7
-// sends its range in byte columns. test/editors/neovim/harness.lua drives the editor and reports what it saw.
+// server installed from the packed tarball: diagnostics arrive, the "Change to" quick fix applies to the misspelt name
+// alone although Neovim 0.7 sends its range in byte columns, and on the fixed template each code lens runs through
+// the server (vim.lsp.codelens.run()). test/editors/neovim/harness.lua drives the editor and reports what it saw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../fixtures';
-import { EDITOR_TEMPLATE, EDITOR_TEMPLATE_FIXED, misspeltColumns, runEditorSession } from './editor-session';
+import {
+  EDITOR_REJECTED,
+  EDITOR_TEMPLATE,
+  EDITOR_TEMPLATE_FIXED,
+  FIXED_COUNT_TITLE,
+  misspeltColumns,
+  runEditorSession,
+} from './editor-session';
 import { packAndInstall, type PackedServer } from './packed-server';
 
 const here = join(repoRoot(), 'test', 'editors', 'neovim');
+
+interface Lens {
+  title: string;
+  command: string;
+  message: string;
+  text: string | null;
+}
 
 interface Seen {
   error?: string;
   version: { major: number; minor: number; patch: number };
   diagnostics: { code: string; lnum: number; col: number; message: string }[];
   messages: string[];
-  lenses: { title: string; command: string; message: string; text: string | null }[];
+  /** The throughput task's count lens, run while the other task's group is misspelt. */
+  misspelt_count: Lens;
+  /** The throughput task's count, schedule and Dashboard lenses and the archive's, run on the fixed template. */
+  lenses: Lens[];
   sent: { code: string; range: { start: { line: number; character: number } } }[];
   before: string;
   after: string;
@@ -51,9 +68,20 @@ test('Neovim receives the server’s diagnostics', () => {
   assert.equal(group.lnum, misspeltColumns().line);
 });
 
+// While the group is misspelt, pSConfig's agent rejects the whole template (validate_refs): the task whose group
+// exists creates no task either.
+test('while the group is misspelt, the other task’s count lens says the agent rejects the template', () => {
+  const count = seen.misspelt_count;
+  assert.equal(count.command, 'psconfig.server.showTasks');
+  assert.ok(count.message.startsWith(`${EDITOR_REJECTED} — see `), count.message);
+  assert.ok(count.text?.includes(`\n${EDITOR_REJECTED}`), count.text ?? '');
+  assert.ok(!count.text?.includes('throughput · group'), count.text ?? '');
+});
+
 test('each code lens runs through the server and says where its result is', () => {
+  // The lenses of the fixed template (after "Change to"), where both tasks expand: FIXED_COUNT_TITLE.
   const [tasks, schedule, dashboard, archive] = seen.lenses;
-  assert.equal(tasks.title, '2 tasks for 2 agents');
+  assert.equal(tasks.title, FIXED_COUNT_TITLE);
   assert.equal(tasks.command, 'psconfig.server.showTasks');
   assert.match(
     tasks.message,
@@ -63,7 +91,7 @@ test('each code lens runs through the server and says where its result is', () =
     tasks.text?.includes('  throughput  throughput · group mesh-group\n    a.example.net → b.example.net'),
     tasks.text ?? '',
   );
-  // (Neovim's line has three lenses: vim.ui.select chose each by its title.)
+  // (Neovim's line has four lenses: vim.ui.select chose each by its title.)
   assert.equal(schedule.command, 'psconfig.server.showSchedule');
   assert.match(schedule.message, /\.schedule\.txt$/);
   assert.ok(schedule.text?.includes('Runs a day per task'), schedule.text ?? '');
