@@ -76,15 +76,9 @@ test('while the group is misspelt, the other task’s count lens says the agent 
   assert.ok(!count.text?.includes('throughput · group'), count.text ?? '');
 });
 
-test(
-  'while the group is misspelt, the other task’s count lens title says the agent rejects the template',
-  {
-    todo: 'the lens title comes from the jq-free count (countCombinations), which does not apply the agent’s rejection',
-  },
-  () => {
-    assert.match(seen.misspeltCount.title, /^cannot expand: pSConfig's agent rejects /);
-  },
-);
+test('while the group is misspelt, the other task’s count lens title says the agent rejects the template', () => {
+  assert.match(seen.misspeltCount.title, /^cannot expand: pSConfig's agent rejects /);
+});
 
 test('every code lens’s command runs through the server, which tells Emacs where its result is', () => {
   // The lenses of the fixed template (after "Change to"), where both tasks expand (FIXED_COUNT_TITLE each). Per task
