@@ -6,7 +6,9 @@
 // Expectations are derived by hand from the files and upstream rules, not from the code under test:
 //  - pSConfig expands a mesh to every ordered pair of distinct members whose hosts differ, a disjoint group to every
 //    a→b and b→a pair (psconfig.md §3.1-3.4); pSConfig 4.x's translator makes one task per MeshConfig test
-//    (Config.pm:538-683).
+//    (Config.pm:538-683). Under a group's `default-address-label`, a member yields an address for a pair only from its
+//    `remote-addresses` entry for the other end or its own `labels` having that label; otherwise pSConfig skips the
+//    pair (psconfig.md §3.3, BaseGroup.select_address).
 //  - MeshConfig's agent matched `{"type": "organization", "description": "internet2"}` to the organisation
 //    "Internet2" (ignoring case; perfsonar/mesh-config @ 6d0a989e HostClassFilters/Organization.pm:40-51).
 //  - The fix turns every `esmond` archive into perfSONAR 5's logstash `http` archive (docs/migration.md).
@@ -19,7 +21,7 @@ import { expansionNotes } from '../../../server/src/template/meshconfig/outcome'
 import { fixText } from '../../../server/src/template/fixes/fix-text';
 import { validateTemplate } from '../../../server/src/template/diagnostics';
 import { buildScheduleModel, simulateSchedule } from '../../../server/src/template/schedule';
-import { expand } from '../expand/helpers';
+import { expand, pairs } from '../expand/helpers';
 import { migrationDir } from '../../fixtures';
 
 type Obj = Record<string, any>;
@@ -76,11 +78,21 @@ for (const [file, hosts] of [
       left.filter((d) => d.startsWith('error')),
       [],
     );
-    // Warnings left: the 2015 file's Internet2 × ESnet test selects by address class, which pSConfig 5.x (Python)
-    // cannot do in a group (psconfig/class-selector-python: one on each of its two class selectors).
+    // Warnings left: each converted archive now posts to its host's /logstash, which a perfSONAR 5 archive host
+    // takes only with HTTP Basic credentials or from an allowed address — a credential no fix can know, so one
+    // psconfig/archive-logstash-auth per archive, each also in the fix's to-do; and the 2015 file's Internet2 × ESnet
+    // test selects by address class, which pSConfig 5.x (Python) cannot do in a group
+    // (psconfig/class-selector-python: one on each of its two class selectors).
+    const auth = Array(fixed.applied.length).fill('warning psconfig/archive-logstash-auth');
+    assert.deepEqual(
+      fixed.todo.map((t) => t.code),
+      auth.map(() => 'psconfig/archive-logstash-auth'),
+    );
     assert.deepEqual(
       left.filter((d) => d.startsWith('warning')),
-      hosts.internet2 > 0 ? ['warning psconfig/class-selector-python', 'warning psconfig/class-selector-python'] : [],
+      hosts.internet2 > 0
+        ? [...auth, 'warning psconfig/class-selector-python', 'warning psconfig/class-selector-python']
+        : auth,
     );
     const counts = await expandAndSchedule(fixed.text);
     const expected: Record<string, number> = {};
@@ -120,24 +132,66 @@ test('mesh-config--example-2015: as 4.x translated it (exact ==), the inter-orga
   );
 });
 
-test('perfsonar-sampler--mesh-4x.psconfig.json: fixed, no error or warning, 4 tasks × 6 pairs, scheduled', async () => {
-  const fixed = fixText(read('perfsonar-sampler--mesh-4x.psconfig.json'));
+test('mesh-config--example-3-circuits-4x.psconfig.json: fixed, no error, 2 tasks × 10 circuit pairs, scheduled', async () => {
+  const fixed = fixText(read('mesh-config--example-3-circuits-4x.psconfig.json'));
+  // its nine per-host esmond archives (archive-lsvn … archive-cern-513), each converted
   assert.deepEqual(
     fixed.applied.map((a) => a.code),
-    ['psconfig/esmond-archiver'], // its one archive, Home_esmond_archive
+    Array(9).fill('psconfig/esmond-archiver'),
   );
+  assert.equal(fixed.unfixed.length, 0);
   const text = JSON.parse(fixed.text) as Obj;
-  assert.equal(text.archives.Home_esmond_archive.archiver, 'http');
-  // Left: information only — no task sets reference.display-task-name, so perfSONAR 5's Grafana agent finds no
-  // results for its grids (psconfig/grafana-no-display-name, one per task). A to-do for the user, not an error.
-  assert.deepEqual(diagnosticsOf(fixed.text), Array(4).fill('information psconfig/grafana-no-display-name'));
-  // a mesh of three addresses on three hosts: 6 ordered pairs per task
+  assert.ok(Object.values(text.archives as Obj).every((a: Obj) => a.archiver === 'http'));
+  // Left, none an error: no task sets reference.display-task-name, so perfSONAR 5's Grafana agent finds no results
+  // for its grids (information, one per task); and each of the nine archives now posts to its host's /logstash
+  // (https://lsvn-pt1.es.net/logstash …), which a perfSONAR 5 archive host takes only with HTTP Basic credentials or
+  // from an allowed address: a credential no fix can know, so a warning per archive and a line of the fix's to-do.
+  assert.deepEqual(
+    fixed.todo.map((t) => t.code),
+    Array(9).fill('psconfig/archive-logstash-auth'),
+  );
+  assert.deepEqual(diagnosticsOf(fixed.text), [
+    ...Array(2).fill('information psconfig/grafana-no-display-name'),
+    ...Array(9).fill('warning psconfig/archive-logstash-auth'),
+  ]);
+  // Both groups are disjoint with `default-address-label: backup-path`, and no address has a `labels` entry of its
+  // own: only the `remote-addresses` entries carry the label, so pSConfig builds a pair a→b only where a names b
+  // there and b names a (psconfig.md §3.3; BaseGroup.select_address). Read off the file, the circuits are
+  // lsvn–ga, bost–amst, newy–lond, aofa–lond and wash–cern-513, for the -pt1 (throughput) and the -owamp
+  // (latencybg) addresses alike: 5 circuits, each a→b and b→a, 10 tasks per template task (of the 5×4×2 = 40 ordered
+  // pairs of the groups, the other 30 have no label and yield nothing). perl-shared's t/client-psconfig-circuits.t
+  // expects the same 10 pairs for the throughput task (test/fixtures/psconfig/examples/expected-pairs.json).
+  // The fixed file passes the official schema and names no missing object, so the agent takes it (r.error unset).
   assert.deepEqual(await expandAndSchedule(fixed.text), {
-    task_throughput: 6,
-    task_rtt: 6,
-    task_latencybg: 6,
-    task_trace: 6,
+    'backup-path-throughput': 10,
+    'backup-path-latencybg': 10,
   });
+  // and each pair tests between the circuit's own /30 addresses, a's entry for b and b's for a: lsvn–ga .33/.34,
+  // bost–amst .1/.2, newy–lond .9/.10, aofa–lond .17/.18, wash–cern-513 .25/.26 (owamp: .37/.38, .5/.6, .13/.14,
+  // .21/.22, .29/.30)
+  const r = await expand(text);
+  const both = (ends: [number, number][]): string[] =>
+    ends.flatMap(([a, b]) => [`192.168.14.${a}->192.168.14.${b}`, `192.168.14.${b}->192.168.14.${a}`]).sort();
+  assert.deepEqual(
+    pairs(r, 'backup-path-throughput').sort(),
+    both([
+      [33, 34],
+      [1, 2],
+      [9, 10],
+      [17, 18],
+      [25, 26],
+    ]),
+  );
+  assert.deepEqual(
+    pairs(r, 'backup-path-latencybg').sort(),
+    both([
+      [37, 38],
+      [5, 6],
+      [13, 14],
+      [21, 22],
+      [29, 30],
+    ]),
+  );
 });
 
 test('mesh-config--example-2-testbed-4x.psconfig.json: the exact to-do `fix` cannot do', () => {
