@@ -135,11 +135,16 @@ test('the agent\'s first-pass ERROR lines: up to the second "Running agent...", 
     '2026-11-28 03:47:09,100 INFO pid=1 prog=psconfig_pscheduler_agent func=<module> line=110 guid=a msg=Running agent...',
     '2026-11-28 03:47:09,948 ERROR pid=1 prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=Error expanding test specification: Unable to create valid JSON after expanding template',
     '2026-11-28 03:48:03,068 ERROR pid=1 prog=task_manager.py func=log_error line=545 guid=b action=create msg=Problem adding test idleex',
+    '',
+    '127.0.0.30:',
+    '    sleep',
+    '      - Failed can-run; see system logs.',
     '2026-11-28 03:48:10,000 INFO pid=1 prog=psconfig_pscheduler_agent func=<module> line=110 guid=c msg=Running agent...',
     '2026-11-28 03:48:11,000 ERROR pid=1 prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=again',
   ].join('\n');
   assert.deepEqual(agentErrors(log), [
     'prog=agent.py func=_run_handle_psconfig line=187 task=localhost,error=Error expanding test specification: Unable to create valid JSON after expanding template',
-    'prog=task_manager.py func=log_error line=545 action=create msg=Problem adding test idleex',
+    // a message's lines up to the next timestamped one are its own (pScheduler's refusal lists each participant's tools)
+    'prog=task_manager.py func=log_error line=545 action=create msg=Problem adding test idleex\n\n127.0.0.30:\n    sleep\n      - Failed can-run; see system logs.',
   ]);
 });

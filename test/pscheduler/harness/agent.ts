@@ -94,5 +94,12 @@ export function agentPassStarts(log: string): string[] {
 export function agentErrors(log: string): string[] {
   const starts = [...log.matchAll(/^.*Running agent\.\.\..*$/gm)];
   const pass = starts.length >= 2 ? log.slice(0, starts[1].index) : log;
-  return [...pass.matchAll(/^\S+ \S+ ERROR (.*)$/gm)].map((m) => m[1].replace(/\b(pid|guid)=\S+ /g, '').slice(0, 800));
+  // A message may span lines (pScheduler's refusal names each participant's tools below it): the lines up to the next
+  // timestamped one belong to it.
+  return [...pass.matchAll(/^\S+ \S+ ERROR (.*(?:\n(?!\d{4}-\d\d-\d\d ).*)*)/gm)].map((m) =>
+    m[1]
+      .replace(/\b(pid|guid)=\S+ /g, '')
+      .trimEnd()
+      .slice(0, 1600),
+  );
 }

@@ -28,7 +28,13 @@ export function agentRejection(
     return `pSConfig's agent rejects this template, so it creates no task: Error expanding include directives in JSON: ${includeErrors.join('; ')}`;
   const crash = referenceCheckCrash(merged);
   if (crash) return `pSConfig's agent fails while checking this template's references, so it creates no task: ${crash}`;
-  const refs = referenceProblems(merged);
+  let refs: string[];
+  try {
+    refs = referenceProblems(merged);
+  } catch (e) {
+    if (!(e instanceof RefCheckRaises)) throw e;
+    return `pSConfig's agent fails while checking this template's references, so it creates no task: ${e.message}`;
+  }
   if (refs.length)
     return `pSConfig's agent rejects this template, so it creates no task (psconfig_ref_validation_error): ${refs[0]}${refs.length > 1 ? ` (and ${refs.length - 1} more)` : ''}`;
   return undefined;
@@ -194,8 +200,18 @@ function pyRepr(v: Json): string {
 
 // ---- references, as Config.validate_refs names them ----------------------------------------------------------------
 
-const has = (t: JsonObject, sectionName: string, name: unknown): boolean =>
-  typeof name === 'string' && isObject(t[sectionName]) && isObject((t[sectionName] as JsonObject)[name]);
+/** Thrown where validate_refs itself raises (iterating what cannot be iterated). */
+class RefCheckRaises extends Error {}
+
+/** Whether `section[name]` exists, as the Config accessors look it up (a dict `get`: a list or object key raises). */
+function has(t: JsonObject, sectionName: string, name: Json | undefined): boolean {
+  if (Array.isArray(name) || isObject(name))
+    throw new RefCheckRaises(`a reference to ${sectionName} is ${repr(name)}, which it cannot look up (TypeError)`);
+  // Present is enough: the accessor wraps whatever value the name holds (an unchecked `"x y": 42` is a test).
+  // (`_has_field`: a null value counts as missing.)
+  const section = t[sectionName];
+  return typeof name === 'string' && isObject(section) && section[name] !== undefined && section[name] !== null;
+}
 
 const entries = (t: JsonObject, sectionName: string): [string, JsonObject][] =>
   isObject(t[sectionName])
@@ -204,11 +220,23 @@ const entries = (t: JsonObject, sectionName: string): [string, JsonObject][] =>
 
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
 
+/**
+ * What Python's `for x in v` walks, after the `if v:` guard upstream puts before each loop: a list's items, a
+ * string's characters, an object's keys; nothing for a falsy value; a TypeError for a number or `true`.
+ */
+function pyIter(v: Json | undefined, where: string): Json[] {
+  if (!truthy(v)) return [];
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'string') return [...v];
+  if (isObject(v)) return Object.keys(v);
+  throw new RefCheckRaises(`${where} is ${repr(v ?? null)}, which it cannot iterate (TypeError)`);
+}
+
 /** Every problem `validate_refs` reports, in its order and words (config.py ~246-340). */
 export function referenceProblems(t: JsonObject): string[] {
   const out: string[] = [];
   const contexts = (owner: JsonObject, say: (c: string) => string): void => {
-    for (const c of list(owner.contexts)) if (!has(t, 'contexts', c)) out.push(say(pyStr(c)));
+    for (const c of pyIter(owner.contexts, 'a `contexts` list')) if (!has(t, 'contexts', c)) out.push(say(pyStr(c)));
   };
   for (const [name, a] of entries(t, 'addresses')) {
     if (truthy(a.host) && !has(t, 'hosts', a.host))
@@ -232,22 +260,24 @@ export function referenceProblems(t: JsonObject): string[] {
       g.type === 'disjoint' ? [...list(g['a-addresses']), ...list(g['b-addresses'])] : list(g.addresses);
     for (const s of selectors) {
       // Class selectors are not checked upstream (psconfig.address_class() is called without a name).
-      // A selector without a truthy `name` is built as a class selector (AddressSelectorFactory): not checked.
-      if (!isObject(s) || !truthy(s.name)) continue;
+      // A selector without a truthy `name` is built as a class selector (AddressSelectorFactory): not checked. A
+      // list or object as the name cannot be looked up (unhashable): the error that raises is swallowed upstream.
+      if (!isObject(s) || !truthy(s.name) || Array.isArray(s.name) || isObject(s.name)) continue;
       const addressName = pyStr(s.name);
       const a = isObject(t.addresses) ? (t.addresses as JsonObject)[addressName] : undefined;
-      if (typeof s.name !== 'string' || !isObject(a)) {
+      if (typeof s.name !== 'string' || a === undefined || a === null) {
         out.push(`Group ${name} references an address object ${addressName} that does not exist.`);
         continue;
       }
-      if (truthy(s.label) && !labelExists(a, pyStr(s.label)))
+      // (an address that is not an object raises in the label lookup, inside the try that swallows it)
+      if (truthy(s.label) && isObject(a) && !labelExists(a, pyStr(s.label)))
         out.push(
           `Group ${name} references a label ${pyStr(s.label)} for address object ${addressName} that does not exist.`,
         );
     }
   }
   for (const [name, h] of entries(t, 'hosts'))
-    for (const r of list(h.archives))
+    for (const r of pyIter(h.archives, `hosts/${name}/archives`))
       if (truthy(r) && !has(t, 'archives', r))
         out.push(`Host ${name} references an archive ${pyStr(r)} that does not exist.`);
   for (const [name, task] of entries(t, 'tasks')) {
@@ -258,7 +288,7 @@ export function referenceProblems(t: JsonObject): string[] {
     ] as const)
       if (truthy(task[key]) && !has(t, sectionName, task[key]))
         out.push(`Task ${name} references a ${key} ${pyStr(task[key])} that does not exist.`);
-    for (const r of list(task.archives))
+    for (const r of pyIter(task.archives, `tasks/${name}/archives`))
       if (truthy(r) && !has(t, 'archives', r))
         out.push(`Task ${name} references an archive ${pyStr(r)} that does not exist.`);
   }
