@@ -247,7 +247,7 @@ test('a task writing to no esmond archive says so; a test type without a metric 
     groups: { g: { type: 'mesh', addresses: [{ name: 'x' }, { name: 'y' }] } },
     tests: {
       t: { type: 'throughput', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } },
-      d: { type: 'dns', spec: { query: 'x.example.net' } },
+      d: { type: 'dns', spec: { query: 'x.example.net', record: 'a' } }, // a spec pScheduler accepts (record is required)
     },
     tasks: { tp: { group: 'g', test: 't', archives: ['s'] }, dns: { group: 'g', test: 'd', archives: ['s'] } },
   });
