@@ -85,10 +85,7 @@ function transportError(err: unknown, url: string, o: GetOptions, gotHeaders: bo
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL'))
     return e('dns', `cannot resolve the host of ${url} (DNS: ${codes.find((c) => c.startsWith('E')) ?? text})`);
   if (codes.some((c) => TLS_CODES.test(c)) || /certificate|TLS|SSL/i.test(text))
-    return e(
-      'tls',
-      `TLS problem talking to ${url}: ${text} (a self-signed host: --insecure HOST or --ca HOST=FILE)`,
-    );
+    return e('tls', `TLS problem talking to ${url}: ${text} (a self-signed host: --insecure HOST or --ca HOST=FILE)`);
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ConnectTimeoutError'))
     return e('timeout', `timed out after ${o.timeoutMs} ms connecting to ${url}`);
   if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError'))

@@ -131,8 +131,7 @@ function reasonOf(r: Record<string, unknown>): string | undefined {
     if (isObj(v) && typeof v.error === 'string' && v.error) return v.error;
   }
   const full = r['result-full'];
-  if (Array.isArray(full))
-    for (const p of full) if (isObj(p) && typeof p.error === 'string' && p.error) return p.error;
+  if (Array.isArray(full)) for (const p of full) if (isObj(p) && typeof p.error === 'string' && p.error) return p.error;
   return undefined;
 }
 
@@ -172,7 +171,13 @@ function iso(d: Date): string {
 export async function readHost(o: HostReadOptions): Promise<HostRead> {
   const since = o.since ?? 'P1D';
   const now = o.now ?? new Date();
-  const read: HostRead = { host: o.host, url: o.url ?? defaultPSchedulerUrl(o.host), tasks: [], readAt: iso(now), since };
+  const read: HostRead = {
+    host: o.host,
+    url: o.url ?? defaultPSchedulerUrl(o.host),
+    tasks: [],
+    readAt: iso(now),
+    since,
+  };
   const get: GetOptions = {
     timeoutMs: o.timeoutMs ?? 10_000,
     deadlineMs: o.deadlineMs ?? 30_000,
@@ -206,7 +211,11 @@ export async function readHost(o: HostReadOptions): Promise<HostRead> {
   const end = iso(now);
   read.tasks = listed.map(({ href, json }) => {
     const taskUrl = onOrigin(base, href);
-    const uuid = taskUrl.replace(/[?#].*$/, '').split('/').pop() ?? '';
+    const uuid =
+      taskUrl
+        .replace(/[?#].*$/, '')
+        .split('/')
+        .pop() ?? '';
     const t: ObservedTask = { href: taskUrl, uuid, json, runs: [] };
     return t;
   });

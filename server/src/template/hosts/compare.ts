@@ -312,9 +312,7 @@ function compareHost(
       if (!best || parts.length < best.parts.length) best = { t, parts };
     }
     if (best) {
-      const group = leftovers.filter(
-        (t) => !used.has(t) && checksumKey(t.json) === checksumKey(best!.t.json),
-      );
+      const group = leftovers.filter((t) => !used.has(t) && checksumKey(t.json) === checksumKey(best!.t.json));
       for (const t of group) used.add(t);
       const e: HostTaskEntry = {
         verdict: 'different',
@@ -362,7 +360,8 @@ function compareHost(
     const type = testType(first);
     if (type) e.testType = type;
     const ref = first.reference;
-    if (isObj(ref) && isObj(ref.psconfig) && isObj(ref.psconfig['created-by'])) e.createdBy = ref.psconfig['created-by'];
+    if (isObj(ref) && isObj(ref.psconfig) && isObj(ref.psconfig['created-by']))
+      e.createdBy = ref.psconfig['created-by'];
     add(e);
   }
   return report;
