@@ -5,7 +5,8 @@
 // - present: a task on the host with the JSON pSConfig's agent would post, compared as the agent compares
 //   (task.py `Task.checksum`: schema, test.spec.schema, tool, href, schedule.start/until and detail left out,
 //   private `_` values of the spec and of archive data blanked, keys sorted) and without `reference.psconfig`
-//   (the agent's own created-by block: its uuid is not the template's);
+//   (the agent's own created-by block: its uuid is not the template's). pScheduler answers every `_` value as null
+//   (api-server response.py `ok_json`: json_decomment(prefix="_", null=True)), which the blanking makes equal;
 // - different: no such task, but one pSConfig created of the same test type whose spec has the combination's
 //   addresses in the same members (source, dest, ...): the agent will delete it and post the new JSON; the parts
 //   are the task diff's (task-diff/parts.ts), `old` on the host and `new` in the template;
