@@ -56,6 +56,21 @@ function asPosted(c: ExpandedCombination, start: number | undefined, until: numb
   return t;
 }
 
+/**
+ * POST a task, again when pScheduler could not ask its tools (a plug-in's can-run outran its time on a loaded
+ * machine: "Failed can-run; see system logs."), as the agent's next pass would post it again; at most 4 tries.
+ */
+async function post(url: string, task: unknown): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await postJson(url, task);
+      return;
+    } catch (e) {
+      if (attempt >= 4 || !/Failed can-run/.test(String(e))) throw e;
+    }
+  }
+}
+
 const find = (list: ExpandedCombination[], task: string): ExpandedCombination => {
   const c = list.find((x) => x.task === task);
   assert.ok(c?.pscheduler && !c.error, `${task}: not created (${c?.error})`);
@@ -80,12 +95,12 @@ before(
       const old = await expand('template-old.json');
       const now = Date.now();
       const until = now + 10 * 60_000;
-      await postJson(`${a.url}/tasks`, asPosted(find(next, 'archived'), undefined, until));
-      await postJson(`${a.url}/tasks`, asPosted(find(next, 'archived'), until, until + 10 * 60_000));
-      await postJson(`${a.url}/tasks`, asPosted(find(old, 'commented'), undefined, until));
-      await postJson(`${a.url}/tasks`, asPosted(find(old, 'retired'), undefined, until));
-      await postJson(`${b.url}/tasks`, asPosted(find(next, 'busy-1'), undefined, until));
-      await postJson(`${b.url}/tasks`, asPosted(find(next, 'busy-2'), undefined, until));
+      await post(`${a.url}/tasks`, asPosted(find(next, 'archived'), undefined, until));
+      await post(`${a.url}/tasks`, asPosted(find(next, 'archived'), until, until + 10 * 60_000));
+      await post(`${a.url}/tasks`, asPosted(find(old, 'commented'), undefined, until));
+      await post(`${a.url}/tasks`, asPosted(find(old, 'retired'), undefined, until));
+      await post(`${b.url}/tasks`, asPosted(find(next, 'busy-1'), undefined, until));
+      await post(`${b.url}/tasks`, asPosted(find(next, 'busy-2'), undefined, until));
       log('tasks posted; waiting for an archived run and a non-starter');
       const read = (): Promise<HostRead[]> =>
         readHosts([
@@ -93,7 +108,7 @@ before(
           { host: B, url: b.url, insecure: true, since: 'PT1H' },
         ]);
       reads = await pollUntil(
-        'a run of `archived` with both archivings done, a finished run and a non-starter on 127.0.0.41',
+        'a run of `archived` with both archivings done and a non-starter on 127.0.0.41',
         async () => {
           const r = await read();
           const runsA = r[0].tasks.flatMap((t) => t.runs);
@@ -102,8 +117,7 @@ before(
             (x) => x.archivings.length === 2 && x.archivings.every((y) => y.outcome !== 'pending'),
           );
           const nonstart = runsB.some((x) => x.state === 'nonstart');
-          const finishedB = runsB.some((x) => x.state === 'finished');
-          return archived && nonstart && finishedB ? r : undefined;
+          return archived && nonstart ? r : undefined;
         },
         6 * 60_000,
         5_000,
