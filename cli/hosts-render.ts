@@ -33,10 +33,18 @@ function details(e: HostTaskEntry): string[] {
   for (const p of e.parts ?? [])
     out.push(`${p.part}: host ${JSON.stringify(p.old) ?? '(none)'} → template ${JSON.stringify(p.new) ?? '(none)'}`);
   for (const h of e.hints ?? []) out.push(h);
-  for (const p of e.runs?.problems ?? [])
-    out.push(
-      `${p.kind === 'archiving-failed' ? `archiving to ${p.archiver} failed` : `run ${p.kind}`}${p.start ? ` at ${p.start}` : ''}: ${p.reason ?? '(no reason given)'}`,
-    );
+  // The same problem with the same reason once, with how often and when last.
+  const same = new Map<string, { text: string; n: number; last?: string }>();
+  for (const p of e.runs?.problems ?? []) {
+    const text = `${p.kind === 'archiving-failed' ? `archiving to ${p.archiver} failed` : `run ${p.kind}`}: ${p.reason ?? '(no reason given)'}`;
+    const hit = same.get(text);
+    if (hit) {
+      hit.n++;
+      if (p.start && (!hit.last || p.start > hit.last)) hit.last = p.start;
+    } else same.set(text, { text, n: 1, last: p.start });
+  }
+  for (const { text, n, last } of same.values())
+    out.push(`${text}${n > 1 ? ` (${n}×, last at ${last ?? '?'})` : last ? ` (at ${last})` : ''}`);
   return out;
 }
 
