@@ -856,6 +856,7 @@ export interface HostReport {
   url: string;
   error?: string;
   errorKind?: string;
+  /** The template's tasks in the template's order (of its combinations), then the extra ones in pScheduler's. */
   entries: HostTaskEntry[];
   counts: Record<HostTaskVerdict, number> & { expired: number; renewing: number };
   tasksTruncated?: boolean;

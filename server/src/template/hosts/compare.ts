@@ -251,7 +251,13 @@ function compareHost(
     else byKey.set(k, [t]);
   }
   const used = new Set<ObservedTask>();
+  // Entries in the template's order (its combinations'), the extra ones after them in pScheduler's order.
+  const rank = new Map<HostTaskEntry, number>();
+  const orderOf = new Map<ExpandedCombination, number>();
+  created.forEach((c, i) => orderOf.set(c, i));
+  let current: ExpandedCombination | undefined;
   const add = (e: HostTaskEntry): void => {
+    rank.set(e, current ? orderOf.get(current)! : created.length + rank.size);
     report.entries.push(e);
     report.counts[e.verdict]++;
     if (e.lifetime === 'expired') report.counts.expired++;
@@ -281,6 +287,7 @@ function compareHost(
     if (seen.has(k)) continue; // pSConfig posts one task per checksum (identical-tasks.ts marks the rest)
     seen.add(k);
     const group = byKey.get(k);
+    current = c;
     if (group) add(present(c, group));
     else unmatched.push(c);
   }
@@ -288,10 +295,12 @@ function compareHost(
   for (const [k, group] of byKey) {
     const c = expectedKeys.get(k);
     if (!c || c.agent === read.host || group.every((t) => used.has(t))) continue;
+    current = c;
     add(present(c, group, c.agent));
   }
   const leftovers = enabled.filter((t) => !used.has(t));
   for (const c of unmatched) {
+    current = c;
     // A task of another host's list with this JSON: the lead holds it (the agent posted it there).
     const elsewhere = (where.get(checksumKey(c.pscheduler)) ?? []).filter((x) => x.host !== read.host);
     if (elsewhere.length) {
@@ -349,6 +358,7 @@ function compareHost(
     if (l) l.push(t);
     else extraGroups.set(k, [t]);
   }
+  current = undefined;
   for (const group of extraGroups.values()) {
     const sorted = [...group].sort((a, b) => startOf(b).localeCompare(startOf(a)));
     const first = sorted[0].json;
@@ -365,5 +375,6 @@ function compareHost(
       e.createdBy = ref.psconfig['created-by'];
     add(e);
   }
+  report.entries.sort((a, b) => rank.get(a)! - rank.get(b)!);
   return report;
 }
