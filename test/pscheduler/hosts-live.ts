@@ -11,7 +11,8 @@
 // Not part of `npm test` (not *.test.ts): `npm run test:pscheduler` runs it after the scenarios, or alone:
 //   node scripts/build.mjs --tests && node --enable-source-maps --test out/test/pscheduler/hosts-live.js
 // PSCHEDULER_HOSTS_RECORD=1 rewrites test/fixtures/pscheduler-hosts/reads.json (what the reader got), which
-// test/unit/hosts/recorded.test.ts compares in `npm test`.
+// test/unit/hosts/recorded.test.ts compares in `npm test`, and answers.json (pScheduler's answers as they came),
+// which test/unit/hosts/reader-answers.test.ts reads.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { compareHosts } from '../../server/src/template/hosts';
 import { closePSchedulerConnections, readHosts } from '../../pscheduler-client';
 import type { ExpandedCombination, HostRead, HostsResult } from '../../common/protocol';
 import { prepareHarness, startInstances, type Harness, type InstanceGroup } from './harness/instances';
-import { pollUntil, postJson } from './harness/rest';
+import { getJson, pollUntil, postJson } from './harness/rest';
 
 const A = '127.0.0.40';
 const B = '127.0.0.41';
@@ -129,8 +130,25 @@ before(
         template: 'template-new.json',
         since: 'PT1H',
       });
-      if (process.env.PSCHEDULER_HOSTS_RECORD === '1')
+      if (process.env.PSCHEDULER_HOSTS_RECORD === '1') {
         writeFileSync(join(dir, 'reads.json'), `${JSON.stringify(reads, null, 1)}\n`);
+        // pScheduler's own answers, as they came: 127.0.0.40's task list and one run of each kind the reader
+        // interprets (an archived run, a non-starter, a failed run when there was one), for reader-answers.test.ts.
+        const runs = [...reads[0].tasks, ...reads[1].tasks].flatMap((t) => t.runs);
+        const pick = [
+          runs.find((x) => x.archivings.some((y) => y.outcome === 'failed')),
+          runs.find((x) => x.state === 'nonstart'),
+          runs.find((x) => x.state === 'failed'),
+        ].filter((x) => x !== undefined);
+        const filter = JSON.stringify({
+          reference: { psconfig: { 'created-by': { 'user-agent': 'psconfig-pscheduler-agent' } } },
+        });
+        const answers = {
+          tasks: await getJson(`${a.url}/tasks?expanded=true&detail=true&json=${encodeURIComponent(filter)}`),
+          runs: Object.fromEntries(await Promise.all(pick.map(async (x) => [x.href, await getJson(x.href)]))),
+        };
+        writeFileSync(join(dir, 'answers.json'), `${JSON.stringify(answers, null, 1)}\n`);
+      }
     } catch (e) {
       failure = e;
     }
