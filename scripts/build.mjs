@@ -177,7 +177,17 @@ if (args.has('--tests')) {
       else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(rel);
     }
   };
-  ['common', 'archive-client', 'pscheduler-client', 'dashboard', 'cli', 'server/src', 'client/src', 'test', 'bench'].forEach(walk);
+  [
+    'common',
+    'archive-client',
+    'pscheduler-client',
+    'dashboard',
+    'cli',
+    'server/src',
+    'client/src',
+    'test',
+    'bench',
+  ].forEach(walk);
   builds.push(
     esbuild.build({
       absWorkingDir: root,
