@@ -7,6 +7,7 @@ import { runScheduleCommand } from './schedule-command';
 import { runDiffCommand } from './diff-command';
 import { runFixCommand } from './fix-command';
 import { runTranslateCommand } from './translate-command';
+import { runHostsCommand } from './hosts-command';
 import { exitQuietlyOnClosedPipe } from './stdout';
 
 const USAGE = `usage: psconfig-tools <command> [options]
@@ -35,6 +36,11 @@ commands:
   schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
                                                pScheduler's scheduler simulated: load per host, runs that will not
                                                fit and why; exit 1 when a task loses runs or a host is over its time
+  hosts TEMPLATE [--host ADDRESS]... [--since DURATION] [--format table|json|markdown] [--url HOST=URL]...
+        [--insecure HOST]... [--ca HOST=FILE]...
+                                               what each host's pScheduler really runs beside the template (GET
+                                               only): present, missing, different, extra tasks, failed runs and
+                                               archivings; exit 1 when a host lacks tasks or runs/archivings fail
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -56,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
       return runTranslateCommand(rest);
     case 'schedule':
       return runScheduleCommand(rest);
+    case 'hosts':
+      return runHostsCommand(rest);
     case '-h':
     case '--help':
     case 'help':

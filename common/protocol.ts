@@ -741,3 +741,138 @@ export interface CompareTaskJsonResult {
 export const CompareTaskJsonRequest: RequestDef<CompareTaskJsonParams, CompareTaskJsonResult> = {
   method: 'psconfig/compareTaskJson',
 };
+
+// ---- What each host really runs (issue 28): a pScheduler host read, and the template compared with it ----
+// The reader is pscheduler-client/ (GET only, bounded); the comparison is server/src/template/hosts/ (pure).
+
+/** One archiving of a run, as pScheduler's `archiving_json` gives it (database/archiving.sql). */
+export interface ObservedArchiving {
+  /** The archiver's name (`archiver.name` in pScheduler's answer), e.g. `http`, `bitbucket`. */
+  archiver: string;
+  /** `completed` and `archived` both true: succeeded; completed without archived: failed (gave up); else pending. */
+  outcome: 'succeeded' | 'failed' | 'pending';
+  /** The last attempt's `stderr` (the archiver's `error` text), when there was one. */
+  message?: string;
+  attempts: number;
+}
+
+/** One run of a task within the span read (runs.py `GET /tasks/T/runs?start=&end=`, then each run). */
+export interface ObservedRun {
+  href: string;
+  /** pScheduler's run state enum (run_state.sql): finished, failed, missed, nonstart, overdue, preempted, ... */
+  state: string;
+  start?: string;
+  end?: string;
+  /** Why a non-starter was not scheduled (`errors`), or a failed run's error text from its result. */
+  reason?: string;
+  archivings: ObservedArchiving[];
+}
+
+/** A task as pScheduler lists it (`GET /tasks?expanded=true&detail=true`), with its runs. */
+export interface ObservedTask {
+  href: string;
+  uuid: string;
+  /** The task JSON as pScheduler answers it (with `detail`, `href`, `tool`, `schedule.start/until`). */
+  json: Record<string, unknown>;
+  runs: ObservedRun[];
+  /** The runs could not be read (the task itself was). */
+  runsError?: string;
+  /** More runs exist in the span than were read (`maxRunsPerTask`). */
+  runsTruncated?: boolean;
+}
+
+/** Everything read from one host's pScheduler. */
+export interface HostRead {
+  /** The host as the template names it (an agent's address) or as `--host` gave it. */
+  host: string;
+  /** The pScheduler API base URL read, e.g. https://ADDRESS/pscheduler */
+  url: string;
+  /** The host could not be read at all: why (unreachable, slow, TLS, 404, too large, malformed). */
+  error?: string;
+  errorKind?: string;
+  /** Tasks pSConfig's agent created (reference.psconfig.created-by.user-agent = psconfig-pscheduler-agent). */
+  tasks: ObservedTask[];
+  /** More such tasks exist than were read (`maxTasks`). */
+  tasksTruncated?: boolean;
+  /** ISO 8601 time of the read (the comparison judges expiry against it). */
+  readAt: string;
+  /** The span whose runs were read (ISO 8601 duration, e.g. P1D). */
+  since: string;
+}
+
+export type HostTaskVerdict = 'present' | 'missing' | 'extra' | 'different';
+
+/** The runs of one task within the span, counted by outcome. */
+export interface HostRunSummary {
+  finished: number;
+  failed: number;
+  missed: number;
+  nonStarters: number;
+  /** Pending, on deck, running, cleanup, overdue, preempted, canceled. */
+  other: number;
+  archivingsSucceeded: number;
+  archivingsFailed: number;
+  archivingsPending: number;
+  /** Each failed or non-started run and each failed archiving, with pScheduler's reason (at most 20 per task). */
+  problems: HostRunProblem[];
+  truncated?: boolean;
+}
+
+export interface HostRunProblem {
+  kind: 'failed' | 'missed' | 'nonstart' | 'archiving-failed';
+  run: string;
+  start?: string;
+  /** pScheduler's reason, or the archiver's message; the archiver's name for archivings. */
+  reason?: string;
+  archiver?: string;
+}
+
+/** One task of one host: what the template expects and what pScheduler has. */
+export interface HostTaskEntry {
+  verdict: HostTaskVerdict;
+  /** The template's task name and address strings (present, missing, different). */
+  task?: string;
+  addresses?: string[];
+  /** The agent the template gives the task to, when another than the host read (the lead's pScheduler holds it). */
+  agent?: string;
+  /** The pScheduler task(s) this entry is about (present, extra, different): the newest first. */
+  hrefs?: string[];
+  /** The test type (from the template, else from pScheduler). */
+  testType?: string;
+  /** extra: the created-by block pScheduler holds (uuid, agent-hostname, address) saying which agent posted it. */
+  createdBy?: Record<string, unknown>;
+  /** different: the parts that differ, named as the task diff names them (old: on the host, new: the template). */
+  parts?: TaskDiffPart[];
+  /** missing: what usually causes it and what the template expects. */
+  hints?: string[];
+  /** The template's task JSON (missing), so a viewer can show what was expected. */
+  expected?: PSchedulerTask;
+  /**
+   * present: `expired` when the newest task's `schedule.until` has passed (the agent has not renewed it), `renewing`
+   * when a newer copy with the same JSON waits to take over (the agent posts it before the old one's `until`).
+   */
+  lifetime?: 'current' | 'expired' | 'renewing';
+  until?: string;
+  runs?: HostRunSummary;
+}
+
+export interface HostReport {
+  host: string;
+  url: string;
+  error?: string;
+  errorKind?: string;
+  /** The template's tasks in the template's order (of its combinations), then the extra ones in pScheduler's. */
+  entries: HostTaskEntry[];
+  counts: Record<HostTaskVerdict, number> & { expired: number; renewing: number };
+  tasksTruncated?: boolean;
+  /** The host is not an agent of the template (it was given with --host). */
+  notAnAgent?: boolean;
+}
+
+export interface HostsResult {
+  template?: string;
+  since: string;
+  hosts: HostReport[];
+  /** Exit status 1 in the CLI: a host could not be read, lacks tasks, or has failed runs or archivings. */
+  problems: boolean;
+}

@@ -2,7 +2,7 @@
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
 //                                        dist/dashboard.js, dist/schedule.js, dist/compare.js, loaded on first use),
 //                                        dist/server.js, dist/cli.js, dist/webview/* (explorer, dashboard, schedule)
-//   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
+//   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ pscheduler-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)
 //   node scripts/build.mjs --dist=DIR    bundles into DIR instead of dist/ (the activation bench builds a copy)
 //   node scripts/build.mjs --language-server[=DIR]
@@ -177,7 +177,17 @@ if (args.has('--tests')) {
       else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(rel);
     }
   };
-  ['common', 'archive-client', 'dashboard', 'cli', 'server/src', 'client/src', 'test', 'bench'].forEach(walk);
+  [
+    'common',
+    'archive-client',
+    'pscheduler-client',
+    'dashboard',
+    'cli',
+    'server/src',
+    'client/src',
+    'test',
+    'bench',
+  ].forEach(walk);
   builds.push(
     esbuild.build({
       absWorkingDir: root,

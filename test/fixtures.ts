@@ -73,3 +73,6 @@ export const dashboardFixturesDir = join(fixturesDir, 'dashboard');
 export function dashboardFixturePath(name: string): string {
   return join(dashboardFixturesDir, name);
 }
+
+/** psconfig-tools hosts: the templates of its live test and the reads it recorded (test/pscheduler/hosts-live.ts). */
+export const pschedulerHostsDir = join(fixturesDir, 'pscheduler-hosts');

@@ -80,7 +80,7 @@ function parseAllowances(cell: string): Allowance[] {
   return out;
 }
 
-const SOURCE_DIRS = ['common', 'archive-client', 'dashboard', 'cli', 'server/src', 'client/src'];
+const SOURCE_DIRS = ['common', 'archive-client', 'pscheduler-client', 'dashboard', 'cli', 'server/src', 'client/src'];
 
 function sourceFiles(): string[] {
   const out: string[] = [];

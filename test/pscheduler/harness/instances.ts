@@ -78,6 +78,8 @@ export interface StartOptions {
   horizon: string;
   /** Deadline for each API to answer after its start. */
   readyMs?: number;
+  /** Also start the archiver daemon (daemons/archiver, built by build-pscheduler.sh): runs' archivings happen. */
+  archiver?: boolean;
 }
 
 /** Creates each instance's database (dropping an old one of the same name) and starts its processes. */
@@ -151,20 +153,32 @@ async function startOne(
     options.readyMs ?? 90_000,
   );
   const daemons = join(prefix, 'src', 'pscheduler-server', 'pscheduler-server', 'daemons');
-  for (const daemon of ['ticker', 'runner', 'scheduler']) {
+  const started = options.archiver ? ['ticker', 'runner', 'scheduler', 'archiver'] : ['ticker', 'runner', 'scheduler'];
+  for (const daemon of started) {
     const log = join(dir, `${daemon}.log`);
+    const args = [join(daemons, daemon), '--dsn', `@${dsn}`, '--verbose'];
     processes.push(
-      startGroup(`${name}/${daemon}`, '/usr/bin/python3', [join(daemons, daemon), '--dsn', `@${dsn}`, '--verbose'], {
-        env,
-        log,
-      }),
+      daemon === 'archiver'
+        ? // The archiver exits on a warm boot (daemons/archiver.raw: main_program() returns, nothing loops), which the
+          // ticker asks for soon after the start; systemd brings it back (service-template.raw: Restart=always,
+          // RestartSec's default 100 ms), and so does this loop, the group's leader.
+          startGroup(
+            `${name}/${daemon}`,
+            '/bin/sh',
+            ['-c', 'while :; do /usr/bin/python3 "$@"; sleep 0.1; done', 'sh', ...args],
+            {
+              env,
+              log,
+            },
+          )
+        : startGroup(`${name}/${daemon}`, '/usr/bin/python3', args, { env, log }),
     );
   }
-  // Each daemon's Log prints "Started" once it is up (python-pscheduler log.py); bounded wait for all three.
+  // Each daemon's Log prints "Started" once it is up (python-pscheduler log.py); bounded wait for all of them.
   await pollUntil(
     `${name}: daemons started`,
     async () =>
-      ['ticker', 'runner', 'scheduler'].every((d) => {
+      started.every((d) => {
         const f = join(dir, `${d}.log`);
         return existsSync(f) && readFileSync(f, 'utf8').includes('Started');
       })
