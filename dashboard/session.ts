@@ -26,15 +26,7 @@ import { planRead, reduceSamples, samplesOf, type ReadPlan, type Sample } from '
  * A half no direction fills is "not configured" (no result at all).
  */
 export type DirState =
-  | 'ok'
-  | 'warning'
-  | 'critical'
-  | 'failed'
-  | 'no-data'
-  | 'pending'
-  | 'error'
-  | 'unsupported'
-  | 'refused';
+  'ok' | 'warning' | 'critical' | 'failed' | 'no-data' | 'pending' | 'error' | 'unsupported' | 'refused';
 
 export interface DirectionResult {
   state: DirState;
