@@ -9,6 +9,7 @@ import { examplesDir, repoRoot } from '../fixtures';
 import { agentRejection, schemaRejection } from '../../server/src/template/expand/agent-acceptance';
 import { isObject, stripHashKeys, type Json } from '../../server/src/template/expand/template-view';
 import { harnessDir, pschedulerEnv } from './harness/prefix';
+import { prng } from '../seeded-random';
 
 export type AgentVerdict = 'accepted' | 'schema' | 'refs' | 'raises';
 
@@ -88,18 +89,6 @@ export function repositoryTemplates(): TemplateCase[] {
   add(join(harnessDir, 'scenarios'), 'scenarios/');
   add(join(repoRoot(), 'test', 'fixtures', 'migration'), 'migration/');
   return out;
-}
-
-/** A small deterministic PRNG (mulberry32), so the mutations are the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VALUES: Json[] = [

@@ -2,6 +2,7 @@
 // retransmits, subintervals and two streams; one-way delay histograms with loss; ping RTT; traceroute with a
 // path change a day ago; failures sprinkled in. Deterministic (seeded PRNG) apart from the clock.
 import type { ArchiveStore, MetadataRecord } from './store';
+import { prng } from '../../seeded-random';
 
 export const GENERATED_HOSTS = {
   a: { name: 'ps-a.example.net', v4: '10.10.0.1', v6: '2001:db8::a' },
@@ -9,17 +10,6 @@ export const GENERATED_HOSTS = {
   c: { name: 'ps-c.example.net', v4: '10.10.0.3', v6: '2001:db8::c' },
 } as const;
 type Host = (typeof GENERATED_HOSTS)[keyof typeof GENERATED_HOSTS];
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Timestamps every `step` seconds over the last `span` seconds, aligned to `step`. */
 function times(now: number, spans: [span: number, step: number][]): number[] {

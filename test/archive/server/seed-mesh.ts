@@ -4,6 +4,7 @@
 // test are missing, stale, failing or over a threshold — the scenario says which, so tests check the dashboard
 // against what was written rather than against numbers copied from a run. Deterministic apart from the clock.
 import type { ArchiveStore, MetadataRecord } from './store';
+import { prng } from '../../seeded-random';
 
 export type MeshTest = 'throughput' | 'latencybg' | 'trace';
 
@@ -34,17 +35,6 @@ export interface MeshOptions {
 export function meshHost(i: number): MeshHost {
   const n = i + 1;
   return { name: `mesh-${String(n).padStart(2, '0')}.example.net`, v4: `10.20.${n >> 8}.${n & 255}` };
-}
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KINDS: Record<MeshTest, PairKind[]> = {
