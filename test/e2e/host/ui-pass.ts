@@ -298,7 +298,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       '04-task-changes',
       async () => {
         // compare/ is a git repository with the mesh committed (workspace.ts); edit its working copy in the editor:
-        // host-c's selector names an address that does not exist, the throughput test runs 20 s.
+        // host-c is disabled (its pairs are skipped; a selector naming a missing address would make pSConfig's agent
+        // reject the whole template), the throughput test runs 20 s.
         await page.keyboard.press('Control+P');
         const quick = page.locator('.quick-input-widget input');
         await quick.waitFor({ state: 'visible' });
@@ -311,7 +312,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await page.locator('.editor-group-container.active .monaco-editor .view-line').first().click();
         await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
         for (const [from, to] of [
-          ['"name": "host-c.perfsonar.net"', '"name": "host-d.perfsonar.net"'],
+          ['{ "address": "host-c.perfsonar.net" }', '{ "address": "host-c.perfsonar.net", "disabled": true }'],
           ['"PT30S"', '"PT20S"'],
         ]) {
           await page.keyboard.press('Control+H');
