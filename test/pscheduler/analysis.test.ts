@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isLoadFailure, isoSeconds, viewScenario } from './analysis';
+import { isLoadFailure, isoSeconds, viewScenario, renewalOverlapGiveUps } from './analysis';
 import { tasksFromAnswers } from './harness/collect';
 import { liveFixturesDir, type LiveFixture } from './record';
 import { agentErrors } from './harness/agent';
@@ -147,4 +147,26 @@ test('the agent\'s first-pass ERROR lines: up to the second "Running agent...", 
     // a message's lines up to the next timestamped one are its own (pScheduler's refusal lists each participant's tools)
     'prog=task_manager.py func=log_error line=545 action=create msg=Problem adding test idleex\n\n127.0.0.30:\n    sleep\n      - Failed can-run; see system logs.',
   ]);
+});
+
+test('a successor run given up where it meets the kept last run of the task it renews is told apart', () => {
+  // By hand: task A [0, 240) keeps a 21-s run at 226 (to 247); its successor B starts at 240 and gave up its run at
+  // 240, which meets A's; B's run at 300 and a run given up for another reason are not counted.
+  const run = (t: number, state: string, errors: string | null = null) => ({ t, state, errors, window: null });
+  const task = (uuid: string, start: number | null, until: number, runs: ReturnType<typeof run>[]) => ({
+    uuid,
+    start,
+    until,
+    durationSeconds: 21,
+    runs,
+  });
+  const gaveUp = 'Gave up after too many scheduling conflicts.';
+  const view = {
+    tasks: [
+      task('A', null, 240, [run(166, 'finished'), run(226, 'finished')]),
+      task('B', 240, 480, [run(240, 'nonstart', gaveUp), run(300, 'nonstart', 'No times available for this run.')]),
+      task('C', 480, 720, [run(480, 'nonstart', gaveUp)]), // B kept nothing that meets it
+    ],
+  };
+  assert.deepEqual(renewalOverlapGiveUps(view as never), [{ task: 'B', t: 240 }]);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ScheduleAssumptions } from '../../server/src/template/schedule';
-import { isLoadFailure } from './analysis';
+import { isLoadFailure, renewalOverlapGiveUps } from './analysis';
 import type { ScenarioData } from './live-checks';
 import { modelPrediction, type ModelView } from './model-prediction';
 import { HORIZON_SECONDS, AGENT_SECONDS, AGENT, SCENARIOS, scenarioPath } from './scenarios';
@@ -158,6 +158,14 @@ export function modelChecks(name: string, get: () => ScenarioData): void {
       const exclusive = new Set(result.tasks.filter((x) => x.exclusive).map((x) => x.uuid));
       const cuttable = view.tasks.some((x) => exclusive.has(x.uuid) && x.slipSeconds < x.durationSeconds);
       const troubles = loadTroubles(get());
+      // Only where the model loses nothing: where it predicts give-ups (equal successors' starts), it is compared.
+      const met = id === 'tasks' ? [] : renewalOverlapGiveUps(view);
+      if (met.length && (await cmp()).comparison.model.nonstart === 0) {
+        t.skip(
+          `pScheduler gave up ${met.length} successor run(s) meeting the last run of the task they renew (at ${met.map((m) => m.t).join(', ')} s), a case the model does not simulate yet (analysis.ts renewalOverlapGiveUps): counts not compared`,
+        );
+        return;
+      }
       if (lagBound && troubles.length) {
         t.skip(`pScheduler failed under load in this scenario (${troubles.join('; ')}): counts not comparable`);
         return;
