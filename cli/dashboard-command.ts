@@ -15,6 +15,7 @@ import { summarise, type DashboardReport, reportOf } from '../dashboard/report';
 import { effectiveThresholds, METRIC_IDS, type MetricId } from '../dashboard/metrics';
 import { DashboardSession, DEFAULT_SESSION_OPTIONS, type WindowChoice } from '../dashboard/session';
 import { renderTable } from './dashboard-table';
+import { unexpandedExit } from './inputs';
 import {
   allowRemoteOption,
   commandArgs,
@@ -145,10 +146,8 @@ export async function runDashboardCommand(argv: string[]): Promise<number> {
     includes: await policyFor(commandLineScope(file, args.allowRemote)),
     jqPath: args.jq,
   });
-  if (expansion.error) {
-    process.stderr.write(`${args.file}: ${expansion.error}\n`);
-    return expansion.rejected ? 1 : 2;
-  }
+  const failed = unexpandedExit(args.file as string, expansion);
+  if (failed !== undefined) return failed;
   const unknown = args.tasks.filter((t) => !expansion.tasks.some((s) => s.task === t));
   if (unknown.length) {
     process.stderr.write(

@@ -4,7 +4,7 @@
 // 2: the file cannot be read or parsed, or bad usage.
 import { expandText } from '../server/src/template/expand/from-text';
 import { identicalText } from '../server/src/template/expand/identical-tasks';
-import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
+import { DEFAULT_INPUT_LIMITS, readTemplateArg, unexpandedExit, type InputLimits } from './inputs';
 import {
   commandArgs,
   expandingOptions,
@@ -86,13 +86,12 @@ export async function runExpandCommand(argv: string[]): Promise<number> {
     agentAddresses: args.agents,
     jq: { path: args.jq, memoryLimitMb: args.jqMemoryMb },
   });
-  if (result.error) {
-    process.stderr.write(`${args.file}: ${result.error}\n`);
-    if (!result.rejected) return 2;
-    // Read, but pSConfig's agent creates nothing from it: an empty list and a finding (exit 1), as for a template
-    // whose every combination fails.
-    process.stdout.write('[]\n');
-    return 1;
+  const unexpanded = unexpandedExit(args.file as string, result);
+  if (unexpanded !== undefined) {
+    // Read, but pSConfig's agent creates nothing from it: an empty list, as for a template whose every combination
+    // fails.
+    if (unexpanded === 1) process.stdout.write('[]\n');
+    return unexpanded;
   }
   if (args.agents.length > 0) {
     // An --agent that schedules nothing is usually a typo: say so and list the agents there are.

@@ -13,7 +13,7 @@ import {
   readHosts,
   type HostReadOptions,
 } from '../pscheduler-client';
-import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
+import { DEFAULT_INPUT_LIMITS, readTemplateArg, unexpandedExit, type InputLimits } from './inputs';
 import { renderHosts } from './hosts-render';
 import {
   commandArgs,
@@ -145,10 +145,8 @@ export async function runHostsCommand(argv: string[]): Promise<number> {
   if (!read) return 2;
   const { input, uri, includes } = read;
   const expansion = await expandText({ uri, version: null, text: input.text, includes, jq: { path: args.jq } });
-  if (expansion.error) {
-    process.stderr.write(`${args.file}: ${expansion.error}\n`);
-    return 2;
-  }
+  const failed = unexpandedExit(args.file as string, expansion);
+  if (failed !== undefined) return failed;
   const hosts = args.hosts.length ? args.hosts : expansion.agents;
   if (!hosts.length) {
     process.stderr.write(

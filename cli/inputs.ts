@@ -98,3 +98,14 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number, what:
   }
   return Buffer.concat(chunks, total).toString('utf8');
 }
+
+/**
+ * The one rule for an expansion that yields nothing: a template pSConfig's agent rejects was read, and creates no
+ * task (a finding, exit 1); one that cannot be expanded at all is an input error (exit 2). Says why on stderr;
+ * undefined when there is an expansion to go on with.
+ */
+export function unexpandedExit(file: string, expansion: { error?: string; rejected?: boolean }): number | undefined {
+  if (expansion.error === undefined) return undefined;
+  process.stderr.write(`${file}: ${expansion.error}\n`);
+  return expansion.rejected ? 1 : 2;
+}

@@ -19,7 +19,7 @@ import {
   type SimulationResult,
 } from '../server/src/template/schedule';
 import { hostFilter } from '../server/src/template/schedule/report';
-import { DEFAULT_INPUT_LIMITS, readTemplateArg, type InputLimits } from './inputs';
+import { DEFAULT_INPUT_LIMITS, readTemplateArg, unexpandedExit, type InputLimits } from './inputs';
 import { renderScheduleTable } from './schedule-table';
 import { applyAssumption } from './schedule-assume';
 import {
@@ -132,10 +132,8 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
   if (!read) return 2;
   const { input, uri, includes } = read;
   const expansion = await expandText({ uri, version: null, text: input.text, includes, jq: { path: args.jq } });
-  if (expansion.error) {
-    process.stderr.write(`${args.file}: ${expansion.error}\n`);
-    return expansion.rejected ? 1 : 2; // rejected: no task would run, as below
-  }
+  const failed = unexpandedExit(args.file as string, expansion); // rejected: no task would run, as below
+  if (failed !== undefined) return failed;
   for (const n of expansion.notes) process.stderr.write(`note: ${n.task ? `task ${n.task}: ` : ''}${n.message}\n`);
   const model = buildScheduleModel(expansion.combinations, { ...DEFAULT_ASSUMPTIONS, ...args.assumptions });
   const nothing = whyNothingRuns(expansion.combinations, model);

@@ -122,3 +122,21 @@ test('usage: a bad --since, a --url without HOST=', async () => {
   assert.equal((await run([template, '--since', '1 day'])).status, 2);
   assert.equal((await run([template, '--url', 'http://x/'])).status, 2);
 });
+
+test("a template pSConfig's agent rejects: exit 1, the reason, no host read (as schedule, expand and dashboard)", async () => {
+  // A task naming a missing test: validate_refs (perfsonar/psconfig config.py ~318-326) and the agent creates nothing.
+  const rejected = join(dir, 'rejected.json');
+  writeFileSync(
+    rejected,
+    JSON.stringify({
+      addresses: { a: { address: '10.0.0.1' } },
+      groups: { ga: { type: 'list', addresses: [{ name: 'a' }] } },
+      tests: {},
+      tasks: { ta: { group: 'ga', test: 'nowhere' } },
+    }),
+  );
+  const r = await run([rejected, '--host', '10.0.0.1', '--url', `10.0.0.1=${base}/a/pscheduler`]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /agent rejects this template.*Task ta references a test nowhere that does not exist\./);
+  assert.equal(r.stdout, '');
+});
