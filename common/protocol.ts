@@ -237,6 +237,8 @@ export const ServerCommands = {
   /** A task's schedule lens (OpenScheduleArgs): the host timeline in VS Code, the schedule as text elsewhere. */
   showSchedule: 'psconfig.server.showSchedule',
   showGrafana: 'psconfig.server.showGrafana',
+  /** A task's hosts lens (ShowTasksArgs), once the hosts were read: the Hosts view in VS Code, text elsewhere. */
+  showHosts: 'psconfig.server.showHosts',
 } as const;
 
 export interface TranslateMeshConfigResult {
@@ -876,3 +878,30 @@ export interface HostsResult {
   /** Exit status 1 in the CLI: a host could not be read, lacks tasks, or has failed runs or archivings. */
   problems: boolean;
 }
+
+/**
+ * psconfig/compareHosts: the editor's Hosts view. The client reads the hosts (pscheduler-client/, in the extension
+ * host, on demand) and sends what it read; the server compares it with the document's full expansion where the engine
+ * runs, keeps the answer for the task lenses and hovers of that document, and answers it. Without `reads` it answers
+ * only the agents to read (the hosts of the template).
+ */
+export interface CompareHostsParams {
+  uri: string;
+  reads?: HostRead[];
+}
+
+export interface CompareHostsResult {
+  uri: string;
+  version: number | null;
+  /** The template's agents, in first-seen order (the hosts the view reads unless told otherwise). */
+  agents: string[];
+  /** With `reads`: the comparison. */
+  result?: HostsResult;
+  /** The template could not be expanded, or pSConfig's agent rejects it (then `result` says each task is missing). */
+  error?: string;
+  elapsedMs: number;
+}
+
+export const CompareHostsRequest: RequestDef<CompareHostsParams, CompareHostsResult> = {
+  method: 'psconfig/compareHosts',
+};

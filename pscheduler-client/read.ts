@@ -41,6 +41,8 @@ export interface HostReadOptions extends TlsOptions, ReadLimits {
   now?: Date;
   /** Skip the runs (tasks only). */
   noRuns?: boolean;
+  /** Called with every answer read, as parsed (the live suite records them for replays: test/pscheduler/hosts-live.ts). */
+  onAnswer?: (url: string, body: unknown) => void;
 }
 
 /** https://HOST/pscheduler, with an IPv6 address in brackets. */
@@ -189,6 +191,11 @@ export async function readHost(o: HostReadOptions): Promise<HostRead> {
   const maxRuns = o.maxRunsPerTask ?? 300;
   let runBudget = o.maxRunsPerHost ?? 5000;
   const run = gate(Math.max(1, o.concurrency ?? 4));
+  const fetchJson = async (url: string): Promise<unknown> => {
+    const v = await getJson(url, get);
+    o.onAnswer?.(url, v);
+    return v;
+  };
   let base: string;
   let listed: { href: string; json: Record<string, unknown> }[];
   try {
@@ -196,7 +203,7 @@ export async function readHost(o: HostReadOptions): Promise<HostRead> {
     read.url = base;
     const filter = JSON.stringify({ reference: { psconfig: { 'created-by': { 'user-agent': PSCONFIG_USER_AGENT } } } });
     const url = `${base}/tasks?expanded=true&detail=true&json=${encodeURIComponent(filter)}`;
-    listed = tasksOf(url, await run(() => getJson(url, get)));
+    listed = tasksOf(url, await run(() => fetchJson(url)));
   } catch (e) {
     read.error = e instanceof Error ? e.message : String(e);
     read.errorKind = e instanceof PSchedulerError ? e.kind : 'network';
@@ -224,7 +231,7 @@ export async function readHost(o: HostReadOptions): Promise<HostRead> {
     read.tasks.map(async (t) => {
       try {
         const url = `${t.href}/runs?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}&limit=${maxRuns + 1}`;
-        const list = await run(() => getJson(url, get));
+        const list = await run(() => fetchJson(url));
         if (!Array.isArray(list) || list.some((x) => typeof x !== 'string'))
           throw new PSchedulerError(`${url}: the answer is not a list of run URLs`, { kind: 'bad-shape', url });
         let hrefs = list as string[];
@@ -240,7 +247,7 @@ export async function readHost(o: HostReadOptions): Promise<HostRead> {
         const runs = await Promise.all(
           hrefs.map(async (h) => {
             const runUrl = onOrigin(base, h);
-            return runOf(runUrl, await run(() => getJson(runUrl, get)));
+            return runOf(runUrl, await run(() => fetchJson(runUrl)));
           }),
         );
         t.runs = runs;

@@ -103,11 +103,19 @@ before(
       await post(`${b.url}/tasks`, asPosted(find(next, 'busy-1'), undefined, until));
       await post(`${b.url}/tasks`, asPosted(find(next, 'busy-2'), undefined, until));
       log('tasks posted; waiting for an archived run and a non-starter');
-      const read = (): Promise<HostRead[]> =>
-        readHosts([
-          { host: A, url: a.url, insecure: true, since: 'PT1H' },
-          { host: B, url: b.url, insecure: true, since: 'PT1H' },
+      // Every answer of a read, by host and by path and query (wire.json: the replays of test/pscheduler-replay.ts).
+      let wire: Record<string, Record<string, unknown>> = {};
+      const recorder = (host: string) => (url: string, body: unknown) => {
+        const u = new URL(url);
+        (wire[host] ??= {})[u.pathname + u.search] = body;
+      };
+      const read = (): Promise<HostRead[]> => {
+        wire = {};
+        return readHosts([
+          { host: A, url: a.url, insecure: true, since: 'PT1H', onAnswer: recorder(A) },
+          { host: B, url: b.url, insecure: true, since: 'PT1H', onAnswer: recorder(B) },
         ]);
+      };
       reads = await pollUntil(
         'a run of `archived` with both archivings done and a non-starter on 127.0.0.41',
         async () => {
@@ -148,6 +156,8 @@ before(
           runs: Object.fromEntries(await Promise.all(pick.map(async (x) => [x.href, await getJson(x.href)]))),
         };
         writeFileSync(join(dir, 'answers.json'), `${JSON.stringify(answers, null, 1)}\n`);
+        const recorded = { readAt: reads[0].readAt, since: 'PT1H', hosts: wire };
+        writeFileSync(join(dir, 'wire.json'), `${JSON.stringify(recorded)}\n`);
       }
     } catch (e) {
       failure = e;

@@ -27,6 +27,9 @@ export function extensionCommandFor<C extends LensCommand>(cmd: C): C {
     case ServerCommands.showSchedule:
       // psconfig.openSchedule takes the same OpenScheduleArgs: the host timeline, on the lens's task.
       return { ...cmd, command: 'psconfig.openSchedule' };
+    case ServerCommands.showHosts:
+      // psconfig.showHosts takes the same ShowTasksArgs: the Hosts view, on the lens's task.
+      return { ...cmd, command: 'psconfig.showHosts' };
     default:
       return cmd;
   }

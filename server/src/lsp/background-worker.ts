@@ -12,6 +12,7 @@ import type {
   DashboardPairsResult,
   ExpandTasksResult,
   HeapFigures,
+  HostRead,
   ScheduleParams,
   ScheduleResult,
 } from '../../../common/protocol';
@@ -21,7 +22,7 @@ import type { TaskFact } from '../template/navigation/hover';
 import type { TemplateDiagnostic } from '../template/rules/diagnostic';
 import { computeDiagnostics } from './diagnostics-source';
 import type { EngineInput } from './expansion-engine';
-import { runAlone, SharedExpansions } from './expansion-shared';
+import { runAlone, SharedExpansions, type HostsComparison } from './expansion-shared';
 import { SharedSchedules } from './schedule-shared';
 import { JobPriority } from './job-priority';
 import { TaskComparisons, type CompareJob } from './task-comparison';
@@ -47,6 +48,7 @@ type JobBody =
   | { kind: 'counts'; text: string }
   | { kind: 'expand'; input: EngineInput; cancel?: SharedArrayBuffer; shared: boolean; firstsOnly: boolean }
   | { kind: 'pairs'; input: EngineInput; tasks?: string[] }
+  | { kind: 'hosts'; input: EngineInput; reads: HostRead[] }
   | { kind: 'schedule'; input: EngineInput; params: ScheduleParams; cancel?: SharedArrayBuffer }
   | { kind: 'scheduleDiagnostics'; input: EngineInput; cancel?: SharedArrayBuffer }
   | ({ kind: 'compare' } & CompareJob)
@@ -178,6 +180,13 @@ export function serveBackgroundJobs(): void {
       } else if (job.kind === 'pairs') {
         priority
           .request(() => expansions.pairs(job.input, job.tasks))
+          .then(
+            (r) => post({ id: job.id, phase: 'result', value: r }),
+            (err: unknown) => fail(job.id, err),
+          );
+      } else if (job.kind === 'hosts') {
+        priority
+          .request(() => expansions.hosts(job.input, job.reads))
           .then(
             (r) => post({ id: job.id, phase: 'result', value: r }),
             (err: unknown) => fail(job.id, err),
@@ -393,6 +402,12 @@ export class BackgroundRunner {
   async pairs(input: EngineInput, tasks: string[] | undefined): Promise<DashboardPairsResult> {
     if (!this.ensureWorker()) return this.local.pairs(input, tasks);
     return (await this.send({ kind: 'pairs', input, tasks })) as DashboardPairsResult;
+  }
+
+  /** The hosts read compared with the document's full expansion, kept where the engine runs (no task JSON crosses). */
+  async hosts(input: EngineInput, reads: HostRead[]): Promise<HostsComparison> {
+    if (!this.ensureWorker()) return this.local.hosts(input, reads);
+    return (await this.send({ kind: 'hosts', input, reads })) as HostsComparison;
   }
 
   /**

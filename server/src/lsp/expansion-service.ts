@@ -8,6 +8,7 @@ import type {
   DashboardPairsResult,
   ExpandTasksParams,
   ExpandTasksResult,
+  HostRead,
   ScheduleParams,
   ScheduleResult,
   ScheduleTemplateTask,
@@ -19,6 +20,7 @@ import type { TaskFact } from '../template/navigation/hover';
 import { jqConfigOf } from './settings';
 import type { IncludeScope } from '../template/includes/scope';
 import { includeScopeKey, type EngineInput } from './expansion-engine';
+import type { HostsComparison } from './expansion-shared';
 
 /** How long a document rests after its checks before its schedule is simulated (the next edit would stop it). */
 export const SCHEDULE_IDLE_MS = 1500;
@@ -217,6 +219,11 @@ export class ExpansionService {
    */
   dashboardPairs(doc: TextDocument, tasks: string[] | undefined, open: boolean): Promise<DashboardPairsResult> {
     return this.runner.pairs(this.fullInput(doc, open), tasks);
+  }
+
+  /** What the hosts read run, against the document's full expansion (psconfig/compareHosts; template/hosts/). */
+  hosts(doc: TextDocument, reads: HostRead[], open: boolean): Promise<HostsComparison> {
+    return this.runner.hosts(this.fullInput(doc, open), reads);
   }
 
   /**

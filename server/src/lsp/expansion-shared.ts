@@ -1,10 +1,18 @@
 // Where the engine runs (the background worker, or in-process without one): keeps the latest full expansion
 // (all agents, no limit) per document and cuts filtered or limited requests from it there, so only the slice
 // crosses to the main thread (a 39,800-combination result takes ~1 s to structured-clone).
-import type { DashboardPairsResult, ExpandTasksResult } from '../../../common/protocol';
+import type { DashboardPairsResult, ExpandTasksResult, HostRead, HostsResult } from '../../../common/protocol';
 import { dashboardPairsOf } from '../template/expand/dashboard-pairs';
+import { compareHosts } from '../template/hosts';
 import { includeScopeKey, runEngine, type EngineInput } from './expansion-engine';
 import { capAnswer, sliceableText, sliceExpansion } from './expansion-slice';
+
+/** The hosts read compared with a full expansion: its agents, why it made nothing (if so), the comparison. */
+export interface HostsComparison {
+  agents: string[];
+  error?: string;
+  result: HostsResult;
+}
 
 interface FullRun {
   version: number | null;
@@ -52,6 +60,24 @@ export class SharedExpansions {
       template = undefined; // disjoint groups then fall back to a square layout
     }
     return dashboardPairsOf(full, template, tasks);
+  }
+
+  /**
+   * What each host read really runs, against the shared full run (template/hosts/): only the comparison crosses to
+   * the main thread, not the task JSON of every combination.
+   */
+  async hosts(input: EngineInput, reads: HostRead[]): Promise<HostsComparison> {
+    const full = await this.fullRun(input);
+    const result = compareHosts({
+      combinations: full.combinations,
+      agents: full.agents,
+      reads,
+      template: input.uri,
+      since: reads[0]?.since ?? 'P1D',
+    });
+    const answer: HostsComparison = { agents: full.agents, result };
+    if (full.error !== undefined) answer.error = full.error;
+    return answer;
   }
 
   /** What a full run of `input` depends on besides its text and version (for caches built on it). */

@@ -37,12 +37,15 @@ import {
 } from '../template/navigation/code-lenses';
 import {
   ServerCommands,
+  type HostsResult,
   type OpenDashboardArgs,
   type OpenScheduleArgs,
   type ScheduleTemplateTask,
   type ShowTasksArgs,
 } from '../../../common/protocol';
 import { documentSymbols } from '../template/navigation/document-symbols';
+import { plain as markdownText } from '../template/navigation/markdown';
+import { taskOnHosts } from '../template/hosts';
 import { hoverAt, type ExpansionFacts, type TaskFact } from '../template/navigation/hover';
 import {
   findDefinitions,
@@ -104,6 +107,8 @@ export interface FeatureDeps {
   publishedDiagnostics?: (uri: string, version: number) => readonly TemplateDiagnostic[] | undefined;
   /** The client asks for code lenses again on `workspace/codeLens/refresh` (LSP 3.16 refreshSupport). */
   supportsLensRefresh?: () => boolean;
+  /** The last comparison of the document with its hosts' pScheduler (psconfig/compareHosts), if one was asked for. */
+  hostsResult?: (uri: string) => HostsResult | undefined;
 }
 
 export function registerFeatures(d: FeatureDeps): void {
@@ -250,7 +255,10 @@ export function registerFeatures(d: FeatureDeps): void {
       // Two newer versions were analysed while waiting: this version's tree is gone (analysis.ts).
       if (m.model.parsed.tree.released) return null;
       const h = hoverAt(m.model, offset, facts);
-      if (h) return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(m.doc, h.start, h.end) };
+      if (h) {
+        const hosts = hostsHoverLines(m.model, offset, d.hostsResult?.(m.doc.uri));
+        return { contents: { kind: 'markdown', value: h.markdown + hosts }, range: toRange(m.doc, h.start, h.end) };
+      }
       if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return d.schema.hover(m.doc, params.position);
     }),
@@ -348,6 +356,18 @@ export function registerFeatures(d: FeatureDeps): void {
             : { range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData },
         );
       }
+      // How the task went on its hosts, once the Hosts view read them (never read for a lens: reads are asked for).
+      const hosts = d.hostsResult?.(m.doc.uri);
+      if (hosts)
+        for (const l of taskLenses(m.model)) {
+          const on = taskOnHosts(hosts, l.task);
+          if (!on) continue;
+          const args: ShowTasksArgs = { uri: m.doc.uri, task: l.task };
+          lenses.push({
+            range: toRange(m.doc, l.start, l.end),
+            command: { title: on.title, command: ServerCommands.showHosts, arguments: [args] },
+          });
+        }
       // The dashboard lens needs nothing from an expansion: its command is complete now.
       for (const l of dashboardLenses(m.model)) {
         const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
@@ -411,6 +431,16 @@ export function registerFeatures(d: FeatureDeps): void {
       return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
     }),
   );
+}
+
+/** A task's hover, continued with how it went on its hosts when they were read (Markdown, or ''). */
+function hostsHoverLines(model: TemplateModel, offset: number, result: HostsResult | undefined): string {
+  const target = result && targetAt(model, offset);
+  if (!result || target?.kind !== 'tasks') return '';
+  const on = taskOnHosts(result, target.name);
+  if (!on) return '';
+  const read = result.hosts.map((h) => h.host).join(', ');
+  return `\n\n**On its hosts** (${read}; runs of the last ${result.since}):\n${on.lines.map((l) => `- ${markdownText(l)}`).join('\n')}`;
 }
 
 /** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */

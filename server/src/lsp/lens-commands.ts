@@ -6,6 +6,7 @@
 //  - archive lens: the archive's own metadata search for the pair (esmond's REST interface), in the browser;
 //  - schedule lens: the simulated schedule as a text file (runs a day per task, hosts' loads, the CLI line for runs).
 //  - Grafana lens: what perfSONAR 5's Grafana agent draws for the task, and why not, as a message.
+//  - hosts lens (once a client sent psconfig/compareHosts): how the task went on each host read, as a message.
 // Files go to a private folder of this server process (mode 0700, removed at shutdown), one per template and view,
 // rewritten each time. A client without window/showDocument gets a window/showMessage naming the file or the URL.
 // The VS Code extension shows its own views for the same lenses (client/src/language/lens-commands.ts).
@@ -51,6 +52,7 @@ export const LENS_COMMANDS: readonly string[] = [
   ServerCommands.openArchive,
   ServerCommands.showSchedule,
   ServerCommands.showGrafana,
+  ServerCommands.showHosts,
 ];
 
 export interface LensCommandDeps {
@@ -63,6 +65,8 @@ export interface LensCommandDeps {
   schedule: (uri: string, token?: CancellationToken) => Promise<ScheduleResult>;
   /** What the Grafana agent draws for a task of an open template (grafanaExplanation), or undefined. */
   grafana: (uri: string, task: string) => string | undefined;
+  /** How a task went on the hosts last read for an open template (one line per host), or undefined. */
+  hosts: (uri: string, task: string) => string[] | undefined;
 }
 
 export class LensCommands {
@@ -77,6 +81,7 @@ export class LensCommands {
     if (command === ServerCommands.openArchive) return this.openArchive(argOf<OpenArchiveExplorerArgs>(arg, command));
     if (command === ServerCommands.showSchedule) return this.showSchedule(argOf<OpenScheduleArgs>(arg, command), token);
     if (command === ServerCommands.showGrafana) return this.showGrafana(argOf<ShowTasksArgs>(arg, command));
+    if (command === ServerCommands.showHosts) return this.showHosts(argOf<ShowTasksArgs>(arg, command));
     throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${command}`);
   }
 
@@ -163,6 +168,16 @@ export class LensCommands {
     const message =
       (typeof args.task === 'string' ? this.d.grafana(uri, args.task) : undefined) ??
       `${displayPath(uri)}: no such task, or the template is not open`;
+    void this.d.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message });
+    return { shown: 'message', message };
+  }
+
+  private showHosts(args: ShowTasksArgs): LensCommandResult {
+    const uri = needUri(args.uri, ServerCommands.showHosts);
+    const lines = typeof args.task === 'string' ? this.d.hosts(uri, args.task) : undefined;
+    const message = lines
+      ? `${args.task} on its hosts:\n${lines.join('\n')}`
+      : `${displayPath(uri)}: no hosts read for this task, or the template is not open`;
     void this.d.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message });
     return { shown: 'message', message };
   }

@@ -13,6 +13,7 @@ import {
   ErrorCodes,
   type Connection,
   type InitializeResult,
+  CodeLensRefreshRequest,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { basename, dirname } from 'node:path';
@@ -46,6 +47,8 @@ import { heapFigures } from './memory-report';
 import { ExpansionService } from './expansion-service';
 import { registerFeatures, SCHEDULE_LENS_WAIT_MS } from './features';
 import { registerCompareHandlers } from './compare-handlers';
+import { registerHostsHandlers } from './hosts-handlers';
+import { taskOnHosts } from '../template/hosts';
 import { guarded, runSafe, type Logger } from './guard';
 import { SchemaService } from './schema-service';
 import { previewText } from '../template/expand/preview-text';
@@ -384,6 +387,17 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     ),
   );
 
+  // The Hosts view's comparisons, kept per document for the task lenses and hovers (hosts-handlers.ts).
+  const hostsResults = registerHostsHandlers({
+    connection,
+    documents,
+    expansion,
+    log,
+    refreshLenses: () => {
+      if (lensRefreshSupport) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    },
+  });
+
   // What every code lens runs (lens-commands.ts).
   const lensCommands = new LensCommands({
     connection,
@@ -396,6 +410,10 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
       const doc = documents.get(uri);
       const model = doc && cache.get(doc).model;
       return model ? grafanaExplanation(model, task) : undefined;
+    },
+    hosts: (uri, task) => {
+      const result = hostsResults.of(uri);
+      return result && taskOnHosts(result, task)?.lines;
     },
   });
 
@@ -504,6 +522,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
     editedTextMinChars: options.editedTextMinChars,
     publishedDiagnostics: (uri, version) => publisher.published(uri, version),
     supportsLensRefresh: () => lensRefreshSupport,
+    hostsResult: (uri) => hostsResults.of(uri),
     scheduleLensWaitMs: options.scheduleLensWaitMs,
   });
   documents.listen(connection);

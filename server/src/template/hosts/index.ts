@@ -2,6 +2,16 @@
 // from its pScheduler (pscheduler-client/). See docs/hosts.md.
 export { compareHosts, comparableTask, checksumKey, summariseRuns, missingHints } from './compare';
 export type { CompareHostsInput } from './compare';
+export {
+  countsText,
+  entryDetails,
+  entryHasProblem,
+  entryName,
+  runsText,
+  taskOnHosts,
+  verdictText,
+  type TaskOnHosts,
+} from './wording';
 export type {
   HostRead,
   HostReport,
