@@ -43,6 +43,13 @@ const LAZY = [
   { source: 'client/src/dashboard/panel.ts', specifier: './dashboard/panel', bundle: 'dashboard.js' },
   { source: 'client/src/schedule/panel.ts', specifier: './schedule/panel', bundle: 'schedule.js' },
   { source: 'client/src/compare/compare.ts', specifier: './compare/compare', bundle: 'compare.js' },
+  // Imported by the Hosts view (in client.js) when hosts are first read: undici loads then.
+  {
+    source: 'client/src/hosts/read-hosts.ts',
+    specifier: './read-hosts',
+    bundle: 'hosts-reader.js',
+    importer: 'client/src/hosts/hosts-view.ts',
+  },
 ];
 /** In the client bundle, a lazy module is a require of its sibling bundle. */
 const lazyModules = {
@@ -51,11 +58,11 @@ const lazyModules = {
     build.onResolve(
       {
         filter:
-          /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel|compare\/compare)$/,
+          /^\.\/(explorer\/provider|language\/language-client|dashboard\/panel|schedule\/panel|compare\/compare|read-hosts)$/,
       },
       (args) => {
         const lazy = LAZY.find((l) => l.specifier === args.path);
-        return lazy && args.importer.endsWith(join('client', 'src', 'extension.ts'))
+        return lazy && args.importer.endsWith(join(...(lazy.importer ?? 'client/src/extension.ts').split('/')))
           ? { path: `./${lazy.bundle}`, external: true }
           : undefined;
       },

@@ -24,6 +24,7 @@
 //   (client/src/schedule/panel.ts): the host timeline of a template's simulated schedule, after its first answer.
 // - psconfig.compareTasksWithHead, psconfig.compareTasksWithFile, psconfig.openTaskComparison: see
 //   client/src/compare/compare.ts.
+// - psconfig.readHosts, psconfig.showHosts: see client/src/hosts/hosts-view.ts (what each agent's pScheduler runs).
 // activate() returns PsconfigExtensionApi (below) as the extension's `exports`.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -36,6 +37,7 @@ import { registerPreviewCommands } from './preview/preview-commands';
 import { TaskDocuments } from './preview/task-documents';
 import { snapshotTree, type TreeSnapshotNode } from './preview/task-tree-model';
 import { TasksView } from './preview/tasks-view';
+import { HostsView } from './hosts/hosts-view';
 
 export interface PsconfigExtensionApi {
   /** Milliseconds activate() took. */
@@ -116,6 +118,8 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     vscode.workspace.onDidOpenTextDocument(startForTemplate),
   );
   registerPreviewCommands(context, tasks, documents, expansion, languageSwitch);
+  const hosts = new HostsView({ expansion, output, tasksTemplate: () => tasks.template });
+  context.subscriptions.push(hosts);
   const explorer = registerLazyArchiveExplorer(context, output);
   context.subscriptions.push(...explorer.disposables);
   context.subscriptions.push(...registerLazyDashboard(context, expansion, tasks, explorer.load));

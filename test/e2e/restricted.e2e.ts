@@ -40,4 +40,14 @@ if (process.env.E2E_RESTRICTED === '1')
         JSON.stringify(combos[0]),
       );
     });
+
+    test('the Hosts view reads no host: the template names them and its settings their URLs', async () => {
+      const { doc } = await openTemplate('hosts-mesh.psconfig.json');
+      const s = (await vscode.commands.executeCommand('psconfig.readHosts', doc.uri)) as {
+        error?: string;
+        result?: unknown;
+      };
+      assert.match(s.error ?? '', /only in a trusted workspace/);
+      assert.equal(s.result, undefined);
+    });
   });

@@ -3,6 +3,9 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
+  CompareHostsRequest,
+  type CompareHostsResult,
+  type HostRead,
   DashboardPairsRequest,
   ExpandTasksRequest,
   ScheduleRequest,
@@ -74,6 +77,16 @@ export class ExpansionClient implements vscode.Disposable {
     const client = await this.startClient();
     const uri = client.code2ProtocolConverter.asUri(template);
     return sendTypedRequest(client, ScheduleRequest, { ...options, uri }, token);
+  }
+
+  /**
+   * What the hosts read run, against the template's full expansion (psconfig/compareHosts); without `reads`, only
+   * the template's agents. The server keeps the comparison for the task lenses and hovers.
+   */
+  async hosts(template: vscode.Uri, reads?: HostRead[], token?: vscode.CancellationToken): Promise<CompareHostsResult> {
+    const client = await this.startClient();
+    const uri = client.code2ProtocolConverter.asUri(template);
+    return sendTypedRequest(client, CompareHostsRequest, reads ? { uri, reads } : { uri }, token);
   }
 
   dispose(): void {

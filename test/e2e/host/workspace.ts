@@ -5,7 +5,13 @@ import { mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync, mkdt
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { dashboardFixturePath, examplesDir, meshconfigDir, repoRoot as findRoot } from '../../fixtures';
+import {
+  dashboardFixturePath,
+  examplesDir,
+  meshconfigDir,
+  pschedulerHostsDir,
+  repoRoot as findRoot,
+} from '../../fixtures';
 
 export { examplesDir };
 export const repoRoot = findRoot();
@@ -36,7 +42,12 @@ export interface ArchiveEndpoints {
   archiveUrl: string;
   /** A URL on which nothing listens (a port that was bound and released). */
   unreachableUrl: string;
+  /** The Hosts view's pScheduler replays by host (test/pscheduler-replay/), for HOSTS_TEMPLATE's agents. */
+  pschedulerUrls?: Record<string, string>;
 }
+
+/** The live suite's template (test/fixtures/pscheduler-hosts/template-new.json): agents 127.0.0.40 and .41. */
+export const HOSTS_TEMPLATE = 'hosts-mesh.psconfig.json';
 
 /** Environment the extension host gets: where things are, so the in-host suite needs no guessing. */
 export function extensionHostEnv(archives: ArchiveEndpoints): Record<string, string> {
@@ -67,8 +78,10 @@ export function createWorkspace(
       .split('http://127.0.0.1:8085/esmond/perfsonar/archive/')
       .join(archives.archiveUrl),
   );
+  copyFileSync(join(pschedulerHostsDir, 'template-new.json'), join(dir, HOSTS_TEMPLATE));
   mkdirSync(join(dir, '.vscode'));
   const settings: Record<string, unknown> = {
+    ...(archives.pschedulerUrls ? { 'psconfig.hosts.urls': archives.pschedulerUrls } : {}),
     'psconfig.archives': [
       { name: 'Local test archive', url: archives.archiveUrl },
       { name: 'Unreachable archive', url: archives.unreachableUrl },
