@@ -645,6 +645,39 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         return `lens "${title}"; ${runs} runs; hover: ${hover.split('\n').slice(0, 3).join(' / ')}`;
       },
     );
+
+    await checks.run(
+      "Read Hosts' pScheduler: the Hosts view beside Tasks, each host's tasks as its pScheduler holds them",
+      '13-hosts-view',
+      async () => {
+        // hosts-mesh.psconfig.json: the live suite's template; its agents' pScheduler are replays of what two real
+        // instances answered (test/pscheduler-replay/, psconfig.hosts.urls in the workspace settings).
+        if (!(await page.locator('.part.sidebar').isVisible())) {
+          await page.keyboard.press('Control+B');
+          await page.locator('.part.sidebar').waitFor();
+        }
+        await openFile(page, 'hosts-mesh.psconfig.json');
+        await runCommand(page, "pSConfig: Read Hosts' pScheduler");
+        const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Hosts/i }) });
+        const tree = pane.locator('.monaco-list');
+        await tree.locator('.monaco-list-row', { hasText: 'lonely' }).first().waitFor({ timeout: 60_000 });
+        // Room for the view: the other panes of the container collapsed.
+        for (const other of [/^Tasks/i, /^Archive Explorer/i]) {
+          const header = page.locator('.pane-header[aria-expanded="true"]', { hasText: other });
+          if (await header.count()) await header.first().click();
+        }
+        // The renewed task's runs: its row opened.
+        await tree.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'archived' }).first().click();
+        await tree
+          .locator('.monaco-list-row', { hasText: /^finished / })
+          .first()
+          .waitFor();
+        const rows = await texts(tree.locator('.monaco-list-row'));
+        for (const want of ['127.0.0.40', '127.0.0.41', 'missing', 'different', 'extra', 'renewing'])
+          if (!rows.some((r) => r.includes(want))) throw new Error(`no row with "${want}" in: ${rows.join(' | ')}`);
+        return rows.slice(0, 10).join(' | ');
+      },
+    );
   } finally {
     clearTimeout(overall);
     if (checks.failed > 0) consoleErrors.slice(-15).forEach((l) => opts.print(l));
