@@ -1,6 +1,7 @@
 // Builds the extension with esbuild.
 //   node scripts/build.mjs               bundles dist/client.js (+ dist/language-client.js, dist/archive-explorer.js,
-//                                        dist/dashboard.js, dist/schedule.js, dist/compare.js, loaded on first use),
+//                                        dist/dashboard.js, dist/schedule.js, dist/compare.js, dist/hosts-reader.js,
+//                                        loaded on first use),
 //                                        dist/server.js, dist/cli.js, dist/webview/* (explorer, dashboard, schedule)
 //   node scripts/build.mjs --tests       also transpiles every .ts under common/ archive-client/ pscheduler-client/ dashboard/ cli/ server/ client/ test/ bench/ to out/ (for node:test)
 //   node scripts/build.mjs --production  minified bundles without source maps (used by `npm run package`)

@@ -10,6 +10,7 @@ export const REQUIRED_FILES = [
   'dist/language-client.js',
   'dist/dashboard.js',
   'dist/compare.js',
+  'dist/hosts-reader.js',
   'dist/server.js',
   'dist/cli.js',
   'dist/webview/explorer.js',

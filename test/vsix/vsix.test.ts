@@ -113,6 +113,24 @@ test('the .vsix holds what runs and nothing else, within its size budget', (t) =
     'files the extension needs are missing',
   );
   assert.deepEqual(unexpectedFiles(files), [], 'files the extension does not run are packaged');
+  // Every sibling bundle a packaged bundle loads (`require("./x.js")`: the lazily loaded ones) is packaged too: read
+  // from the bundles themselves, so a new lazy bundle the allow-list forgets fails here, not in a user's editor.
+  const loaded = entries
+    .filter((e) => /^extension\/dist\/[^/]+\.js$/.test(e.name))
+    .flatMap((e) =>
+      [
+        ...e
+          .read()
+          .toString('utf8')
+          .matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g),
+      ].map((m) => `dist/${m[1]}`),
+    );
+  assert.ok(loaded.includes('dist/archive-explorer.js'), 'the lazy bundles are found in client.js');
+  assert.deepEqual(
+    [...new Set(loaded)].filter((f) => !files.includes(f)),
+    [],
+    'bundles loaded by a packaged bundle are missing',
+  );
   // Every pScheduler data file the bundles were built from is there (the bundles import them; the folder is shipped
   // for hovers' links and as the data's licence trail).
   const data = readdirSync(join(root, 'schemas/pscheduler')).filter((f) => f.endsWith('.json'));
