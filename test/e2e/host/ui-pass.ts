@@ -140,6 +140,13 @@ async function webviewFrame(page: Page, selector: string, timeoutMs = STEP_TIMEO
 async function widenSideBar(page: Page, width: number): Promise<void> {
   const box = await page.locator('.part.sidebar').boundingBox();
   if (!box || box.width >= width) return;
+  await sideBarWidth(page, width);
+}
+
+/** Drags the sash on the side bar's edge until the side bar is about `width` pixels wide (wider or narrower). */
+async function sideBarWidth(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || Math.abs(box.width - width) < 8) return;
   const edge = box.x + box.width;
   for (const sash of await page.locator('.monaco-sash.vertical').all()) {
     const s = await sash.boundingBox();
@@ -616,6 +623,10 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       async () => {
         // busy-mesh.psconfig.json: `busy` asks more throughput of its three hosts than they can run; only its schedule
         // lens says some runs will not fit.
+        // The picture: the side bar at its usual width with nothing unrelated open in it (the explorer's failed search).
+        const explorerHeader = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^Archive Explorer/i });
+        if (await explorerHeader.count()) await explorerHeader.first().click();
+        await sideBarWidth(page, 300);
         await openFile(page, 'busy-mesh.psconfig.json');
         const lens = page.locator('.codelens-decoration a:visible', { hasText: /^schedule: .* lose runs\)$/ });
         await lens.first().waitFor({ timeout: 90_000 });
@@ -629,6 +640,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         );
         const focus = await frame.evaluate(() => window.timelineMetrics.focusTask);
         if (focus !== 'busy') throw new Error(`the timeline is not on busy but on "${focus}"`);
+        // The timeline alone in the editor area (the template's group closed), so its runs and legend are readable.
+        await runCommand(page, 'View: Close Editors in Other Groups');
         // The first ten minutes, and the hover of one of busy's non-starters.
         await frame.evaluate(() => window.timelineTest.zoomTo(0, 600));
         const at = await frame.evaluate(() => {
@@ -677,6 +690,43 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           .first()
           .waitFor();
         return rows.slice(0, 10).join(' | ');
+      },
+    );
+
+    await checks.run(
+      "the host timeline draws each host's real runs (its pScheduler) under the simulated ones",
+      '14-timeline-real-runs',
+      async () => {
+        // After the Hosts check read hosts-mesh.psconfig.json's hosts: its timeline, alone in the editor area, the side
+        // bar at its usual width, zoomed on the last quarter hour, where the replayed runs are.
+        await runCommand(page, 'View: Close All Editors');
+        await sideBarWidth(page, 300);
+        await openFile(page, 'hosts-mesh.psconfig.json');
+        await runCommand(page, 'pSConfig: Open Host Timeline (Simulated Schedule)');
+        const frame = await webviewFrame(page, '.timeline-overlay', 90_000);
+        await frame.waitForFunction(
+          () => !window.timelineMetrics.loading && window.timelineTest.rows().some((r) => /real|pScheduler/.test(r)),
+          undefined,
+          { timeout: 90_000 },
+        );
+        await runCommand(page, 'View: Close Editors in Other Groups');
+        const rows = await frame.evaluate(() => window.timelineTest.rows());
+        await frame.evaluate(() => {
+          const now = (Date.now() / 1000) % 86400;
+          window.timelineTest.zoomTo(now - 900, now + 120);
+        });
+        // The hover of a real run that did not go as planned (a non-starter of busy-1/busy-2, or a failed one).
+        const at = await frame.evaluate(() => {
+          const run = window.timelineTest.findReal('nonstart') ?? window.timelineTest.findReal('failed');
+          const p = run === undefined ? undefined : window.timelineTest.locateReal(run);
+          const box = document.querySelector('.timeline-overlay')!.getBoundingClientRect();
+          return p && { x: p.x - box.left, y: p.y - box.top };
+        });
+        if (!at) throw new Error(`no real non-starter or failed run in view; rows ${rows.join(' | ')}`);
+        await frame.locator('.timeline-overlay').hover({ position: at });
+        await frame.waitForFunction(() => window.timelineMetrics.hoverText.includes('pScheduler'));
+        const hover = await frame.evaluate(() => window.timelineMetrics.hoverText);
+        return `rows ${rows.join(' | ')}; hover: ${hover.split('\n').slice(0, 2).join(' / ')}`;
       },
     );
   } finally {
