@@ -4,6 +4,7 @@
 import type { ScheduleReport } from '../../../common/protocol';
 import type { HostToTimeline, TimelineData, TimelineFocus, TimelineToHost } from './messages';
 import { timelineOf } from './timeline-data';
+import { realRunsOf, type TimelineObserved } from './timeline-observed';
 
 /** What a load gives: the report (with runs), the simulated span, or why there is none. */
 export interface TimelineSource {
@@ -14,6 +15,8 @@ export interface TimelineSource {
   notes?: string[];
   /** What to highlight, when the source knows better than the opener (an agent's host found in the answer). */
   focus?: TimelineFocus;
+  /** The last hosts read of the template (the Hosts view's): each host's real runs, drawn beside the simulated ones. */
+  observed?: TimelineObserved;
 }
 
 export interface ScheduleHostDeps {
@@ -88,6 +91,11 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
       return fail(err instanceof Error ? err.message : String(err));
     }
     next.notes.unshift(...(source.notes ?? []));
+    if (source.observed) {
+      const { real, notes } = realRunsOf(next, source.observed);
+      if (real) next.real = real;
+      next.notes.push(...notes);
+    }
     data = next;
     post({ type: 'data', data });
     post({ type: 'status', loading: false });
