@@ -80,6 +80,17 @@ function sourceOf(r: ScheduleResult, target: Target): TimelineSource {
 
 const panels = new Map<string, { panel: vscode.WebviewPanel; host: ScheduleHost }>();
 
+/** The template's hosts were read again (the Hosts view): an open timeline of it draws the new real runs on the
+ *  simulation it shows, without simulating again. Returns whether one was open. */
+export function observedChanged(
+  template: vscode.Uri,
+  observed: { reads: HostRead[]; result?: HostsResult } | undefined,
+): boolean {
+  const open = panels.get(template.toString());
+  open?.host.setObserved(observed);
+  return !!open;
+}
+
 export async function openSchedule(arg: unknown, deps: SchedulePanelDeps): Promise<ScheduleOpened | undefined> {
   const target = targetOf(arg, deps);
   const editor = vscode.window.activeTextEditor?.document;

@@ -224,7 +224,7 @@ test('rows: a host with real runs gets a ↳ pScheduler row right under it (host
   assert.deepEqual(label(buildRows(data, 'hosts', 'report')), [`${A} -1`, `${B} -1`]);
 });
 
-test('the host adds the source’s observed reads to the page’s data, with their notes', async () => {
+test('the host adds the source’s observed reads to the page’s data, with their notes, and replaces them when read again', async () => {
   const sent: HostToTimeline[] = [];
   const data = simulated();
   const host = createScheduleHost({
@@ -246,6 +246,27 @@ test('the host adds the source’s observed reads to the page’s data, with the
   assert.deepEqual(shown?.real?.task, [0, 0, 0, -1, -1]);
   assert.ok(shown?.notes.some((n) => n.startsWith('Real runs')));
   assert.ok(sent.some((m) => m.type === 'data' && m.data.real === shown?.real));
+  // The simulation's own note: this report has no runs.
+  const simulatedNotes = ['The report lists no runs (the CLI prints them with --runs).'];
+
+  // Read again: the real runs replaced on the same simulation (no load), their notes too; then removed.
+  const loadsBefore = sent.filter((m) => m.type === 'status' && m.loading).length;
+  const fewer = handRead();
+  fewer.reads[0].tasks = fewer.reads[0].tasks.slice(1);
+  fewer.reads = fewer.reads.slice(0, 1);
+  const again = host.setObserved(fewer);
+  assert.deepEqual(
+    again?.real?.state.map((x) => again.real!.states[x]),
+    ['missed', 'pending'],
+  );
+  assert.equal(again?.runCombination, shown?.runCombination);
+  assert.ok(!again?.notes.some((n) => n.includes('ps-d.example.net')), again?.notes.join('\n'));
+  assert.equal(again?.notes.filter((n) => n.startsWith('Real runs')).length, 1);
+  assert.deepEqual(sent.at(-1), { type: 'data', data: again });
+  const none = host.setObserved(undefined);
+  assert.equal(none?.real, undefined);
+  assert.deepEqual(none?.notes, simulatedNotes);
+  assert.equal(sent.filter((m) => m.type === 'status' && m.loading).length, loadsBefore);
 });
 
 // reads.json as recorded (two pScheduler instances, read at 2026-11-28T06:55:58Z, the last PT1H):
