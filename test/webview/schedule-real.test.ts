@@ -6,11 +6,20 @@
 // test-results/webview/schedule-real.png.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { HostRead, HostsResult } from '../../common/protocol';
 import type { TimelineObserved } from '../../client/src/schedule/timeline-observed';
+import { expandText } from '../../server/src/template/expand/from-text';
+import { compareHosts } from '../../server/src/template/hosts';
+import {
+  buildScheduleModel,
+  DEFAULT_ASSUMPTIONS,
+  scheduleReport,
+  simulateSchedule,
+} from '../../server/src/template/schedule';
+import { pschedulerHostsDir } from '../fixtures';
 import { launchChromium, screenshotDir } from './harness';
 import { startTimelineHarness, type TimelineHarness } from './schedule-harness';
 import { HOSTS, smallReport, SPAN } from './schedule-report';
@@ -228,6 +237,77 @@ test('a read host gets a tinted ↳ pScheduler row: its runs by time of day, a f
       `${HOSTS.c} · 4`,
     ]);
     await h.page.screenshot({ path: join(screenshotDir, 'schedule-real-classes.png'), fullPage: true });
+    assert.deepEqual(h.problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+// The runs a real pScheduler gave (test/fixtures/pscheduler-hosts/reads.json, read 2026-11-28T06:55:58Z, the last
+// PT1H) beside the simulation of the template they were compared with (template-new.json), simulated for that day.
+// On 127.0.0.40 around 06:55:30: `commented`'s copy failed 06:55:23–33 (Process took too long to run.), the extra
+// task's too, and `archived` failed 06:55:29–36 (the same reason); 127.0.0.41's `busy-2` did not start at 06:55:35
+// (No times available for this run.).
+test("a real pScheduler's recorded runs beside the simulation of their template, at their time of day", async () => {
+  const text = readFileSync(join(pschedulerHostsDir, 'template-new.json'), 'utf8');
+  const expansion = await expandText({ uri: 'template-new.json', version: null, text });
+  assert.equal(expansion.error, undefined);
+  const reads = JSON.parse(readFileSync(join(pschedulerHostsDir, 'reads.json'), 'utf8')) as HostRead[];
+  const result = compareHosts({ combinations: expansion.combinations, agents: expansion.agents, reads, since: 'PT1H' });
+  const model = buildScheduleModel(expansion.combinations, DEFAULT_ASSUMPTIONS);
+  // The simulation's time 0 is its warm-up's start: the span (one day) is placed at 2026-11-28 00:00 UTC.
+  const sim = simulateSchedule(model, { days: 1, seed: 1 });
+  const start = Date.parse('2026-11-28T00:00:00.000Z');
+  const span = { start: new Date(start).toISOString(), end: new Date(start + 86_400_000).toISOString() };
+  assert.equal(sim.spanEnd - sim.spanStart, 86400);
+  const report = scheduleReport(model, sim, { epochMs: start - sim.spanStart * 1000, hosts: [], runs: true });
+  const h = await startTimelineHarness({
+    browser,
+    load: async () => ({ report, span }),
+    observed: { reads, result },
+    title: 'template-new.json',
+  });
+  try {
+    await h.loads(1);
+    await h.page.waitForFunction(() => window.timelineMetrics.rows > 0);
+    const rows = await h.page.evaluate(() => window.timelineTest.rows());
+    assert.deepEqual([...rows].sort(), ['127.0.0.40', '127.0.0.40 · real', '127.0.0.41', '127.0.0.41 · real']);
+    assert.equal(rows[rows.indexOf('127.0.0.40') + 1], '127.0.0.40 · real');
+    // 13 runs read with a start (11 on .40, 2 on .41): failed or missed 1 (archived) + 3 (commented) + 2 (the
+    // extra task) on .40; not started 1 (busy-2).
+    assert.match(
+      (await h.page.textContent('#summary')) ?? '',
+      /13 real runs read from pScheduler \(6 failed or missed, 1 not started\)/,
+    );
+    // Inside the simulated day: nothing folded.
+    assert.equal(await h.page.isVisible('#legend-folded'), false);
+    const hms = (hh: number, mm: number, ss: number): number => (hh * 60 + mm) * 60 + ss;
+    await h.page.evaluate(([a, b]) => window.timelineTest.zoomTo(a, b), [hms(6, 54, 20), hms(6, 56, 10)] as const);
+    const archivedFailed = await h.page.evaluate(() => window.timelineTest.findReal('failed', '127.0.0.40'));
+    assert.equal(archivedFailed, 3);
+    const at = await h.page.evaluate((r) => window.timelineTest.locateReal(r), archivedFailed!);
+    assert.ok(at);
+    await h.page.mouse.move(at.x, at.y);
+    await h.page.waitForFunction(() => window.timelineMetrics.hoverText.startsWith('pScheduler on'));
+    const hover = await h.page.evaluate(() => window.timelineMetrics.hoverText);
+    assert.deepEqual(hover.split('\n'), [
+      `pScheduler on 127.0.0.40: failed at 2026-11-28 06:55:23Z, 10 s (task commented, a different copy) — ${TOO_LONG}`,
+      `pScheduler on 127.0.0.40: failed at 2026-11-28 06:55:23Z, 10 s (extra idle task, not from this template) — ${TOO_LONG}`,
+      `pScheduler on 127.0.0.40: failed at 2026-11-28 06:55:29Z, 7 s (task archived) — ${TOO_LONG}`,
+    ]);
+    const nonstart = await h.page.evaluate(() => window.timelineTest.findReal('nonstart', '127.0.0.41'));
+    assert.ok(nonstart !== undefined);
+    const nat = await h.page.evaluate((r) => window.timelineTest.locateReal(r), nonstart);
+    assert.ok(nat);
+    await h.page.mouse.move(nat.x, nat.y);
+    await h.page.waitForFunction(() => window.timelineMetrics.hoverText.includes('nonstart'));
+    assert.equal(
+      await h.page.evaluate(() => window.timelineMetrics.hoverText),
+      // busy-1's run (06:55:30–51, still pending when read) held the time busy-2 wanted: both under the cursor.
+      'pScheduler on 127.0.0.41: pending at 2026-11-28 06:55:30Z, 21 s (task busy-1)\n' +
+        'pScheduler on 127.0.0.41: nonstart at 2026-11-28 06:55:35Z, 21 s (task busy-2) — No times available for this run.',
+    );
+    await h.page.screenshot({ path: join(screenshotDir, 'schedule-real-recorded.png'), fullPage: true });
     assert.deepEqual(h.problems, []);
   } finally {
     await h.close();
