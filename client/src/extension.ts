@@ -123,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
   const explorer = registerLazyArchiveExplorer(context, output);
   context.subscriptions.push(...explorer.disposables);
   context.subscriptions.push(...registerLazyDashboard(context, expansion, tasks, explorer.load));
-  context.subscriptions.push(...registerLazySchedule(context, expansion, tasks));
+  context.subscriptions.push(...registerLazySchedule(context, expansion, tasks, hosts));
   const lazyComparison = registerLazyComparison(context, output, startClient, documents, tasks);
   comparison = lazyComparison;
   context.subscriptions.push(...lazyComparison.disposables);
@@ -281,18 +281,27 @@ function registerLazySchedule(
   context: vscode.ExtensionContext,
   expansion: ExpansionClient,
   tasks: TasksView,
+  hosts: HostsView,
 ): vscode.Disposable[] {
-  return lazyPanelCommand('psconfig.openSchedule', 'pSConfig Schedule', async (arg, log) => {
-    const { openSchedule } = await import('./schedule/panel');
-    return openSchedule(arg, {
-      context,
-      log,
-      schedule: (template, focus) => expansion.schedule(template, { runs: true, ...focus }),
-      serverUri: (template) => expansion.serverUri(template),
-      onTemplateChanged: expansion.onTemplateChanged,
-      tasksTemplate: () => tasks.template,
-    });
-  });
+  let loaded: typeof import('./schedule/panel') | undefined;
+  // A new hosts read redraws the real runs of an open timeline of that template (never loads the bundle for it).
+  const reads = hosts.onDidRead((e) => loaded?.observedChanged(e.template, e.observed));
+  return [
+    reads,
+    ...lazyPanelCommand('psconfig.openSchedule', 'pSConfig Schedule', async (arg, log) => {
+      const panel = (loaded ??= await import('./schedule/panel'));
+      const { openSchedule } = panel;
+      return openSchedule(arg, {
+        observed: (template) => hosts.observed(template),
+        context,
+        log,
+        schedule: (template, focus) => expansion.schedule(template, { runs: true, ...focus }),
+        serverUri: (template) => expansion.serverUri(template),
+        onTemplateChanged: expansion.onTemplateChanged,
+        tasksTemplate: () => tasks.template,
+      });
+    }),
+  ];
 }
 
 export async function deactivate(): Promise<void> {

@@ -5,6 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { buildTimelineHtml } from '../../client/src/schedule/html';
 import { createScheduleHost, type ScheduleHost, type TimelineSource } from '../../client/src/schedule/host';
+import type { TimelineObserved } from '../../client/src/schedule/timeline-observed';
 import type { HostToTimeline, TimelineFocus, TimelineToHost } from '../../client/src/schedule/messages';
 import { openPanelPage, postToPage, serveWebview } from './harness';
 
@@ -14,6 +15,8 @@ export interface TimelineHarnessOptions {
   focus?: TimelineFocus;
   viewport?: { width: number; height: number };
   title?: string;
+  /** The hosts read (as the panel's `observed` gives them), added to every load's source. */
+  observed?: TimelineObserved;
 }
 
 export interface TimelineHarness {
@@ -52,7 +55,7 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
       answered.push(msg);
       postToPage(page, msg, problems);
     },
-    load: opts.load,
+    load: opts.observed ? async () => ({ ...(await opts.load()), observed: opts.observed }) : opts.load,
     title: opts.title ?? 'schedule.psconfig.json',
     focus: opts.focus,
     open: (task, addresses) => {

@@ -40,6 +40,12 @@ export class HostsView implements vscode.TreeDataProvider<HostsNode>, vscode.Dis
   private model = new HostsTreeModel({ kind: 'none' });
   private readonly changed = new vscode.EventEmitter<HostsNode | undefined | void>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly readDone = new vscode.EventEmitter<{
+    template: vscode.Uri;
+    observed: { reads: HostRead[]; result: HostsResult };
+  }>();
+  /** A template's hosts were read (an open host timeline of it draws the new real runs). */
+  readonly onDidRead = this.readDone.event;
   readonly view: vscode.TreeView<HostsNode>;
   private readonly kept = new Map<string, { reads: HostRead[]; result: HostsResult }>();
   private generation = 0;
@@ -50,6 +56,7 @@ export class HostsView implements vscode.TreeDataProvider<HostsNode>, vscode.Dis
     this.disposables.push(
       this.view,
       this.changed,
+      this.readDone,
       vscode.commands.registerCommand('psconfig.readHosts', (arg?: unknown, options?: { treeDepth?: number }) =>
         this.read(uriOf(arg) ?? this.defaultTemplate(), options?.treeDepth ?? 3),
       ),
@@ -169,6 +176,7 @@ export class HostsView implements vscode.TreeDataProvider<HostsNode>, vscode.Dis
       if (mine !== this.generation) return this.summary(key, hosts, problems, depth);
       if (!answer.result) return fail(answer.error ?? 'The hosts could not be compared.', hosts, problems);
       this.kept.set(key, { reads, result: answer.result });
+      this.readDone.fire({ template, observed: { reads, result: answer.result } });
       this.setState({ kind: 'read', template: key, result: answer.result, reads, at: new Date().toISOString() });
       return this.summary(key, hosts, problems, depth);
     });

@@ -4,6 +4,7 @@
 import type { ScheduleReport } from '../../../common/protocol';
 import type { HostToTimeline, TimelineData, TimelineFocus, TimelineToHost } from './messages';
 import { timelineOf } from './timeline-data';
+import { realRunsOf, type TimelineObserved } from './timeline-observed';
 
 /** What a load gives: the report (with runs), the simulated span, or why there is none. */
 export interface TimelineSource {
@@ -14,6 +15,8 @@ export interface TimelineSource {
   notes?: string[];
   /** What to highlight, when the source knows better than the opener (an agent's host found in the answer). */
   focus?: TimelineFocus;
+  /** The last hosts read of the template (the Hosts view's): each host's real runs, drawn beside the simulated ones. */
+  observed?: TimelineObserved;
 }
 
 export interface ScheduleHostDeps {
@@ -34,6 +37,9 @@ export interface ScheduleHost {
   refresh(): Promise<TimelineData | undefined>;
   /** Highlight another task or host without loading again. */
   setFocus(focus: TimelineFocus): void;
+  /** New hosts read (the Hosts view read again): the real runs drawn again on the same simulation, not simulated
+   *  again; undefined removes them. Resolves with what the page was sent (undefined before the first load). */
+  setObserved(observed: TimelineObserved | undefined): TimelineData | undefined;
   /** What the page shows now (tests, the panel's command result). */
   current(): TimelineData | undefined;
   dispose(): void;
@@ -47,6 +53,8 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
   let disposed = false;
   let focus = deps.focus;
   let data: TimelineData | undefined;
+  /** The notes of `data` before the real runs' were added (setObserved replaces those). */
+  let baseNotes: string[] = [];
   let generation = 0;
   let running: Promise<TimelineData | undefined> | undefined;
   let again = false;
@@ -60,6 +68,17 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
     post({ type: 'status', loading: false, error });
     return undefined;
   };
+
+  /** `d` with the real runs of `observed` (and their notes) in place of any it had. */
+  function withObserved(d: TimelineData, observed: TimelineObserved | undefined): TimelineData {
+    delete d.real;
+    d.notes = [...baseNotes];
+    if (!observed) return d;
+    const { real, notes } = realRunsOf(d, observed);
+    if (real) d.real = real;
+    d.notes.push(...notes);
+    return d;
+  }
 
   async function load(): Promise<TimelineData | undefined> {
     const mine = ++generation;
@@ -88,6 +107,8 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
       return fail(err instanceof Error ? err.message : String(err));
     }
     next.notes.unshift(...(source.notes ?? []));
+    baseNotes = [...next.notes];
+    withObserved(next, source.observed);
     data = next;
     post({ type: 'data', data });
     post({ type: 'status', loading: false });
@@ -143,6 +164,12 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
       focus = f;
       if (data) data.focus = f;
       post({ type: 'focus', focus: f });
+    },
+    setObserved(observed) {
+      if (!data || disposed) return undefined;
+      data = withObserved({ ...data }, observed);
+      post({ type: 'data', data });
+      return data;
     },
     current: () => data,
     dispose() {

@@ -17,6 +17,42 @@ export const CLASS_LABEL: Record<SchedulingClassName, string> = {
 export const RUN_SCHEDULED = 0;
 export const RUN_NONSTART = 1;
 
+/** States of the real runs (what pScheduler's run state is drawn as): finished and every other state (pending,
+ *  running, …) like a scheduled run, a non-starter hatched, failed and missed as a failure in the error colour. */
+export const REAL_RUN = 0;
+export const REAL_NONSTART = 1;
+export const REAL_FAILED = 2;
+
+/** The runs read from each host's pScheduler (the last hosts read of the template), in parallel arrays. Kept apart
+ *  from the simulated runs, so nothing that counts those changes. */
+export interface TimelineReal {
+  /** Per run: the host (index into `hosts`) whose pScheduler it was read from. */
+  host: number[];
+  /** The template task (index into `taskNames`) whose host entry holds the run's task; -1: none (extra). */
+  task: number[];
+  /** What the hover calls its task (index into `labels`): the template task's name, or an extra task's description. */
+  label: number[];
+  /** Where it is drawn: seconds from `start` (folded onto the span, see `folded`). */
+  start: number[];
+  end: number[];
+  /** REAL_RUN, REAL_NONSTART or REAL_FAILED. */
+  kind: number[];
+  /** pScheduler's state (index into `states`). */
+  state: number[];
+  /** pScheduler's reason (index into `reasons`; -1: none). */
+  reason: number[];
+  /** The run's actual start, ISO 8601 UTC. */
+  at: string[];
+  labels: string[];
+  states: string[];
+  reasons: string[];
+  /** Real runs were moved by whole spans onto the simulated span (placed by their time of day). */
+  folded: boolean;
+  /** The span read (e.g. P1D) and the newest read time, for the legend. */
+  since?: string;
+  readAt?: string;
+}
+
 export interface TimelineHost {
   address: string;
   exclusiveLoad: number;
@@ -67,6 +103,8 @@ export interface TimelineData {
   focus?: TimelineFocus;
   /** What the host left out or could not read, one sentence each. */
   notes: string[];
+  /** The hosts' real runs, when the template's hosts were read (the Hosts view). */
+  real?: TimelineReal;
 }
 
 export type HostToTimeline =

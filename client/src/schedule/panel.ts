@@ -5,7 +5,13 @@
 // psconfig.openSchedule(arg?) → ScheduleOpened | undefined, where arg is OpenScheduleArgs ({ uri?, task?, agent? }),
 // a template Uri, or a Tasks view agent or task node; resolves once the panel has its first answer.
 import * as vscode from 'vscode';
-import type { OpenScheduleArgs, ScheduleResult, TemplateChangedParams } from '../../../common/protocol';
+import type {
+  HostRead,
+  HostsResult,
+  OpenScheduleArgs,
+  ScheduleResult,
+  TemplateChangedParams,
+} from '../../../common/protocol';
 import { createScheduleHost, type ScheduleHost, type TimelineSource } from './host';
 import { buildTimelineHtml } from './html';
 import type { TimelineFocus, TimelineToHost } from './messages';
@@ -19,6 +25,9 @@ export interface SchedulePanelDeps {
   onTemplateChanged: vscode.Event<TemplateChangedParams>;
   /** The template the Tasks view shows (its context menu passes only the node). */
   tasksTemplate(): vscode.Uri | undefined;
+  /** The last hosts read of the template (the Hosts view's reads and their comparison), asked on every load: its
+   *  real runs are drawn under each host's simulated row. */
+  observed?: (template: vscode.Uri) => { reads: HostRead[]; result?: HostsResult } | undefined;
 }
 
 /** What an opened timeline shows after its first answer (for tests driving the command). */
@@ -28,6 +37,8 @@ export interface ScheduleOpened {
   tasks: number;
   runs: number;
   nonstart: number;
+  /** Runs read from the hosts' pScheduler drawn beside the simulated ones. */
+  realRuns: number;
   focus?: TimelineFocus;
   error?: string;
 }
@@ -69,6 +80,17 @@ function sourceOf(r: ScheduleResult, target: Target): TimelineSource {
 
 const panels = new Map<string, { panel: vscode.WebviewPanel; host: ScheduleHost }>();
 
+/** The template's hosts were read again (the Hosts view): an open timeline of it draws the new real runs on the
+ *  simulation it shows, without simulating again. Returns whether one was open. */
+export function observedChanged(
+  template: vscode.Uri,
+  observed: { reads: HostRead[]; result?: HostsResult } | undefined,
+): boolean {
+  const open = panels.get(template.toString());
+  open?.host.setObserved(observed);
+  return !!open;
+}
+
 export async function openSchedule(arg: unknown, deps: SchedulePanelDeps): Promise<ScheduleOpened | undefined> {
   const target = targetOf(arg, deps);
   const editor = vscode.window.activeTextEditor?.document;
@@ -108,7 +130,12 @@ export async function openSchedule(arg: unknown, deps: SchedulePanelDeps): Promi
         resolveFirst();
       }
     },
-    load: async () => sourceOf(await deps.schedule(uri, { task: target.task, agent: target.agent }), target),
+    load: async () => {
+      const source = sourceOf(await deps.schedule(uri, { task: target.task, agent: target.agent }), target);
+      const observed = deps.observed?.(uri);
+      if (observed) source.observed = observed;
+      return source;
+    },
     title: name,
     focus: { task: target.task, host: target.agent },
     open: (task, addresses) => revealTask(uri, task, addresses),
@@ -157,6 +184,7 @@ function summaryOf(
     tasks: d?.comboTask.length ?? 0,
     runs: d?.runCombination.length ?? 0,
     nonstart: d ? d.runState.reduce((n, s) => n + s, 0) : 0,
+    realRuns: d?.real?.host.length ?? 0,
     focus: d?.focus,
     error,
   };

@@ -10,10 +10,14 @@ export type RowOrder = 'load' | 'report' | 'address';
 
 /** Class row for non-starters (after the four classes). */
 export const NONSTART_ROW = CLASS_CODES.length;
+/** The row of a host's real runs (read from its pScheduler), right under its simulated row(s); its `runs` index
+ *  `data.real`'s arrays, not the simulated runs. */
+export const REAL_ROW = NONSTART_ROW + 1;
+export const REAL_ROW_LABEL = '↳ pScheduler';
 
 export interface TimelineRow {
   host: number;
-  /** -1: every class (hosts mode); a CLASS_CODES index; NONSTART_ROW. */
+  /** -1: every class (hosts mode); a CLASS_CODES index; NONSTART_ROW; REAL_ROW. */
   cls: number;
   /** Run indexes, by start time. */
   runs: Int32Array;
@@ -22,6 +26,7 @@ export interface TimelineRow {
 }
 
 export function rowLabel(data: TimelineData, row: TimelineRow): string {
+  if (row.cls === REAL_ROW) return REAL_ROW_LABEL;
   if (row.cls < 0) return data.hosts[row.host].address;
   return row.cls === NONSTART_ROW ? 'Non-starting' : CLASS_LABEL[CLASS_CODES[row.cls]];
 }
@@ -70,12 +75,14 @@ export function buildRows(
   mode: RowMode,
   order: RowOrder,
   perHost: Int32Array[] = runsPerHost(data),
+  realPerHost: Int32Array[] = realRunsPerHost(data),
 ): TimelineRow[] {
   const rows: TimelineRow[] = [];
   for (const host of hostOrder(data, order, data.focus?.host)) {
     const runs = perHost[host];
     if (mode === 'hosts') {
       rows.push({ host, cls: -1, runs, first: true });
+      if (realPerHost[host]?.length) rows.push({ host, cls: REAL_ROW, runs: realPerHost[host], first: false });
       continue;
     }
     const parts: number[][] = Array.from({ length: NONSTART_ROW + 1 }, () => []);
@@ -89,8 +96,39 @@ export function buildRows(
     });
     // A host without runs keeps one row, so its load still shows.
     if (first) rows.push({ host, cls: 0, runs: new Int32Array(0), first: true });
+    if (realPerHost[host]?.length) rows.push({ host, cls: REAL_ROW, runs: realPerHost[host], first: false });
   }
   return rows;
+}
+
+/** Real runs (indexes into `data.real`) per host, each list by start time; empty lists without real runs. */
+export function realRunsPerHost(data: TimelineData): Int32Array[] {
+  const real = data.real;
+  const lists: number[][] = data.hosts.map(() => []);
+  if (!real) return lists.map(() => new Int32Array(0));
+  for (let r = 0; r < real.host.length; r++) lists[real.host[r]]?.push(r);
+  return lists.map((l) => Int32Array.from(l.sort((a, b) => real.start[a] - real.start[b] || a - b)));
+}
+
+/** Real runs of a REAL_ROW `row` that overlap [t0, t1) (seconds), by start time; at most `max` (as runsAt). */
+export function realRunsAt(data: TimelineData, row: TimelineRow, t0: number, t1: number, max = Infinity): number[] {
+  const real = data.real;
+  const out: number[] = [];
+  if (!real) return out;
+  const runs = row.runs;
+  let hi = runs.length;
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (real.start[runs[mid]] < t1) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0 && out.length < max; i--) {
+    const r = runs[i];
+    const end = Math.max(real.end[r], real.start[r]);
+    if (end > t0 || (end === real.start[r] && end >= t0)) out.push(r);
+  }
+  return out.reverse();
 }
 
 /** Runs of `row` that overlap [t0, t1) (seconds), by start time; at most `max`. */

@@ -8,6 +8,8 @@ import './schedule.css';
 import {
   CLASS_CODES,
   CLASS_LABEL,
+  REAL_FAILED,
+  REAL_NONSTART,
   RUN_NONSTART,
   type HostToTimeline,
   type TimelineData,
@@ -16,6 +18,8 @@ import {
 import {
   buildRows,
   comboView,
+  REAL_ROW,
+  realRunsPerHost,
   runsPerHost,
   taskTotals,
   type RowMode,
@@ -49,8 +53,12 @@ interface TestHooks {
   find(state: 'scheduled' | 'nonstart', task?: string, source?: string): number | undefined;
   visible(): { t0: number; t1: number };
   zoomTo(t0: number, t1: number): void;
-  /** Row labels in display order (host, and class in classes mode). */
+  /** Row labels in display order (host, and class in classes mode; `host · real` for a real row). */
   rows(): string[];
+  /** Client coordinates of a real run (an index into `data.real`), scrolled into view. */
+  locateReal(run: number): { x: number; y: number } | undefined;
+  /** The first real run in `state` (pScheduler's state name), on `host`, when given. */
+  findReal(state: string, host?: string): number | undefined;
 }
 declare global {
   interface Window {
@@ -79,6 +87,7 @@ const app = document.getElementById('app') ?? document.body;
 const saved = loadState<PageState>() ?? {};
 let data: TimelineData | undefined;
 let perHost: Int32Array[] = [];
+let realPerHost: Int32Array[] = [];
 let rows: TimelineRow[] = [];
 let mode: RowMode = saved.mode ?? 'hosts';
 let order: RowOrder = saved.order ?? 'load';
@@ -118,6 +127,13 @@ const nonstarts = h('section', { class: 'nonstarts links', id: 'nonstarts' });
 const view = new TimelineView({
   hover: (info) => renderTooltip(info),
   click: (info) => {
+    if (info.real) {
+      // A real run of a template task shows that task; an extra task is in no template.
+      const real = data!.real!;
+      const task = real.task[info.runs[0]];
+      if (task >= 0) post({ type: 'open', task: data!.taskNames[task], addresses: [] });
+      return;
+    }
     const c = comboView(data!, data!.runCombination[info.runs[0]]);
     post({ type: 'open', task: c.task, addresses: c.addresses });
   },
@@ -179,7 +195,7 @@ function persist(): void {
 function relayout(): void {
   persist();
   if (!data) return;
-  rows = buildRows(data, mode, order, perHost);
+  rows = buildRows(data, mode, order, perHost, realPerHost);
   window.timelineMetrics.rows = rows.length;
   view.setRows(data, rows, mode);
   window.timelineMetrics.drawMs = view.lastDrawMs;
@@ -236,6 +252,7 @@ function renderSummary(): void {
     lost ? `${plural(lost, 'run')} of ${wanted.toLocaleString('en')} will not start` : 'every run starts',
   ];
   if (over) parts.push(`${plural(over, 'host')} over 100% exclusive load`);
+  if (d.real) parts.push(realSummary(d));
   summary.textContent = parts.join(' · ');
   summary.classList.toggle('bad', lost > 0 || over > 0);
 
@@ -279,8 +296,53 @@ function renderSummary(): void {
     ),
   );
 
+  if (d.real) renderRealLegend(d);
+
   clear(notes);
   for (const n of d.notes) notes.append(h('li', {}, n));
+}
+
+/** The real runs in the summary: how many were read and how many failed or did not start. */
+function realSummary(d: TimelineData): string {
+  const real = d.real!;
+  let failed = 0;
+  let nonstart = 0;
+  for (const k of real.kind) {
+    if (k === REAL_FAILED) failed++;
+    else if (k === REAL_NONSTART) nonstart++;
+  }
+  const bad = [
+    failed ? `${failed.toLocaleString('en')} failed or missed` : '',
+    nonstart ? `${nonstart} not started` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `${plural(real.host.length, 'real run')} read from pScheduler${bad ? ` (${bad})` : ''}`;
+}
+
+/** What the ↳ pScheduler rows are: the hosts' real runs, how they are drawn, and how they were placed on the span. */
+function renderRealLegend(d: TimelineData): void {
+  const real = d.real!;
+  const swatch = (cls: string): HTMLElement => h('span', { class: `swatch ${cls}` });
+  const read = `${real.since ? `the last ${real.since}` : 'the runs'}${real.readAt ? ` read at ${iso(Date.parse(real.readAt))}` : ''}`;
+  legend.append(
+    h(
+      'span',
+      { class: 'item static real-key', id: 'legend-real' },
+      swatch('real'),
+      `↳ pScheduler rows: each host's real runs (${read}), beside the simulated ones above them`,
+    ),
+    h('span', { class: 'item static' }, swatch('real-failed'), 'real run failed or missed'),
+    h('span', { class: 'item static' }, swatch('real-extra'), 'real run of a task this template does not make'),
+  );
+  if (real.folded)
+    legend.append(
+      h(
+        'span',
+        { class: 'item static muted', id: 'legend-folded' },
+        'real runs placed by time of day on the simulated span (moved by whole days; the hover gives the actual time)',
+      ),
+    );
 }
 
 /** Tasks that lose runs, worst first, each with its first non-starter (a click shows it on the timeline). */
@@ -348,13 +410,25 @@ function runText(r: number): string {
   return lines.join('\n');
 }
 
+/** A real run: "pScheduler on HOST: STATE at ACTUAL TIME (task NAME) — reason". */
+function realRunText(d: TimelineData, r: number): string {
+  const real = d.real!;
+  const reason = real.reason[r] >= 0 ? ` — ${real.reasons[real.reason[r]]}` : '';
+  const seconds = real.end[r] - real.start[r];
+  const length = seconds > 0 ? `, ${duration(seconds)}` : '';
+  return `pScheduler on ${d.hosts[real.host[r]].address}: ${real.states[real.state[r]]} at ${iso(Date.parse(real.at[r]))}${length} (${real.labels[real.label[r]]})${reason}`;
+}
+
 function renderTooltip(info: RunHover | undefined): void {
   if (!data || !info || !info.runs.length) {
     tooltip.hidden = true;
     window.timelineMetrics.hoverText = '';
     return;
   }
-  const text = info.runs.map(runText).join('\n') + (info.more ? `\n… and ${plural(info.more, 'more run')} here` : '');
+  const d = data;
+  const text =
+    (info.real ? info.runs.map((r) => realRunText(d, r)) : info.runs.map(runText)).join('\n') +
+    (info.more ? `\n… and ${plural(info.more, 'more run')} here` : '');
   tooltip.textContent = text;
   tooltip.hidden = false;
   window.timelineMetrics.hoverText = text;
@@ -381,6 +455,7 @@ onHostMessage((msg: HostToTimeline) => {
       const t0 = performance.now();
       data = msg.data;
       perHost = runsPerHost(data);
+      realPerHost = realRunsPerHost(data);
       window.timelineMetrics.runs = data.runCombination.length;
       renderSummary();
       renderNonstarts();
@@ -419,8 +494,21 @@ window.timelineTest = {
   zoomTo: (t0, t1) => view.zoomTo(t0, t1),
   rows: () =>
     rows.map((r) =>
-      r.cls < 0 || !data ? (data?.hosts[r.host].address ?? '') : `${data.hosts[r.host].address} · ${r.cls}`,
+      r.cls === REAL_ROW
+        ? `${data?.hosts[r.host].address ?? ''} · real`
+        : r.cls < 0 || !data
+          ? (data?.hosts[r.host].address ?? '')
+          : `${data.hosts[r.host].address} · ${r.cls}`,
     ),
+  locateReal: (run) => view.locateReal(run),
+  findReal: (state, host) => {
+    const real = data?.real;
+    if (!real) return undefined;
+    for (let r = 0; r < real.host.length; r++)
+      if (real.states[real.state[r]] === state && (host === undefined || data!.hosts[real.host[r]].address === host))
+        return r;
+    return undefined;
+  },
 };
 
 window.addEventListener('error', (ev) => {

@@ -6,15 +6,25 @@
 // pixel, and the hover and drag selection live on an overlay canvas so moving the mouse never redraws the runs.
 // Zoom: drag across a stretch of time, Ctrl/⌘ + wheel around the cursor, +/- keys; pan with Shift + wheel or the
 // arrow keys; double-click or Escape shows the whole span.
-import { CLASS_CODES, RUN_NONSTART, type TimelineData } from '../../schedule/messages';
-import { NONSTART_ROW, rowLabel, runsAt, type RowMode, type TimelineRow } from '../../schedule/timeline-rows';
+import { CLASS_CODES, REAL_FAILED, REAL_NONSTART, RUN_NONSTART, type TimelineData } from '../../schedule/messages';
+import {
+  NONSTART_ROW,
+  REAL_ROW,
+  realRunsAt,
+  rowLabel,
+  runsAt,
+  type RowMode,
+  type TimelineRow,
+} from '../../schedule/timeline-rows';
 import { pixelOf } from '../pixels';
 import { readTimelinePalette, type TimelinePalette } from './colours';
 
 export interface RunHover {
   row: number;
-  /** Runs under the cursor (at most 8), by start time. */
+  /** Runs under the cursor (at most 8), by start time: indexes into `data.real` when `real`. */
   runs: number[];
+  /** The row is a host's real runs (read from its pScheduler). */
+  real?: boolean;
   /** More runs than `runs` overlap the cursor. */
   more: number;
   t: number;
@@ -191,7 +201,9 @@ export class TimelineView {
   locate(run: number, host?: number): { x: number; y: number } | undefined {
     const d = this.data;
     if (!d || run < 0 || run >= d.runStart.length) return undefined;
-    const i = this.rows.findIndex((r) => (host === undefined || r.host === host) && r.runs.includes(run));
+    const i = this.rows.findIndex(
+      (r) => r.cls !== REAL_ROW && (host === undefined || r.host === host) && r.runs.includes(run),
+    );
     if (i < 0) return undefined;
     const top = i * this.rowH;
     if (top < this.el.scrollTop || top + this.rowH > this.el.scrollTop + this.height - AXIS_H)
@@ -207,6 +219,31 @@ export class TimelineView {
     const x1 = Math.min(Math.max(this.xOf(d.runEnd[run]), x0 + 1), this.labelW + this.plotW);
     const rect = this.overlay.getBoundingClientRect();
     return { x: rect.left + (x0 + x1) / 2, y: rect.top + band[0] + band[1] / 2 };
+  }
+
+  /** Client coordinates of a real run (an index into `data.real`) in its host's real row; scrolls it into view. */
+  locateReal(run: number): { x: number; y: number } | undefined {
+    const real = this.data?.real;
+    if (!real || run < 0 || run >= real.start.length) return undefined;
+    const i = this.rows.findIndex((r) => r.cls === REAL_ROW && r.runs.includes(run));
+    if (i < 0) return undefined;
+    const top = i * this.rowH;
+    if (top < this.el.scrollTop || top + this.rowH > this.el.scrollTop + this.height - AXIS_H)
+      this.el.scrollTop = Math.max(0, top - (this.height - AXIS_H) / 2);
+    const mid = (real.start[run] + Math.max(real.end[run], real.start[run])) / 2;
+    const w = this.view.t1 - this.view.t0;
+    if (mid < this.view.t0 || mid > this.view.t1) this.zoomTo(mid - w / 2, mid + w / 2);
+    this.draw();
+    const [y0, hh] = this.realBand(AXIS_H + i * this.rowH - this.el.scrollTop);
+    const x0 = Math.max(this.xOf(real.start[run]), this.labelW);
+    const x1 = Math.min(Math.max(this.xOf(real.end[run]), x0 + 1), this.labelW + this.plotW);
+    const rect = this.overlay.getBoundingClientRect();
+    return { x: rect.left + (x0 + x1) / 2, y: rect.top + y0 + hh / 2 };
+  }
+
+  /** The one band of a real row at `y`. */
+  private realBand(y: number): [number, number] {
+    return [y + 3, Math.max(2, this.rowH - 6)];
   }
 
   private layout(ctx: CanvasRenderingContext2D, pal: TimelinePalette): void {
@@ -271,6 +308,7 @@ export class TimelineView {
     for (let i = first; i < last; i++)
       this.paintRow(buf, W, H, scratch, i, AXIS_H + i * this.rowH - this.el.scrollTop, marks);
     this.paintGrid(buf, W, H);
+    this.tintRealRows(buf, W, H, first, last);
     ctx.putImageData(img, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.save();
@@ -355,6 +393,7 @@ export class TimelineView {
     const pal = this.pal!;
     const dpr = this.dpr;
     const row = this.rows[i];
+    if (row.cls === REAL_ROW) return this.paintRealRow(buf, W, H, sc, i, y, marks);
     const b = this.bands(y);
     const { t0, t1 } = this.view;
     const scale = (this.plotW * dpr) / (t1 - t0);
@@ -436,12 +475,136 @@ export class TimelineView {
     }
   }
 
+  /**
+   * A host's real runs (read from its pScheduler) into the pixel buffer, in one band: a run in its template task's
+   * colour (a neutral one for a task the template does not make), a failed or missed run in the error colour with a
+   * triangle, a non-starter hatched and outlined as the simulated ones are. A task highlighted elsewhere fades the
+   * rest here too.
+   */
+  private paintRealRow(
+    buf: Uint32Array,
+    W: number,
+    H: number,
+    sc: RowScratch,
+    i: number,
+    y: number,
+    marks: { x: number; y: number }[],
+  ): void {
+    const d = this.data!;
+    const real = d.real;
+    const pal = this.pal!;
+    const dpr = this.dpr;
+    const row = this.rows[i];
+    if (!real) return;
+    const band = this.realBand(y);
+    const { t0, t1 } = this.view;
+    const scale = (this.plotW * dpr) / (t1 - t0);
+    const left = Math.round(this.labelW * dpr);
+    const right = Math.round((this.labelW + this.plotW) * dpr);
+    const gap = Math.max(1, Math.round(dpr));
+    const neutral = this.pixelOf(pal.muted, 255);
+    const neutralDim = this.pixelOf(pal.muted, 56);
+    const neutralNs = this.pixelOf(pal.muted, 110);
+    const error = this.pixelOf(pal.error, 255);
+    const errorDim = this.pixelOf(pal.error, 80);
+    sc.reset();
+    let lastMark = -1e9;
+    for (let k = 0; k < row.runs.length; k++) {
+      const r = row.runs[k];
+      const s = real.start[r];
+      if (s >= t1) break;
+      const e = Math.max(real.end[r], s);
+      if (e < t0 || (e === t0 && e > s)) continue;
+      const x0 = Math.max(left, Math.floor(left + (s - t0) * scale));
+      let x1 = Math.min(right, Math.ceil(left + (e - t0) * scale));
+      if (x1 <= x0) x1 = Math.min(right, x0 + 1);
+      if (x1 <= x0) continue;
+      const task = real.task[r];
+      const dim = this.focusTask >= 0 && task !== this.focusTask;
+      const kind = real.kind[r];
+      if (kind === REAL_NONSTART) {
+        const fill = task >= 0 ? (dim ? this.colours.nsDim : this.colours.ns)[task] : dim ? neutralDim : neutralNs;
+        for (let x = x0; x < x1; x++) sc.nsMain[x] = fill;
+        sc.edgeMain[x0] = 1;
+        sc.edgeMain[x1 - 1] = 1;
+        continue;
+      }
+      const colour =
+        kind === REAL_FAILED
+          ? dim
+            ? errorDim
+            : error
+          : task >= 0
+            ? (dim ? this.colours.dim : this.colours.full)[task]
+            : dim
+              ? neutralDim
+              : neutral;
+      const end = x1 - x0 >= 4 * dpr ? x1 - gap : x1;
+      for (let x = x0; x < end; x++) sc.main[x] = colour;
+      sc.used[0] = 1;
+      const mx = x0 / dpr;
+      if (kind === REAL_FAILED && !dim && mx - lastMark >= 4) {
+        lastMark = mx;
+        marks.push({ x: mx, y: band[0] });
+      }
+    }
+    const top = Math.max(Math.round(AXIS_H * dpr), Math.round(band[0] * dpr));
+    const bottom = Math.min(H, Math.round((band[0] + band[1]) * dpr));
+    if (bottom > top) {
+      if (sc.used[0]) for (let py = top; py < bottom; py++) buf.set(sc.main, py * W);
+      if (sc.anyNonstart(sc.nsMain, left, right)) {
+        const dark = this.pixelOf('#000000', 150);
+        const period = Math.max(4, Math.round(5 * dpr));
+        for (let py = top; py < bottom; py++) {
+          const at = py * W;
+          const rim = py === top || py === bottom - 1;
+          for (let x = left; x < right; x++) {
+            const n = sc.nsMain[x];
+            if (!n) continue;
+            if (rim || sc.edgeMain[x]) buf[at + x] = error;
+            else if ((x + py) % period === 0) buf[at + x] = dark;
+            else if (!sc.main[x]) buf[at + x] = n;
+          }
+        }
+      }
+    }
+    // A faint separator above (the host's own row is right above it).
+    const py = Math.round(y * dpr);
+    if (py >= Math.round(AXIS_H * dpr) && py < H) buf.fill(this.pixelOf(pal.grid, 40), py * W, py * W + W);
+  }
+
+  /** Real rows get a tint behind their runs (where nothing else is drawn), so they read apart from simulated ones. */
+  private tintRealRows(buf: Uint32Array, W: number, H: number, first: number, last: number): void {
+    const tint = this.pixelOf(this.pal!.fg, 20);
+    const dpr = this.dpr;
+    const left = Math.round(this.labelW * dpr);
+    const right = Math.round((this.labelW + this.plotW) * dpr);
+    for (let i = first; i < last; i++) {
+      if (this.rows[i].cls !== REAL_ROW) continue;
+      const y = AXIS_H + i * this.rowH - this.el.scrollTop;
+      const top = Math.max(Math.round(AXIS_H * dpr), Math.round(y * dpr) + 1);
+      const bottom = Math.min(H, Math.round((y + this.rowH) * dpr));
+      for (let py = top; py < bottom; py++) {
+        const at = py * W;
+        for (let x = left; x < right; x++) if (!buf[at + x]) buf[at + x] = tint;
+      }
+    }
+  }
+
   private drawLabel(ctx: CanvasRenderingContext2D, pal: TimelinePalette, row: TimelineRow, y: number): void {
     const d = this.data!;
     const host = d.hosts[row.host];
     const mid = y + this.rowH / 2;
     ctx.font = `${this.rowH < 16 ? 10 : 12}px ${pal.font}`;
     ctx.textBaseline = 'middle';
+    if (row.cls === REAL_ROW) {
+      // Under the host's row: the label indented (hosts mode) or where the class goes (classes mode).
+      ctx.fillStyle = pal.muted;
+      ctx.textAlign = this.mode === 'classes' ? 'right' : 'left';
+      const x = this.mode === 'classes' ? this.labelW - 6 : 14;
+      ctx.fillText(`${rowLabel(d, row)} (${row.runs.length})`, x, mid, this.labelW - 20);
+      return;
+    }
     const loadW = 44;
     const hostW = this.labelW - 12 - loadW - (this.mode === 'classes' ? this.labelW * 0.38 : 0);
     if (row.first) {
@@ -521,7 +684,15 @@ export class TimelineView {
       const b = this.bands(y);
       ctx.strokeStyle = pal.fg;
       ctx.lineWidth = 1.5;
+      const real = d.real;
       for (const r of hv.runs) {
+        if (hv.real && real) {
+          const [ry, rh] = this.realBand(y);
+          const rx0 = Math.max(this.labelW, this.xOf(real.start[r]));
+          const rx1 = Math.min(this.labelW + this.plotW, Math.max(rx0 + 1, this.xOf(real.end[r])));
+          ctx.strokeRect(rx0 - 1, ry - 1, rx1 - rx0 + 2, rh + 2);
+          continue;
+        }
         const [y0, hh] = this.mode === 'hosts' && this.isBackground(r) ? b.back : b.main;
         const x0 = Math.max(this.labelW, this.xOf(d.runStart[r]));
         const x1 = Math.min(this.labelW + this.plotW, Math.max(x0 + 1, this.xOf(d.runEnd[r])));
@@ -559,6 +730,18 @@ export class TimelineView {
     if (!row) return undefined;
     const t = this.tOf(x);
     const tol = (3 * (this.view.t1 - this.view.t0)) / this.plotW;
+    if (row.cls === REAL_ROW) {
+      const found = realRunsAt(d, row, t - tol, t + tol, 200);
+      return {
+        row: i,
+        runs: found.slice(0, 8),
+        more: Math.max(0, found.length - 8),
+        real: true,
+        t,
+        clientX: e.clientX,
+        clientY: e.clientY,
+      };
+    }
     let runs = runsAt(d, row, t - tol, t + tol, 200);
     if (this.mode === 'hosts' && runs.length) {
       // The band under the cursor decides between the blocking runs and the background ones.
