@@ -2,7 +2,7 @@
 // in flight, and lets it go on once every request has settled.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JobPriority } from '../../../server/src/lsp/job-priority';
+import { JobPriority } from '../../../server/src/lsp/worker';
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 

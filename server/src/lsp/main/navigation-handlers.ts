@@ -1,0 +1,482 @@
+// Navigation handlers (completion, hover, definition, references, rename, symbols, code actions, code lenses): LSP
+// request → pure navigation module on the cached analysis → LSP result.
+import {
+  CodeActionKind,
+  ResponseError,
+  CodeLensRefreshRequest,
+  ErrorCodes,
+  type CodeAction,
+  type CodeLens,
+  type Command,
+  type CompletionItem,
+  type CompletionList,
+  type Hover,
+  type Location,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  completeAt,
+  nameDetail,
+  type NavCompletionItem,
+  type NavCompletionResult,
+} from '../../template/navigation/completion';
+import { completeInEditedText } from '../../template/navigation/edited-text';
+import { quickFixes } from '../../template/navigation/code-actions';
+import { migrationCodeActions } from './migration-actions';
+import {
+  archiveLenses,
+  dashboardLenses,
+  grafanaLenses,
+  scheduleLensTitle,
+  taskLenses,
+  taskLensTitle,
+  type ArchiveExplorerArgs,
+} from '../../template/navigation/code-lenses';
+import {
+  ServerCommands,
+  type OpenDashboardArgs,
+  type OpenScheduleArgs,
+  type ScheduleTemplateTask,
+  type ShowTasksArgs,
+} from '../../../../common/protocol';
+import { documentSymbols } from '../../template/navigation/document-symbols';
+import { hoverAt, type ExpansionFacts, type TaskFact } from '../../template/navigation/hover';
+import {
+  findDefinitions,
+  findReferences,
+  targetAt,
+  prepareRename,
+  rename,
+  type TextEditOffsets,
+} from '../../template/navigation/names';
+import type { TemplateModel } from '../../template/model';
+import { completionKind, toDocumentSymbol, toRange } from './to-lsp';
+import { runSafe } from './guard';
+import { mergeCompletions, payloadItems } from './completion-merge';
+import type { ServerContext } from './context';
+import { meshConfigActions } from './meshconfig-actions';
+
+/** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
+const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
+
+/** Above this many names, completion items carry no detail; completionItem/resolve adds it. */
+const LAZY_DETAIL_ITEMS = 300;
+
+/** Shared by all items of a long list (itemDefaults.data), read back by completionItem/resolve. */
+interface ResolveData {
+  uri: string;
+  kind: NavCompletionItem['kind'];
+}
+
+/** Lens data carried from codeLens to codeLens/resolve. */
+type LensData =
+  | { uri: string; version: number; kind: 'task'; task: string }
+  | { uri: string; version: number; kind: 'schedule'; task: string }
+  | { uri: string; version: number; kind: 'archive'; archive: string };
+
+export function registerNavigationHandlers(ctx: ServerContext): void {
+  const { connection, documents, cache, log, schema, expansion } = ctx;
+  /**
+   * Below this size a fresh parse is quick (a few ms per 100 KB): always parse. Above it, completion while typing
+   * in a string uses the previous parse (the example templates stay below it, so their tests exercise the plain
+   * path).
+   */
+  const EDITED_TEXT_MIN_CHARS = ctx.options.editedTextMinChars;
+
+  /** The document and its model, or undefined when it is not open or too large. */
+  const modelOf = (uri: string): { doc: TextDocument; model: TemplateModel } | undefined => {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const model = cache.get(doc).model;
+    return model ? { doc, model } : undefined;
+  };
+  /** Name completion from the previous parse when the text changed only inside one string (edited-text.ts). */
+  const completeFromEdited = (doc: TextDocument, offset: number): NavCompletionResult | undefined => {
+    const e = cache.edited(doc);
+    if (!e?.analysis.model || doc.getText().length < EDITED_TEXT_MIN_CHARS) return undefined;
+    const inserted = doc.getText().slice(e.region.lo, e.region.hiNew);
+    return completeInEditedText(e.analysis.model, e.region, inserted, offset);
+  };
+  const edits = (doc: TextDocument, list: TextEditOffsets[]) =>
+    list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
+
+  connection.onCompletion((params, token) =>
+    runSafe<CompletionList | null>(log, 'completion', null, token, async () => {
+      const doc = documents.get(params.textDocument.uri);
+      if (!doc) return null;
+      const offset = doc.offsetAt(params.position);
+      // Typing inside a string of a big template: answer from the previous parse instead of parsing again.
+      const early = cache.peek(doc) ? undefined : completeFromEdited(doc, offset);
+      const model = early ? undefined : modelOf(doc.uri)?.model;
+      const nav = early ?? (model ? completeAt(model, offset) : undefined);
+      if (!nav) return null;
+      const trigger = params.context?.triggerCharacter;
+      if (nav.context === 'pscheduler') {
+        // A key or value of a spec / data, or a plug-in name: ours first, the official schema's after (it only
+        // knows AnyJSON there). A space or `%` typed there opens nothing; `:` opens the values of the key.
+        if (trigger === ' ' || trigger === '%' || (trigger === ':' && nav.items.length === 0)) return null;
+        const ours = payloadItems(doc, nav.items, ctx.client.snippets);
+        const theirs =
+          doc.getText().length > MAX_SCHEMA_SERVICE_CHARS ? [] : (await schema.complete(doc, params.position)).items;
+        return { isIncomplete: false, items: mergeCompletions(ours, theirs) };
+      }
+      if (nav.context !== 'none') {
+        // All items of one request replace the same range: send it once (itemDefaults) when the client can take it,
+        // which keeps a 2,000-name list small on the wire.
+        const first = nav.items[0];
+        const shared =
+          ctx.client.editRangeDefault &&
+          nav.items.length > 0 &&
+          (nav.reuse !== undefined ||
+            nav.items.every((i) => i.replaceStart === first.replaceStart && i.replaceEnd === first.replaceEnd));
+        // Long lists (thousands of addresses) leave details to completionItem/resolve to stay small on the wire.
+        const lazy = shared && nav.context === 'reference' && nav.items.length > LAZY_DETAIL_ITEMS;
+        // Without positions in them (shared range), a name slot's items are the same at every position of a
+        // version: convert them once.
+        const items =
+          shared && nav.reuse
+            ? reusedItems(nav.reuse, lazy, () => toLspItems(doc, nav.items, shared, lazy))
+            : toLspItems(doc, nav.items, shared, lazy);
+        const list: CompletionList = { isIncomplete: false, items };
+        if (shared) list.itemDefaults = { editRange: toRange(doc, first.replaceStart, first.replaceEnd) };
+        if (lazy && list.itemDefaults)
+          list.itemDefaults.data = { uri: doc.uri, kind: first.kind } satisfies ResolveData;
+        return list;
+      }
+      // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
+      if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
+      if (doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      return schema.complete(doc, params.position);
+    }),
+  );
+
+  connection.onCompletionResolve((item, token) =>
+    runSafe<CompletionItem>(log, 'completionItem/resolve', item, token, () => {
+      const data = item.data as ResolveData | undefined;
+      // only name lists are lazy
+      if (
+        !data ||
+        item.detail ||
+        data.kind === 'variable' ||
+        data.kind === 'field' ||
+        data.kind === 'value' ||
+        data.kind === 'plugin'
+      )
+        return item;
+      const doc = documents.get(data.uri);
+      if (!doc) return item;
+      // A detail from the previous parse is good enough while a big template is being typed in.
+      const model =
+        cache.peek(doc)?.model ??
+        (doc.getText().length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ??
+        cache.get(doc).model;
+      return model ? { ...item, detail: nameDetail(model, data.kind, item.label) } : item;
+    }),
+  );
+
+  connection.onDefinition((params, token) =>
+    runSafe<Location[]>(log, 'definition', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      return findDefinitions(m.model, m.doc.offsetAt(params.position)).map((def) => ({
+        uri: m.doc.uri,
+        range: toRange(m.doc, def.start, def.end),
+      }));
+    }),
+  );
+
+  connection.onReferences((params, token) =>
+    runSafe<Location[]>(log, 'references', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const ranges = findReferences(m.model, m.doc.offsetAt(params.position), params.context.includeDeclaration);
+      return ranges.map((r) => ({ uri: m.doc.uri, range: toRange(m.doc, r.start, r.end) }));
+    }),
+  );
+
+  connection.onPrepareRename((params, token) =>
+    runSafe(log, 'prepareRename', null, token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const r = prepareRename(m.model, m.doc.offsetAt(params.position));
+      if ('error' in r) throw new ResponseError(ErrorCodes.InvalidRequest, r.error);
+      return { range: toRange(m.doc, r.start, r.end), placeholder: r.placeholder };
+    }),
+  );
+
+  connection.onRenameRequest((params, token) =>
+    runSafe<WorkspaceEdit | null>(log, 'rename', null, token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const r = rename(m.model, m.doc.offsetAt(params.position), params.newName);
+      if ('error' in r) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
+      return { changes: { [m.doc.uri]: edits(m.doc, r.edits) } };
+    }),
+  );
+
+  connection.onHover((params, token) =>
+    runSafe<Hover | null>(log, 'hover', null, token, async () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return null;
+      const offset = m.doc.offsetAt(params.position);
+      const facts = await factsFor(m.doc, offset, m.model);
+      // Two newer versions were analysed while waiting: this version's tree is gone (analysis.ts).
+      if (m.model.parsed.tree.released) return null;
+      const h = hoverAt(m.model, offset, facts);
+      if (h) return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(m.doc, h.start, h.end) };
+      if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      return schema.hover(m.doc, params.position);
+    }),
+  );
+
+  /**
+   * Counts come from the engine's jq-free count (cheap, cached per version). A variable's value needs a real
+   * combination: wait briefly for the full expansion, and show the hover without it if jq is slow.
+   */
+  const factsFor = async (doc: TextDocument, offset: number, model: TemplateModel): Promise<ExpansionFacts> => {
+    // Only group and task hovers show counts, and only a variable's hover a combination.
+    const target = targetAt(model, offset);
+    const variable = !target && insideVariable(doc.getText(), offset);
+    let tasks: TaskFact[] = [];
+    if (target?.kind === 'groups' || target?.kind === 'tasks') {
+      // Right after an edit, the previous version's counts answer at once if this one's are not quick.
+      const latest = expansion.latestCounts(doc.uri);
+      const wait = latest ? HOVER_COUNTS_FRESH_MS : HOVER_COUNTS_WAIT_MS;
+      tasks = (await withTimeout(expansion.counts(doc), wait)) ?? expansion.latestCounts(doc.uri) ?? [];
+    }
+    // The simulated schedule's runs a day, when an answer for this version came (the schedule lens asks for it):
+    // a hover never starts a simulation (seconds of work for a large mesh).
+    const schedule = target?.kind === 'tasks' ? expansion.scheduleSettled(doc) : undefined;
+    let result = variable ? expansion.settled(doc) : undefined;
+    if (variable && !result) result = await withTimeout(expansion.firstCombinations(doc), HOVER_EXPANSION_WAIT_MS);
+    return { tasks, combinations: result?.combinations ?? [], schedule };
+  };
+
+  connection.onDocumentSymbol((params, token) =>
+    runSafe(log, 'documentSymbol', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      return m ? documentSymbols(m.model).map((s) => toDocumentSymbol(m.doc, s)) : [];
+    }),
+  );
+
+  connection.onCodeAction((params, token) =>
+    runSafe<CodeAction[]>(log, 'codeAction', [], token, () => {
+      // Asked on every cursor move: without one of our diagnostics there is nothing to fix and nothing to parse.
+      if (!params.context.diagnostics.some((diag) => diag.source === 'psconfig')) return [];
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const out: CodeAction[] = [];
+      for (const diag of params.context.diagnostics) {
+        if (diag.source !== 'psconfig') continue;
+        if ((diag.data as { kind?: unknown } | undefined)?.kind === 'translate-meshconfig') {
+          const isOpen = (uri: string): boolean => documents.get(uri) !== undefined;
+          out.push(...meshConfigActions(m.doc, m.model.parsed, diag, ctx.client.files, isOpen));
+          continue;
+        }
+        const start = m.doc.offsetAt(diag.range.start);
+        const end = m.doc.offsetAt(diag.range.end);
+        for (const fix of quickFixes(m.model, {
+          start,
+          end,
+          code: typeof diag.code === 'string' ? diag.code : undefined,
+          data: diag.data,
+        })) {
+          out.push({
+            title: fix.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diag],
+            isPreferred: fix.isPreferred,
+            edit: { changes: { [m.doc.uri]: edits(m.doc, fix.edits) } },
+          });
+        }
+      }
+      const published = ctx.publisher.published(m.doc.uri, m.doc.version);
+      out.push(...migrationCodeActions(m.doc, m.model, params.context.diagnostics, published));
+      return out;
+    }),
+  );
+
+  connection.onCodeLens((params, token) =>
+    runSafe<CodeLens[]>(log, 'codeLens', [], token, () => {
+      const m = modelOf(params.textDocument.uri);
+      if (!m) return [];
+      const base = { uri: m.doc.uri, version: m.doc.version };
+      // Task lenses are complete when this version's counts are known (VS Code asks for lenses again each time the
+      // editor gains focus): a lens sent complete needs no resolve, and VS Code's clickable links of the lenses it
+      // replaces stay stale only until the resolve round ends (a click then says "Actual command not found").
+      // The schedule lens likewise, once an answer of this version brought the runs a day.
+      const counts = expansion.settledCounts(m.doc);
+      const schedule = expansion.scheduleSettled(m.doc);
+      const lenses: CodeLens[] = [];
+      for (const l of taskLenses(m.model)) {
+        const range = toRange(m.doc, l.start, l.end);
+        lenses.push(
+          counts
+            ? { range, command: taskLensCommand(m.doc.uri, l.task, counts) }
+            : { range, data: { ...base, kind: 'task', task: l.task } satisfies LensData },
+        );
+        lenses.push(
+          schedule
+            ? { range, command: scheduleLensCommand(m.doc.uri, l.task, schedule) }
+            : { range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData },
+        );
+      }
+      // The dashboard lens needs nothing from an expansion: its command is complete now.
+      for (const l of dashboardLenses(m.model)) {
+        const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          command: { title: l.title, command: ServerCommands.showDashboard, arguments: [args] },
+        });
+      }
+      // What perfSONAR 5's Grafana agent draws: known from the template alone, complete now; run, it says why.
+      for (const l of grafanaLenses(m.model)) {
+        const args: ShowTasksArgs = { uri: m.doc.uri, task: l.task };
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          command: { title: l.title, command: ServerCommands.showGrafana, arguments: [args] },
+        });
+      }
+      // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
+      for (const l of archiveLenses(m.model))
+        lenses.push({
+          range: toRange(m.doc, l.start, l.end),
+          data: { ...base, kind: 'archive', archive: l.archive } satisfies LensData,
+        });
+      return lenses;
+    }),
+  );
+
+  const refreshLenses = lensRefresher(ctx);
+  connection.onCodeLensResolve((lens, token) =>
+    runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
+      const data = lens.data as LensData | undefined;
+      if (!data) return lens; // listed complete (the dashboard lens)
+      const doc = documents.get(data.uri);
+      const m = modelOf(data.uri);
+      if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
+      if (data.kind === 'task') {
+        return { ...lens, command: taskLensCommand(data.uri, data.task, await expansion.counts(doc)) };
+      }
+      if (data.kind === 'schedule') {
+        // The simulation takes seconds on a large mesh and gives way to requests in the worker. VS Code keeps drawing the links of the
+        // lenses it is replacing until every lens of its resolve round is back, and those links' commands are
+        // already released (a click on the line's Dashboard lens then does nothing): so the wait is bounded, the
+        // lens says the simulation is running, and the client is asked for lenses again once it is done.
+        const pending = expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
+        const r = await withTimeout(pending, ctx.options.scheduleLensWaitMs);
+        if (!r) {
+          void pending.then(refreshLenses, () => undefined);
+          return { ...lens, command: scheduleLensCommand(data.uri, data.task, [], 'simulating…') };
+        }
+        // Stopped by an edit: the client asks for the new version's lenses.
+        if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
+        return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
+      }
+      const result = await expansion.firstCombinations(doc).catch(() => undefined);
+      const facts: ExpansionFacts | undefined =
+        result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
+      if (m.model.parsed.tree.released) return { ...lens, command: { title: '(outdated)', command: '' } };
+      const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
+      if (!found)
+        return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
+      const args: ArchiveExplorerArgs = found.args;
+      return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
+    }),
+  );
+}
+
+/** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */
+function scheduleLensCommand(uri: string, task: string, schedule: ScheduleTemplateTask[], error?: string): Command {
+  const args: OpenScheduleArgs = { uri, task };
+  return { title: scheduleLensTitle(task, schedule, error), command: ServerCommands.showSchedule, arguments: [args] };
+}
+
+/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
+function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
+  const args: ShowTasksArgs = { uri, task };
+  return {
+    title: taskLensTitle(task, { tasks: counts, combinations: [] }),
+    command: ServerCommands.showTasks,
+    arguments: [args],
+  };
+}
+
+/** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */
+const convertedItems = new WeakMap<object, Map<string, CompletionItem[]>>();
+
+function reusedItems(
+  reuse: { source: object; quoted: boolean },
+  lazy: boolean,
+  convert: () => CompletionItem[],
+): CompletionItem[] {
+  let perSource = convertedItems.get(reuse.source);
+  if (!perSource) convertedItems.set(reuse.source, (perSource = new Map()));
+  const key = `${reuse.quoted}|${lazy}`;
+  let items = perSource.get(key);
+  if (!items) perSource.set(key, (items = convert()));
+  return items;
+}
+
+function toLspItems(
+  doc: TextDocument,
+  navItems: NavCompletionItem[],
+  shared: boolean,
+  lazy: boolean,
+): CompletionItem[] {
+  return navItems.map((i) => {
+    const item: CompletionItem = { label: i.label, kind: completionKind(i.kind) };
+    if (shared) {
+      if (i.insertText !== i.label) item.textEditText = i.insertText;
+    } else item.textEdit = { range: toRange(doc, i.replaceStart, i.replaceEnd), newText: i.insertText };
+    if (i.insertText !== i.label) item.filterText = i.insertText;
+    if (i.detail && !lazy) item.detail = i.detail;
+    if (i.documentation) item.documentation = { kind: 'markdown', value: i.documentation };
+    // A lazy list's default order is the label order: sortText only for the names sorted last.
+    if (i.sortText && !(lazy && i.sortText === `0${i.label}`)) item.sortText = i.sortText;
+    return item;
+  });
+}
+
+/** One `workspace/codeLens/refresh` for the simulations that settle together (a burst of lenses waited for them). */
+function lensRefresher(ctx: ServerContext): () => void {
+  let queued = false;
+  return () => {
+    if (queued || !ctx.client.lensRefresh) return;
+    queued = true;
+    setTimeout(() => {
+      queued = false;
+      ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    }, 100);
+  };
+}
+
+/** How long a hover waits for figures it would like to show before answering without them. */
+const HOVER_COUNTS_WAIT_MS = 500;
+/** How long it waits for the current version's counts when an earlier version's are there to show. */
+const HOVER_COUNTS_FRESH_MS = 30;
+const HOVER_EXPANSION_WAIT_MS = 1500;
+
+function insideVariable(text: string, offset: number): boolean {
+  const open = text.lastIndexOf('{%', offset);
+  if (open < 0 || offset - open > 4000) return false;
+  const close = text.indexOf('%}', open);
+  return close >= offset - 2 && !text.slice(open, offset).includes('\n');
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+}
