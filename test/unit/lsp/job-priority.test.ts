@@ -1,4 +1,4 @@
-// The worker's two priorities (server/src/lsp/job-priority.ts): background work's pause holds it while a request is
+// The worker's two priorities (server/src/lsp/worker/job-priority.ts): background work's pause holds it while a request is
 // in flight, and lets it go on once every request has settled.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

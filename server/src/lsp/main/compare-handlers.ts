@@ -1,5 +1,5 @@
 // psconfig/compareTasks and psconfig/compareTaskJson: the editor's task comparison (client/src/compare). The work
-// runs where the engine runs (task-comparison.ts, in the worker); here the document is found (an open one's current
+// runs where the engine runs (worker/task-comparison.ts); here the document is found (an open one's current
 // text, else the file on disk) and a comparison superseded by an edit is asked again on the newer text.
 import { ResponseError, ErrorCodes } from 'vscode-languageserver/node';
 import {

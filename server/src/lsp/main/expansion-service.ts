@@ -1,6 +1,6 @@
 // Expansion of the current document text, for the ExpandTasks request, archive code lenses and hovers.
 // One engine run per (uri, version, settings) serves them all: where the engine runs (the worker) the full
-// expansion is kept and agent-filtered or limited requests are cut from it (expansion-shared.ts); here the full
+// expansion is kept and agent-filtered or limited requests are cut from it (worker/expansion-shared.ts); here the full
 // result is cached for lenses and hovers. Identical requests in flight share one answer; runs superseded by a
 // newer version of the document are cancelled.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -178,7 +178,7 @@ export class ExpansionService {
 
   /**
    * A filtered request, shared by identical requests in flight. Where the engine runs it is cut from the full
-   * expansion of this version when exact (expansion-shared.ts); a run of its own is cancelled when nobody waits.
+   * expansion of this version when exact (worker/expansion-shared.ts); a run of its own is cancelled when nobody waits.
    */
   private directRun(
     doc: TextDocument,

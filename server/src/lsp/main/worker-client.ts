@@ -56,7 +56,7 @@ function collectAfterRetiring(log: Logger, idleMs: number): void {
 const JOB_LIMIT_MS = 60_000;
 /**
  * Schedule jobs wait for the expansion, then simulate (at most SCHEDULE_LIMIT_MS) and re-simulate fixes, both in
- * slices that wait while requests run (job-priority.ts). So a schedule job past this limit is not taken for a stuck
+ * slices that wait while requests run (worker/job-priority.ts). So a schedule job past this limit is not taken for a stuck
  * worker while the worker answered something within it (the schedule then waits behind requests); only up to
  * SCHEDULE_JOB_CEILING_MS in all.
  */
@@ -78,7 +78,7 @@ export interface JobLimits {
  * the thread gives all of it back to the system at once; a live-heap figure cannot show that, resident size can
  * (after 1,000 fuzzed templates: 108 -> 574 MB resident, while the live heaps were small). The cost is a cold
  * worker for the open documents' next check.
- * The simulated schedules (schedule-shared.ts) do not hold the worker: a simulation in progress is a pending job
+ * The simulated schedules (worker/schedule-shared.ts) do not hold the worker: a simulation in progress is a pending job
  * (no retiring then), and a finished one is a function of the version's text and settings, made again by the next
  * psconfig/schedule request (the timeline's reload, a lens). What the editor shows between requests lives on the
  * main thread: the published diagnostics with their quick fixes, and the runs a day for hovers and lenses

@@ -1,4 +1,4 @@
-// The background worker's heap settings (background-worker.ts). The diagnostics benchmark starts its worker with
+// The background worker's heap settings (worker-client.ts starts the worker with them). The diagnostics benchmark starts its worker with
 // the same settings, so that it measures what the server runs.
 //
 // Checking a 1.6 MB template allocates 12-15 MB of short-lived objects (the tree's views, the symbol index, the

@@ -23,7 +23,7 @@ type Handlers = { [K in JobName]: (arg: JobArg<K>) => JobAnswer<K> | Promise<Job
 
 export class JobDispatcher {
   private readonly expansions = new SharedExpansions();
-  readonly priority = new JobPriority();
+  private readonly priority = new JobPriority();
   private readonly schedules = new SharedSchedules(this.expansions, this.priority.pause);
   private readonly comparisons = new TaskComparisons(this.expansions);
 
