@@ -1,8 +1,9 @@
 // The language server's state on the main thread, made once per connection and handed to every group of handlers
-// (lifecycle-, document-, expansion-, command-, compare-, navigation-handlers.ts): the open documents and their parse
-// cache, the client's capabilities and settings, the worker's client, and the services built on them.
+// (lifecycle-, document-, expansion-, command-, compare-, navigation-, lens-handlers.ts): the open documents and
+// their parse cache, the client's capabilities and settings, the worker's client, and the services built on them.
 import { TextDocuments, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TemplateModel } from '../../template/model';
 import { AnalysisCache } from './analysis';
 import { noClientCapabilities, type ClientCapabilities } from './client-capabilities';
 import { DiagnosticsPublisher } from './diagnostics-publisher';
@@ -113,6 +114,14 @@ export function createContext(connection: Connection, options: ServerOptions): S
     templateChanges: new TemplateChanges(connection, options.diagnosticsDelayMs),
     lastTouched: undefined,
   };
+}
+
+/** An open document and its model (none when it is not open, or too large to analyse). */
+export function openModel(ctx: ServerContext, uri: string): { doc: TextDocument; model: TemplateModel } | undefined {
+  const doc = ctx.documents.get(uri);
+  if (!doc) return undefined;
+  const model = ctx.cache.get(doc).model;
+  return model ? { doc, model } : undefined;
 }
 
 /**

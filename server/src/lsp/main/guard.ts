@@ -71,3 +71,20 @@ export function guarded(log: Logger, what: string, work: () => void | Promise<vo
     log.error(`${what} failed: ${describe(err)}`);
   }
 }
+
+/** `p`'s value, or undefined when it takes longer than `ms` or fails (a handler answers without it). */
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+}

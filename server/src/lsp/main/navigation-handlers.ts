@@ -1,13 +1,10 @@
-// Navigation handlers (completion, hover, definition, references, rename, symbols, code actions, code lenses): LSP
-// request → pure navigation module on the cached analysis → LSP result.
+// Navigation handlers (completion, hover, definition, references, rename, symbols, code actions): LSP request
+// → pure navigation module on the cached analysis → LSP result.
 import {
   CodeActionKind,
   ResponseError,
-  CodeLensRefreshRequest,
   ErrorCodes,
   type CodeAction,
-  type CodeLens,
-  type Command,
   type CompletionItem,
   type CompletionList,
   type Hover,
@@ -24,22 +21,6 @@ import {
 import { completeInEditedText } from '../../template/navigation/edited-text';
 import { quickFixes } from '../../template/navigation/code-actions';
 import { migrationCodeActions } from './migration-actions';
-import {
-  archiveLenses,
-  dashboardLenses,
-  grafanaLenses,
-  scheduleLensTitle,
-  taskLenses,
-  taskLensTitle,
-  type ArchiveExplorerArgs,
-} from '../../template/navigation/code-lenses';
-import {
-  ServerCommands,
-  type OpenDashboardArgs,
-  type OpenScheduleArgs,
-  type ScheduleTemplateTask,
-  type ShowTasksArgs,
-} from '../../../../common/protocol';
 import { documentSymbols } from '../../template/navigation/document-symbols';
 import { hoverAt, type ExpansionFacts, type TaskFact } from '../../template/navigation/hover';
 import {
@@ -52,9 +33,9 @@ import {
 } from '../../template/navigation/names';
 import type { TemplateModel } from '../../template/model';
 import { completionKind, toDocumentSymbol, toRange } from './to-lsp';
-import { runSafe } from './guard';
+import { runSafe, withTimeout } from './guard';
 import { mergeCompletions, payloadItems } from './completion-merge';
-import type { ServerContext } from './context';
+import { openModel, type ServerContext } from './context';
 import { meshConfigActions } from './meshconfig-actions';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
@@ -69,12 +50,6 @@ interface ResolveData {
   kind: NavCompletionItem['kind'];
 }
 
-/** Lens data carried from codeLens to codeLens/resolve. */
-type LensData =
-  | { uri: string; version: number; kind: 'task'; task: string }
-  | { uri: string; version: number; kind: 'schedule'; task: string }
-  | { uri: string; version: number; kind: 'archive'; archive: string };
-
 export function registerNavigationHandlers(ctx: ServerContext): void {
   const { connection, documents, cache, log, schema, expansion } = ctx;
   /**
@@ -84,13 +59,7 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
    */
   const EDITED_TEXT_MIN_CHARS = ctx.options.editedTextMinChars;
 
-  /** The document and its model, or undefined when it is not open or too large. */
-  const modelOf = (uri: string): { doc: TextDocument; model: TemplateModel } | undefined => {
-    const doc = documents.get(uri);
-    if (!doc) return undefined;
-    const model = cache.get(doc).model;
-    return model ? { doc, model } : undefined;
-  };
+  const modelOf = (uri: string) => openModel(ctx, uri);
   /** Name completion from the previous parse when the text changed only inside one string (edited-text.ts). */
   const completeFromEdited = (doc: TextDocument, offset: number): NavCompletionResult | undefined => {
     const e = cache.edited(doc);
@@ -296,111 +265,6 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
       return out;
     }),
   );
-
-  connection.onCodeLens((params, token) =>
-    runSafe<CodeLens[]>(log, 'codeLens', [], token, () => {
-      const m = modelOf(params.textDocument.uri);
-      if (!m) return [];
-      const base = { uri: m.doc.uri, version: m.doc.version };
-      // Task lenses are complete when this version's counts are known (VS Code asks for lenses again each time the
-      // editor gains focus): a lens sent complete needs no resolve, and VS Code's clickable links of the lenses it
-      // replaces stay stale only until the resolve round ends (a click then says "Actual command not found").
-      // The schedule lens likewise, once an answer of this version brought the runs a day.
-      const counts = expansion.settledCounts(m.doc);
-      const schedule = expansion.scheduleSettled(m.doc);
-      const lenses: CodeLens[] = [];
-      for (const l of taskLenses(m.model)) {
-        const range = toRange(m.doc, l.start, l.end);
-        lenses.push(
-          counts
-            ? { range, command: taskLensCommand(m.doc.uri, l.task, counts) }
-            : { range, data: { ...base, kind: 'task', task: l.task } satisfies LensData },
-        );
-        lenses.push(
-          schedule
-            ? { range, command: scheduleLensCommand(m.doc.uri, l.task, schedule) }
-            : { range, data: { ...base, kind: 'schedule', task: l.task } satisfies LensData },
-        );
-      }
-      // The dashboard lens needs nothing from an expansion: its command is complete now.
-      for (const l of dashboardLenses(m.model)) {
-        const args: OpenDashboardArgs = { uri: m.doc.uri, task: l.task };
-        lenses.push({
-          range: toRange(m.doc, l.start, l.end),
-          command: { title: l.title, command: ServerCommands.showDashboard, arguments: [args] },
-        });
-      }
-      // What perfSONAR 5's Grafana agent draws: known from the template alone, complete now; run, it says why.
-      for (const l of grafanaLenses(m.model)) {
-        const args: ShowTasksArgs = { uri: m.doc.uri, task: l.task };
-        lenses.push({
-          range: toRange(m.doc, l.start, l.end),
-          command: { title: l.title, command: ServerCommands.showGrafana, arguments: [args] },
-        });
-      }
-      // Archive lenses are listed now (without pair) and completed with the first pair on resolve.
-      for (const l of archiveLenses(m.model))
-        lenses.push({
-          range: toRange(m.doc, l.start, l.end),
-          data: { ...base, kind: 'archive', archive: l.archive } satisfies LensData,
-        });
-      return lenses;
-    }),
-  );
-
-  const refreshLenses = lensRefresher(ctx);
-  connection.onCodeLensResolve((lens, token) =>
-    runSafe<CodeLens>(log, 'codeLens/resolve', { ...lens, command: { title: '', command: '' } }, token, async () => {
-      const data = lens.data as LensData | undefined;
-      if (!data) return lens; // listed complete (the dashboard lens)
-      const doc = documents.get(data.uri);
-      const m = modelOf(data.uri);
-      if (!doc || !m || doc.version !== data.version) return { ...lens, command: { title: '(outdated)', command: '' } };
-      if (data.kind === 'task') {
-        return { ...lens, command: taskLensCommand(data.uri, data.task, await expansion.counts(doc)) };
-      }
-      if (data.kind === 'schedule') {
-        // The simulation takes seconds on a large mesh and gives way to requests in the worker. VS Code keeps drawing the links of the
-        // lenses it is replacing until every lens of its resolve round is back, and those links' commands are
-        // already released (a click on the line's Dashboard lens then does nothing): so the wait is bounded, the
-        // lens says the simulation is running, and the client is asked for lenses again once it is done.
-        const pending = expansion.schedule(doc, { uri: data.uri, noTasks: true }, true, token);
-        const r = await withTimeout(pending, ctx.options.scheduleLensWaitMs);
-        if (!r) {
-          void pending.then(refreshLenses, () => undefined);
-          return { ...lens, command: scheduleLensCommand(data.uri, data.task, [], 'simulating…') };
-        }
-        // Stopped by an edit: the client asks for the new version's lenses.
-        if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
-        return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
-      }
-      const result = await expansion.firstCombinations(doc).catch(() => undefined);
-      const facts: ExpansionFacts | undefined =
-        result && !result.error ? { tasks: [], combinations: result.combinations } : undefined;
-      if (m.model.parsed.tree.released) return { ...lens, command: { title: '(outdated)', command: '' } };
-      const found = archiveLenses(m.model, facts).find((a) => a.archive === data.archive);
-      if (!found)
-        return { ...lens, command: { title: 'Open in Archive Explorer (URL needs an expansion)', command: '' } };
-      const args: ArchiveExplorerArgs = found.args;
-      return { ...lens, command: { title: found.title, command: ServerCommands.openArchive, arguments: [args] } };
-    }),
-  );
-}
-
-/** The schedule lens: runs a day in the simulated schedule, opening the host timeline on the task. */
-function scheduleLensCommand(uri: string, task: string, schedule: ScheduleTemplateTask[], error?: string): Command {
-  const args: OpenScheduleArgs = { uri, task };
-  return { title: scheduleLensTitle(task, schedule, error), command: ServerCommands.showSchedule, arguments: [args] };
-}
-
-/** A task lens's command: its counts as the title, the server's Show Tasks command on click. */
-function taskLensCommand(uri: string, task: string, counts: TaskFact[]): Command {
-  const args: ShowTasksArgs = { uri, task };
-  return {
-    title: taskLensTitle(task, { tasks: counts, combinations: [] }),
-    command: ServerCommands.showTasks,
-    arguments: [args],
-  };
 }
 
 /** LSP items converted from a cached candidate list (see NavCompletionResult.reuse), per quoting and laziness. */
@@ -439,19 +303,6 @@ function toLspItems(
   });
 }
 
-/** One `workspace/codeLens/refresh` for the simulations that settle together (a burst of lenses waited for them). */
-function lensRefresher(ctx: ServerContext): () => void {
-  let queued = false;
-  return () => {
-    if (queued || !ctx.client.lensRefresh) return;
-    queued = true;
-    setTimeout(() => {
-      queued = false;
-      ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-    }, 100);
-  };
-}
-
 /** How long a hover waits for figures it would like to show before answering without them. */
 const HOVER_COUNTS_WAIT_MS = 500;
 /** How long it waits for the current version's counts when an earlier version's are there to show. */
@@ -463,20 +314,4 @@ function insideVariable(text: string, offset: number): boolean {
   if (open < 0 || offset - open > 4000) return false;
   const close = text.indexOf('%}', open);
   return close >= offset - 2 && !text.slice(open, offset).includes('\n');
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
 }

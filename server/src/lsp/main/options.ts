@@ -17,7 +17,7 @@ export interface ServerOptions {
   defaultJqPath: string | undefined;
   /** After a document is closed, the worker is retired once idle this long (worker-client.ts). */
   workerIdleRetireMs: number;
-  /** How long a schedule lens's resolve waits for the simulation before it says "simulating…" (navigation-handlers.ts). */
+  /** How long a schedule lens's resolve waits for the simulation before it says "simulating…" (lens-handlers.ts). */
   scheduleLensWaitMs: number;
 }
 

@@ -9,6 +9,7 @@ import { registerCompareHandlers } from './compare-handlers';
 import { createContext } from './context';
 import { registerDocumentHandlers } from './document-handlers';
 import { registerExpansionHandlers } from './expansion-handlers';
+import { registerLensHandlers } from './lens-handlers';
 import { registerLifecycleHandlers } from './lifecycle-handlers';
 import { registerNavigationHandlers } from './navigation-handlers';
 import { DEFAULT_SERVER_OPTIONS, type ServerOptions } from './options';
@@ -28,6 +29,7 @@ export function startServer(connection: Connection, options: ServerOptions = DEF
   const lensCommands = registerCommandHandlers(ctx, requests);
   registerCompareHandlers(ctx);
   registerNavigationHandlers(ctx);
+  registerLensHandlers(ctx);
 
   connection.onShutdown(() => {
     lensCommands.dispose();

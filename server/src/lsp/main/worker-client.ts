@@ -56,8 +56,8 @@ function collectAfterRetiring(log: Logger, idleMs: number): void {
 const JOB_LIMIT_MS = 60_000;
 /**
  * Schedule jobs wait for the expansion, then simulate (at most SCHEDULE_LIMIT_MS) and re-simulate fixes, both in
- * slices that wait while requests run (worker/job-priority.ts). So a schedule job past this limit is not taken for a stuck
- * worker while the worker answered something within it (the schedule then waits behind requests); only up to
+ * slices that wait while requests run (worker/job-priority.ts). So a schedule job past this limit is not taken for a
+ * stuck worker while the worker answered something within it (the schedule then waits behind requests); only up to
  * SCHEDULE_JOB_CEILING_MS in all.
  */
 const SCHEDULE_JOB_LIMIT_MS = 150_000;

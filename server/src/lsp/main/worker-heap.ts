@@ -1,5 +1,5 @@
-// The background worker's heap settings (worker-client.ts starts the worker with them). The diagnostics benchmark starts its worker with
-// the same settings, so that it measures what the server runs.
+// The background worker's heap settings (worker-client.ts starts the worker with them). The diagnostics benchmark
+// starts its worker with the same settings, so that it measures what the server runs.
 //
 // Checking a 1.6 MB template allocates 12-15 MB of short-lived objects (the tree's views, the symbol index, the
 // model, variable scans). With V8's default young generation a collection falls in the middle of nearly every
