@@ -1,5 +1,5 @@
 // validateTemplate beside JSON.parse in a worker thread started with the server's worker heap settings
-// (server/src/lsp/worker-heap.ts), where the server runs its diagnostics. Started by diagnostics.bench.ts, which
+// (server/src/lsp/main/worker-heap.ts), where the server runs its diagnostics. Started by diagnostics.bench.ts, which
 // prints what it posts back.
 import { parentPort } from 'node:worker_threads';
 import { validateTemplate } from '../server/src/template/diagnostics';

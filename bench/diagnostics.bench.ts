@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { LspClient } from '../test/lsp/lsp-client';
-import { WORKER_RESOURCE_LIMITS } from '../server/src/lsp/worker-heap';
+import { WORKER_RESOURCE_LIMITS } from '../server/src/lsp/main';
 import type { WorkerFigures } from './diagnostics-worker';
 import { validateTemplate } from '../server/src/template/diagnostics';
 import { buildModel } from '../server/src/template/model';

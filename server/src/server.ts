@@ -1,8 +1,8 @@
 // Entry point of the language server: `node dist/server.js --stdio` (or --node-ipc when started by the client).
 // The only place that reads the process environment; the same bundle also runs as the background worker thread.
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { isBackgroundWorker, serveBackgroundJobs } from './lsp/background-worker';
-import { consoleLogger, DEFAULT_SERVER_OPTIONS, startServer, type ServerOptions } from './lsp/start';
+import { isBackgroundWorker, serveBackgroundJobs } from './lsp/worker';
+import { consoleLogger, DEFAULT_SERVER_OPTIONS, startServer, type ServerOptions } from './lsp/main';
 
 /** A positive number from the environment, else the default. */
 function envNumber(name: string, fallback: number): number {

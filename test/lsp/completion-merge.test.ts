@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletionItem } from 'vscode-languageserver-protocol';
-import { mergeCompletions } from '../../server/src/lsp/completion-merge';
+import { mergeCompletions } from '../../server/src/lsp/main';
 
 test('ours first, theirs after without the labels we already offer (quoted or not)', () => {
   const ours: CompletionItem[] = [

@@ -3,9 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { BackgroundRunner } from '../../server/src/lsp/background-worker';
-import { ExpansionService, type Cancellable } from '../../server/src/lsp/expansion-service';
-import type { Logger } from '../../server/src/lsp/guard';
+import { BackgroundRunner, ExpansionService, type Cancellable, type Logger } from '../../server/src/lsp/main';
 import { exampleText, exampleUri } from './lsp-client';
 
 const logged: string[] = [];

@@ -7,7 +7,7 @@ import {} from 'node:fs';
 import type { ExpandTasksParams, ExpandTasksResult } from '../../common/protocol';
 import { ExpandTasksRequest } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
-import { sliceExpansion } from '../../server/src/lsp/expansion-slice';
+import { sliceExpansion } from '../../server/src/lsp/worker';
 import { LspClient, serverForSuite, exampleText, exampleUri } from './lsp-client';
 import { exampleFiles } from '../fixtures';
 

@@ -1,6 +1,6 @@
-// The schedule lens's bounded wait (server/src/lsp/features.ts): VS Code keeps drawing the old links of a line's lenses
-// (their commands already released) until every lens of its resolve round is back, so a schedule lens does not wait
-// for a long simulation. With the wait set to 1 ms, the lens says "simulating…"; once the simulation is done the
+// The schedule lens's bounded wait (server/src/lsp/main/lens-handlers.ts): VS Code keeps drawing the old links of a
+// line's lenses (their commands already released) until every lens of its resolve round is back, so a schedule lens
+// does not wait for a long simulation. With the wait set to 1 ms, the lens says "simulating…"; once the simulation is done the
 // server asks the client for lenses again (workspace/codeLens/refresh), and the new round has the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // Client settings → ServerSettings: the flat shape the extension sends and VS Code's nested view of `psconfig`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectiveJqPath, jqConfigOf, toServerSettings } from '../../server/src/lsp/settings';
+import { effectiveJqPath, jqConfigOf, toServerSettings } from '../../server/src/lsp/main';
 
 test('flat ServerSettings pass through', () => {
   assert.deepEqual(toServerSettings({ jqPath: '/opt/jq', includesAllowRemote: true, agentAddresses: ['a.net', ''] }), {

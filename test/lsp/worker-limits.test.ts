@@ -1,11 +1,10 @@
-// The worker's job limits (server/src/lsp/background-worker.ts) with a real worker thread (the bundle's): a job
+// The worker's job limits (server/src/lsp/main/worker-client.ts) with a real worker thread (the bundle's): a job
 // past its limit restarts the worker, but a schedule job past its limit while the worker keeps answering other jobs
 // is waiting behind them (job-priority.ts), not stuck, and is left to finish.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BackgroundRunner, CancelFlag } from '../../server/src/lsp/background-worker';
-import type { EngineInput } from '../../server/src/lsp/expansion-engine';
-import type { Logger } from '../../server/src/lsp/guard';
+import { BackgroundRunner, type Logger } from '../../server/src/lsp/main';
+import { CancelFlag, type EngineInput } from '../../server/src/lsp/shared';
 import { commandLineScope } from '../../server/src/template/includes/scope';
 import { serverJs } from './lsp-client';
 
@@ -47,7 +46,10 @@ test('a schedule job past its limit, the worker silent all along (simulating), r
   const r = runner(logged);
   try {
     const uri = 'file:///tmp/limits/silent.json';
-    await assert.rejects(r.schedule(input(uri), { uri, noTasks: true }, new CancelFlag()), /timed out/);
+    await assert.rejects(
+      r.send('schedule', { input: input(uri), params: { uri, noTasks: true }, cancel: new CancelFlag().buffer }),
+      /timed out/,
+    );
     assert.equal(r.restarts, 1);
     assert.match(logged.join('\n'), /background schedule took over \d+ ms; restarting the worker/);
   } finally {
@@ -62,13 +64,15 @@ test('a schedule job past its limit while the worker answers other jobs is left 
     let done = false;
     const started = Date.now();
     const uri = 'file:///tmp/limits/busy.json';
-    const simulated = r.schedule(input(uri), { uri, noTasks: true }, new CancelFlag()).finally(() => {
-      done = true;
-    });
+    const simulated = r
+      .send('schedule', { input: input(uri), params: { uri, noTasks: true }, cancel: new CancelFlag().buffer })
+      .finally(() => {
+        done = true;
+      });
     // Requests meanwhile (task counts, as the lenses ask): the worker answers them between the schedule's slices.
     let answered = 0;
     while (!done) {
-      await r.counts(text);
+      await r.send('counts', { text });
       answered++;
       await new Promise((res) => setTimeout(res, 50));
     }

@@ -1,4 +1,4 @@
-// On Linux the checks' worker thread runs below the main thread's priority (background-worker.ts), so a check does
+// On Linux the checks' worker thread runs below the main thread's priority (server/src/lsp/worker/thread.ts), so a check does
 // not take the CPU the next request needs. Read from /proc: the main thread keeps the process's nice value, one
 // other thread (the worker) has 5 more.
 import { test } from 'node:test';

@@ -84,7 +84,7 @@ test('package.json declares limited support for untrusted workspaces and machine
 });
 
 test('psconfig.archives.ipAllowedHosts: declared in package.json, forwarded as ipAllowedHosts (blanks dropped), and read back by the server in both shapes', async () => {
-  const { toServerSettings } = await import('../../../server/src/lsp/settings');
+  const { toServerSettings } = await import('../../../server/src/lsp/main');
   const { SERVER_SETTING_KEYS } = await import('../../../client/src/language/server-settings');
   const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { type?: string }> } };

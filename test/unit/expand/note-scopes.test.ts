@@ -1,5 +1,5 @@
 // Each expansion note says what it depends on (scope), so an agent-filtered slice of a full expansion
-// (server/src/lsp/expansion-slice.ts) can tell which notes follow the combinations it keeps.
+// (server/src/lsp/worker/expansion-slice.ts) can tell which notes follow the combinations it keeps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addrs, expand, sel, template } from './helpers';

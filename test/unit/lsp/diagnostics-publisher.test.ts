@@ -6,8 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Connection, PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { BackgroundRunner, CancelFlag, DiagnosticsOutcome } from '../../../server/src/lsp/background-worker';
-import { DiagnosticsPublisher } from '../../../server/src/lsp/diagnostics-publisher';
+import { DiagnosticsPublisher } from '../../../server/src/lsp/main';
+import {
+  CancelFlag,
+  type DiagnosticsJob,
+  type DiagnosticsOutcome,
+  type ScheduleDiagnosticsOutcome,
+} from '../../../server/src/lsp/shared';
 import type { TemplateDiagnostic } from '../../../server/src/template/rules/diagnostic';
 
 interface Deferred<T> {
@@ -31,20 +36,23 @@ const problem = (code: TemplateDiagnostic['code']): TemplateDiagnostic => ({
 /** Timers of 0 ms (the publisher's delay here) and what they start have run. */
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
-const outcome = (diagnostics: TemplateDiagnostic[], cancelled = false): DiagnosticsOutcome => ({
-  diagnostics,
-  omitted: { error: 0, warning: 0, information: 0, hint: 0 },
-  includePaths: [],
-  ...(cancelled ? { cancelled: true } : {}),
-  later: Promise.resolve([]),
-});
+const outcome = (diagnostics: TemplateDiagnostic[], cancelled = false): DiagnosticsOutcome =>
+  cancelled
+    ? { kind: 'cancelled' }
+    : {
+        kind: 'checked',
+        diagnostics,
+        omitted: { error: 0, warning: 0, information: 0, hint: 0 },
+        includePaths: [],
+        later: Promise.resolve([]),
+      };
 
 /** A publisher over one open document; each pass (and each schedule step) waits for the test to end it. */
 function setup() {
   const doc = TextDocument.create('file:///t/main.psconfig.json', 'psconfig', 1, '{}');
   const published: PublishDiagnosticsParams[] = [];
   const passes: { cancel: CancelFlag; end: Deferred<DiagnosticsOutcome> }[] = [];
-  const schedules: { cancel: CancelFlag; end: Deferred<TemplateDiagnostic[] | 'cancelled'> }[] = [];
+  const schedules: { cancel: CancelFlag; end: Deferred<ScheduleDiagnosticsOutcome> }[] = [];
   /** Waiters for a condition, looked at again each time the publisher calls out. */
   const waiting: { ready: () => boolean; go: () => void }[] = [];
   const when = (ready: () => boolean): Promise<void> =>
@@ -58,14 +66,15 @@ function setup() {
       tick();
     },
   } as unknown as Connection;
+  // The worker's client: only the diagnostics job is sent (the schedule's findings come through the hook below).
   const runner = {
-    diagnostics: (_t: string, _jq: unknown, _s: unknown, cancel: CancelFlag) => {
+    send: (_job: 'diagnostics', arg: DiagnosticsJob) => {
       const end = deferred<DiagnosticsOutcome>();
-      passes.push({ cancel, end });
+      passes.push({ cancel: new CancelFlag(arg.cancel), end });
       tick();
       return end.promise;
     },
-  } as unknown as BackgroundRunner;
+  } as never;
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const publisher = new DiagnosticsPublisher(
     connection,
@@ -78,7 +87,7 @@ function setup() {
     { scopeFor: () => ({ remote: 'untrusted' }) as never, record: () => false },
     () => undefined,
     (_doc, cancel) => {
-      const end = deferred<TemplateDiagnostic[] | 'cancelled'>();
+      const end = deferred<ScheduleDiagnosticsOutcome>();
       schedules.push({ cancel, end });
       tick();
       return end.promise;
@@ -94,10 +103,10 @@ test(
   { timeout: 30_000 },
   async () => {
     const s = setup();
-    s.publisher.schedule(s.doc);
+    s.publisher.queuePass(s.doc);
     await s.when(() => s.passes.length === 1);
     // The included file changes while the first pass runs: that pass is cancelled, and the next one waits for it.
-    s.publisher.schedule(s.doc);
+    s.publisher.queuePass(s.doc);
     assert.ok(s.passes[0].cancel.cancelled);
     await settle();
     assert.equal(s.passes.length, 1, 'one pass per document at a time');
@@ -116,21 +125,21 @@ test(
   { timeout: 30_000 },
   async () => {
     const s = setup();
-    s.publisher.schedule(s.doc);
+    s.publisher.queuePass(s.doc);
     await s.when(() => s.passes.length === 1);
     s.passes[0].end.resolve(outcome([]));
     await s.when(() => s.schedules.length === 1);
     assert.deepEqual(s.codesOf(s.published[0]), []);
     // The included file changes during the simulation: the next pass publishes the error the change made…
-    s.publisher.schedule(s.doc);
+    s.publisher.queuePass(s.doc);
     assert.ok(s.schedules[0].cancel.cancelled, 'the simulation of the stale pass is told to stop');
     await s.when(() => s.passes.length === 2);
     s.passes[1].end.resolve(outcome([problem('psconfig/unknown-test')]));
     await s.when(() => s.published.length === 2);
     // …and the stale simulation, ending with findings anyway (it was done before it looked at its flag), is dropped.
-    s.schedules[0].end.resolve([problem('psconfig/schedule-runs-lost')]);
+    s.schedules[0].end.resolve({ kind: 'found', diagnostics: [problem('psconfig/schedule-runs-lost')] });
     await s.when(() => s.schedules.length === 2);
-    s.schedules[1].end.resolve([]);
+    s.schedules[1].end.resolve({ kind: 'found', diagnostics: [] });
     await settle();
     assert.equal(s.published.length, 2, s.published.map((p) => s.codesOf(p).join(',')).join(' | '));
     assert.deepEqual(s.codesOf(s.published[1]), ['psconfig/unknown-test']);

@@ -1,8 +1,8 @@
-// The worker's two priorities (server/src/lsp/job-priority.ts): background work's pause holds it while a request is
+// The worker's two priorities (server/src/lsp/worker/job-priority.ts): background work's pause holds it while a request is
 // in flight, and lets it go on once every request has settled.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JobPriority } from '../../../server/src/lsp/job-priority';
+import { JobPriority } from '../../../server/src/lsp/worker';
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 

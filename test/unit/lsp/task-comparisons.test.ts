@@ -1,12 +1,10 @@
-// Where the editor's comparisons run (server/src/lsp/task-comparison.ts), through the language server's expansion
+// Where the editor's comparisons run (server/src/lsp/worker/task-comparison.ts), through the language server's expansion
 // service with its runner in this thread (no worker): the base text's expansion is kept across edits (the status bar
 // compares every new version with the same HEAD text), and goes when the document closes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { BackgroundRunner } from '../../../server/src/lsp/background-worker';
-import { ExpansionService } from '../../../server/src/lsp/expansion-service';
-import type { Logger } from '../../../server/src/lsp/guard';
+import { BackgroundRunner, ExpansionService, type Logger } from '../../../server/src/lsp/main';
 import { meshTemplate } from '../../generated-templates';
 
 const uri = 'file:///tmp/psconfig-comparisons/mesh.json';
@@ -20,7 +18,7 @@ test('an edit keeps the base: the next comparison with the same HEAD text expand
   // The mesh's reference runs jq.
   const svc = new ExpansionService(() => ({ jqPath: process.env.JQ_PATH ?? '/usr/bin/jq' }), runner);
   const compare = async (doc: TextDocument, summaryOnly: boolean, b = base) =>
-    runner.compare(await svc.engineInput(doc, true), b, summaryOnly);
+    runner.send('compare', { input: await svc.engineInput(doc, true), base: b, summaryOnly });
 
   const v1 = TextDocument.create(uri, 'psconfig', 1, five);
   const first = await compare(v1, false);
@@ -30,7 +28,14 @@ test('an edit keeps the base: the next comparison with the same HEAD text expand
 
   // The edit, as the server reports it: the kept comparison goes (its tree is stale), the base stays.
   svc.documentChanged(uri, 2);
-  const stale = await runner.compareTaskJson({ uri, id: first.id, side: 'new', agent: '', task: '', addresses: [] });
+  const stale = await runner.send('compareTask', {
+    uri,
+    id: first.id,
+    side: 'new',
+    agent: '',
+    task: '',
+    addresses: [],
+  });
   assert.match(stale.error ?? '', /no longer kept/);
   const v2 = TextDocument.create(uri, 'psconfig', 2, five + '\n');
   const after = await compare(v2, true);

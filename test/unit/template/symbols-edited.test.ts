@@ -171,7 +171,7 @@ test('typing a task character by character: each version from the previous one (
   for (let i = 0; i < typed.length; i++) {
     const o = at + i;
     const what = `typed ${JSON.stringify(typed.slice(0, i + 1))}`;
-    // As the parse cache does (lsp/analysis.ts): a broken re-parse is not built on.
+    // As the parse cache does (lsp/main/analysis.ts): a broken re-parse is not built on.
     const next = v.parsed.approximate ? undefined : step(v, o, o, typed[i], what);
     if (next?.index instanceof EditedSymbolIndex) edited++;
     v = next ?? fresh(v.parsed.text.slice(0, o) + typed[i] + v.parsed.text.slice(o));

@@ -1,0 +1,73 @@
+// The one place the server asks for a template's diagnostics (the rules live in server/src/template).
+import type { TemplateDiagnostic } from '../../template/rules/diagnostic';
+import {
+  ChecksCancelled,
+  checkJqExpressions,
+  validateTemplateWithIncludes,
+  type CheckSettings,
+  type ValidationResult,
+} from '../../template/diagnostics';
+import { jqRunnerFor, type JqConfig } from '../../template/jq/config';
+import { policyFor, type IncludeScope } from '../../template/includes/scope';
+import { capDiagnostics, type SeverityCounts } from '../../template/diagnostic-cap';
+import { applySeverityOverrides, type SeverityOverrides } from '../../template/severity-overrides';
+
+/** A pass stopped because `isCancelled` said so (nothing to publish: whoever cancelled queues the next pass), or
+ *  what it found. */
+export type DiagnosticsPass =
+  | { kind: 'cancelled' }
+  | {
+      kind: 'checked';
+      /** The worst MAX_DIAGNOSTICS of every problem found (after the user's severity overrides), errors first. */
+      diagnostics: TemplateDiagnostic[];
+      /** Per severity, the problems the cap left out (the publisher's note counts them). */
+      omitted: SeverityCounts;
+      /** Local paths the template's includes name (read or not), for refreshing it when one of them changes. */
+      includePaths: string[];
+      /** Checks that need a process (jq compiling expressions, severity overrides applied), merged into the first
+       *  pass when they finish. Call it once: the parse is released when it finishes. */
+      later: () => Promise<TemplateDiagnostic[]>;
+    };
+
+/**
+ * Includes are read under `scope` before the checks run. `isCancelled`: polled between the checks' passes and
+ * while jq compiles; an edit makes this pass stale, and the rest of it is skipped (its jq processes killed).
+ * The cap is applied here, where every problem is known, after `overrides` (an ignored code frees room, a code
+ * raised to an error is kept first), so only the shown ones cross to the main thread.
+ */
+export async function computeDiagnostics(
+  text: string,
+  jq: JqConfig | undefined,
+  scope: IncludeScope,
+  isCancelled?: () => boolean,
+  overrides?: SeverityOverrides,
+  checks: CheckSettings = {},
+): Promise<DiagnosticsPass> {
+  let result: ValidationResult;
+  try {
+    result = await validateTemplateWithIncludes(text, await policyFor(scope), { ...checks, isCancelled });
+  } catch (err) {
+    if (!(err instanceof ChecksCancelled)) throw err;
+    return { kind: 'cancelled' };
+  }
+  const includePaths: string[] = [];
+  for (const e of result.includes.entries)
+    if (e.outcome.kind === 'local' && e.outcome.target && !includePaths.includes(e.outcome.target))
+      includePaths.push(e.outcome.target);
+  const capped = capDiagnostics(applySeverityOverrides(result.diagnostics, overrides));
+  return {
+    kind: 'checked',
+    diagnostics: capped.shown,
+    omitted: capped.omitted,
+    includePaths,
+    later: async () => {
+      try {
+        const found = await checkJqExpressions(result.model, jqRunnerFor(jq).cancellable(isCancelled));
+        return applySeverityOverrides(found, overrides);
+      } finally {
+        // Nothing reads this parse afterwards: its storage serves the next one (tree.ts).
+        result.parsed.tree.release();
+      }
+    },
+  };
+}
