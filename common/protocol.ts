@@ -166,7 +166,7 @@ export interface ExpandTasksParams {
   /** Agent match addresses; empty or absent means all agents (as `psconfig validate` expands). */
   agentAddresses?: string[];
   /** Stop after this many combinations (the tree view asks for a bounded number). A limited request is a preview:
-   *  its answer also stops before 4 MB of task JSON (server/src/lsp/expansion-slice.ts capAnswer). */
+   *  its answer also stops before 4 MB of task JSON (server/src/lsp/worker/expansion-slice.ts capAnswer). */
   limit?: number;
 }
 

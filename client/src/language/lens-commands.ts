@@ -1,5 +1,5 @@
 // The code lenses in VS Code. The server puts its own commands in every lens (it runs them for editors without this
-// extension: server/src/lsp/lens-commands.ts); here each becomes the extension's richer command, as the lens
+// extension: server/src/lsp/main/lens-commands.ts); here each becomes the extension's richer command, as the lens
 // arrives, so a lens opens the Tasks view, the dashboard panel, the archive explorer or the host timeline and never a
 // text file.
 // Rewriting on arrival rather than intercepting on click keeps what VS Code shows and runs the extension's command
