@@ -156,9 +156,7 @@ test('a click opens the explorer on exactly that measurement and window; the exp
   try {
     const { at, r, d } = await locate(h, 0, (x) => x === 'critical');
     await h.page.mouse.click(at.x, at.y);
-    await h.page.waitForFunction(() => true);
-    const deadline = Date.now() + 10000;
-    while (!h.opened.length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    await h.firstOpened();
     assert.deepEqual(h.opened, [
       {
         url: archive.url,

@@ -174,7 +174,7 @@ test("hover names the run: task, addresses, class, start and end, state and pSch
     assert.ok(t2.includes(`on ${HOSTS.a} · owping`), t2);
     // A click asks the host to show the task in the template.
     await h.page.mouse.click(oat.x, oat.y);
-    for (let i = 0; i < 50 && !h.opened.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await h.firstOpened();
     assert.deepEqual(h.opened, [{ task: 'owd', addresses: [HOSTS.a, HOSTS.b] }]);
     assert.deepEqual(h.problems, []);
   } finally {
