@@ -10,7 +10,7 @@ import { parseTimestamp, readDuration } from '../archive-client/url';
 import { normalisePoints } from '../archive-client/values';
 import { toCsv } from '../archive-client/export-csv';
 import { bulk, explainWriteError, post, register, writeToken, WriteUsageError } from './archive-write';
-import { flag, scanOptions, type CommandOptions } from './options';
+import { flag, scanOptions, wantsHelp, type CommandOptions, type OptionSpec, type ValueOption } from './options';
 
 const USAGE = `usage:
   psconfig-tools archive search URL [--source A] [--destination B] [--measurement-agent M] [--tool-name T]
@@ -41,29 +41,68 @@ interface Parsed {
 
 const WRITES = new Set(['register', 'post', 'bulk']);
 
-const ARCHIVE_OPTIONS: CommandOptions<Parsed> = {
-  options: {
-    '--token-on-reads': flag((p) => p.flags.add('token-on-reads')),
-    '--help': flag((p) => p.flags.add('help')),
-  },
-  positional: (p, arg) => {
-    p.positional.push(arg);
-  },
-  // Every other --name takes a value (each subcommand reads those it knows); a single-dash -x is an argument.
-  unknown: (p, arg, name, value) => {
-    if (!arg.startsWith('--')) {
-      p.positional.push(arg);
-      return;
-    }
-    const v = value();
+/** A value option of archive: each value kept under its name without dashes (a subcommand reads those it knows). */
+const valueOption = (key: string): ValueOption<Parsed> => ({
+  value: (p, v, name) => {
     if (v === undefined) return `${name} needs a value`;
-    const key = name.slice(2);
     p.options.set(key, [...(p.options.get(key) ?? []), v]);
   },
+});
+
+const TIME_OPTIONS = ['time', 'time-start', 'time-end', 'time-range'];
+const KNOWN_SEARCH = [
+  'source',
+  'destination',
+  'measurement-agent',
+  'input-source',
+  'input-destination',
+  'tool-name',
+  'event-type',
+  'summary-type',
+  'summary-window',
+  'dns-match-rule',
+  'subject-type',
+  'metadata-key',
+] as const;
+const ALIASES: Record<string, string> = {
+  agent: 'measurement-agent',
+  tool: 'tool-name',
+  dest: 'destination',
+  src: 'source',
+};
+// `--token` is known only to be refused with its reason (archive-write.ts: a token on the command line shows in the
+// process list).
+const WRITE_OPTIONS = ['token-file', 'token'];
+/** The value options each subcommand reads, besides --timeout and --max-response-mb; any other is unknown. */
+const SUBCOMMAND_OPTIONS: Record<string, readonly string[]> = {
+  search: [...TIME_OPTIONS, 'limit', 'offset', 'format', 'filter', ...KNOWN_SEARCH, ...Object.keys(ALIASES)],
+  get: [...TIME_OPTIONS, 'page-size', 'format'],
+  register: WRITE_OPTIONS,
+  post: [...WRITE_OPTIONS, 'archive', 'ts', 'val'],
+  bulk: [...WRITE_OPTIONS, 'archive'],
 };
 
-function parseArgs(args: string[]): Parsed {
-  const parsed = scanOptions(args, { positional: [], options: new Map(), flags: new Set<string>() }, ARCHIVE_OPTIONS);
+/** The options of `archive SUB` (the scanner refuses any other, as every command does). */
+function archiveOptionsOf(sub: string): CommandOptions<Parsed> {
+  const options: Record<string, OptionSpec<Parsed>> = {
+    '--token-on-reads': flag((p) => p.flags.add('token-on-reads')),
+  };
+  for (const key of ['timeout', 'max-response-mb', ...(SUBCOMMAND_OPTIONS[sub] ?? [])])
+    options[`--${key}`] = valueOption(key);
+  return {
+    options,
+    positional: (p, arg) => {
+      p.positional.push(arg);
+    },
+  };
+}
+
+function parseArgs(sub: string, args: string[]): Parsed {
+  const parsed = scanOptions(
+    args,
+    { positional: [], options: new Map(), flags: new Set<string>() },
+    archiveOptionsOf(sub),
+  );
   if (typeof parsed === 'string') throw new UsageError(parsed);
   return parsed;
 }
@@ -114,27 +153,6 @@ function archiveOptions(p: Parsed, url: string): ArchiveOptions {
     maxResponseBytes: maxMb ? maxMb * 1024 * 1024 : undefined,
   };
 }
-
-const KNOWN_SEARCH = [
-  'source',
-  'destination',
-  'measurement-agent',
-  'input-source',
-  'input-destination',
-  'tool-name',
-  'event-type',
-  'summary-type',
-  'summary-window',
-  'dns-match-rule',
-  'subject-type',
-  'metadata-key',
-] as const;
-const ALIASES: Record<string, string> = {
-  agent: 'measurement-agent',
-  tool: 'tool-name',
-  dest: 'destination',
-  src: 'source',
-};
 
 function searchFilters(p: Parsed): SearchFilters {
   const f: SearchFilters = { ...timeOptions(p), limit: intOption(p, 'limit'), offset: intOption(p, 'offset') };
@@ -223,12 +241,14 @@ async function get(p: Parsed): Promise<number> {
 export async function runArchiveCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   let secret: string | undefined;
+  // Help wins wherever it stands, as in every command (options.ts wantsHelp); no subcommand at all is a usage error.
+  if (sub === undefined || sub === 'help' || wantsHelp(args)) {
+    process.stdout.write(USAGE);
+    return sub === undefined ? 2 : 0;
+  }
   try {
-    const p = parseArgs(rest);
-    if (sub === undefined || sub === 'help' || sub === '--help' || p.flags.has('help')) {
-      process.stdout.write(USAGE);
-      return sub === undefined ? 2 : 0;
-    }
+    if (!Object.hasOwn(SUBCOMMAND_OPTIONS, sub)) throw new UsageError(`unknown archive command: ${sub}`);
+    const p = parseArgs(sub, rest);
     if (sub === 'search') return await search(p);
     if (sub === 'get') return await get(p);
     if (WRITES.has(sub)) {
@@ -242,7 +262,7 @@ export async function runArchiveCommand(args: string[]): Promise<number> {
       const { url: _u, ...options } = archiveOptions(p, p.positional[0] ?? '');
       return await (sub === 'post' ? post : bulk)(p, { ...options, token });
     }
-    throw new UsageError(`unknown archive command: ${sub}`);
+    throw new UsageError(`unknown archive command: ${sub}`); // (not reached: SUBCOMMAND_OPTIONS names them all)
   } catch (err) {
     if (err instanceof UsageError || err instanceof WriteUsageError) {
       process.stderr.write(`psconfig-tools archive: ${err.message}\n\n${USAGE}`);

@@ -13,16 +13,7 @@ import { FIXABLE_CODES, type FixableCode, type LocalhostChoice } from '../server
 import { isLoopbackHost } from '../server/src/template/legacy-variables';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput } from './inputs';
 import { unifiedDiff } from './unified-diff';
-import {
-  flag,
-  ipAllowedHostOption,
-  onePositional,
-  scanOptions,
-  timeoutOption,
-  type CommandOptions,
-  type FlagOption,
-  type Problem,
-} from './options';
+import { commandArgs, flag, ipAllowedHostOption, onePositional, timeoutOption, type CommandOptions } from './options';
 
 const SHORT_CODES = FIXABLE_CODES.map((c) => c.slice('psconfig/'.length));
 
@@ -54,9 +45,6 @@ interface Args {
   timeoutMs: number;
 }
 
-/** -h or --help where it stands: '' (the usage, exit 0) unless a problem came before it. */
-const help: FlagOption<Args> = { flag: () => '' };
-
 const OPTIONS: CommandOptions<Args> = {
   options: {
     '--write': flag((a) => (a.write = true)),
@@ -84,8 +72,6 @@ const OPTIONS: CommandOptions<Args> = {
     },
     '--ip-allowed-host': ipAllowedHostOption(),
     '--timeout': timeoutOption((a, ms) => (a.timeoutMs = ms)),
-    '-h': help,
-    '--help': help,
   },
   positional: onePositional((first, second) => `one TEMPLATE at a time (got ${first} and ${second})`),
   done: (a) => {
@@ -93,10 +79,6 @@ const OPTIONS: CommandOptions<Args> = {
     if (a.write && (a.file === '-' || /^https?:\/\//i.test(a.file))) return '--write needs a file';
   },
 };
-
-function parseArgs(argv: readonly string[]): Args | Problem {
-  return scanOptions(argv, { write: false, ipAllowedHosts: [], timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs }, OPTIONS);
-}
 
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
@@ -121,11 +103,9 @@ function archiveHostProblem(v: string | undefined): string | undefined {
 }
 
 export async function runFixCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(args ? `psconfig-tools fix: ${args}\n\n${USAGE}` : USAGE);
-    return args ? 2 : 0;
-  }
+  const initial: Args = { write: false, ipAllowedHosts: [], timeoutMs: DEFAULT_INPUT_LIMITS.timeoutMs };
+  const args = commandArgs('fix', USAGE, argv, initial, OPTIONS);
+  if (typeof args === 'number') return args;
   const name = args.file!;
   let text: string;
   try {

@@ -1,18 +1,20 @@
 // The option scanner every psconfig-tools command reads its arguments with, and parsers of the options several
 // commands share (--timeout, --jq, --jq-memory-mb, --allow-remote-includes, --format, lists such as --agent, one
 // TEMPLATE). Each command declares its options in a table; the scanner splits `--name=value`, takes the next
-// argument as the value of `--name value`, refuses what is not in the table (`unknown option ARG`) and stops at the
-// first problem, whose text the command prints before its usage (exit 2).
+// argument as the value of `--name value`, refuses a value given to a flag (`--runs=no`: `--runs takes no value`)
+// and what is not in the table (`unknown option ARG`), and stops at the first problem, whose text the command prints
+// before its usage (exit 2). One rule in every command (commandArgs, and archive's own start): -h or --help anywhere
+// prints the usage and exits 0, whatever else the arguments hold (docs/cli.md, "Options").
 //
 // Why not node:util parseArgs: it throws its own messages ("Unknown option '--x'. To specify a positional argument
-// starting with a '-', …", "Option '--agent <value>' argument missing"), refuses `--runs=x` on a boolean option and
-// a value that starts with `-` (`--agent --x`) and reads `--` as the end of the options; our commands print
-// their own messages, accept those spellings and report `--` as an unknown option, and their tests check that.
+// starting with a '-', …", "Option '--agent <value>' argument missing"), refuses a value that starts with `-`
+// (`--agent --x`) and reads `--` as the end of the options; our commands print their own messages, accept that
+// spelling and report `--` as an unknown option, and their tests check that.
 // Matching all of it on top of parseArgs' tokens would be more code than this scanner.
 
 import type { InputLimits } from './inputs';
 
-/** An option that takes no value; an inline value (`--runs=x`) is ignored, as the commands always did. */
+/** An option that takes no value; an inline value (`--runs=x`) is refused: `--runs takes no value`. */
 export interface FlagOption<A> {
   flag: (a: A, name: string) => string | void;
 }
@@ -32,10 +34,6 @@ export interface CommandOptions<A> {
   options: Record<string, OptionSpec<A>>;
   /** An argument that is not an option: `-` (standard input) and anything not starting with `-`. */
   positional: (a: A, arg: string) => string | void;
-  /** An argument starting with `-` that is no option of the table; default: `unknown option ARG`. */
-  unknown?: (a: A, arg: string, name: string, value: () => string | undefined) => string | void;
-  /** False: `--name=value` is not split (translate never accepted it: `--output=F` is an unknown option). */
-  inlineValues?: boolean;
   /** What is checked once every argument is read (a missing TEMPLATE, options that go together). */
   done?: (a: A) => string | void;
 }
@@ -45,24 +43,27 @@ export type Problem = string;
 
 /** Reads `argv` into `a` as `spec` says: `a`, or the first problem. */
 export function scanOptions<A extends object>(argv: readonly string[], a: A, spec: CommandOptions<A>): A | Problem {
-  const split = spec.inlineValues ?? true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const eq = split && arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
     // Own properties only: a file named `toString` is a file, not an option.
     const option = Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
     let problem: string | void;
-    if (option && 'flag' in option) problem = option.flag(a, name);
+    if (option && 'flag' in option) problem = eq > 0 ? `${name} takes no value (got ${arg})` : option.flag(a, name);
     else if (option) problem = option.value(a, value(), name);
-    else if (arg.startsWith('-') && arg !== '-')
-      problem = spec.unknown ? spec.unknown(a, arg, name, value) : `unknown option ${arg}`;
+    else if (arg.startsWith('-') && arg !== '-') problem = `unknown option ${arg}`;
     else problem = spec.positional(a, arg);
     if (typeof problem === 'string') return problem;
   }
   const problem = spec.done?.(a);
   return typeof problem === 'string' ? problem : a;
+}
+
+/** -h or --help anywhere, even where an option's value would stand: help wins over every other argument. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('-h') || argv.includes('--help');
 }
 
 /**
@@ -77,7 +78,7 @@ export function commandArgs<A extends object>(
   initial: A,
   spec: CommandOptions<A>,
 ): A | number {
-  if (argv.includes('-h') || argv.includes('--help')) {
+  if (wantsHelp(argv)) {
     process.stdout.write(usage);
     return 0;
   }

@@ -18,15 +18,7 @@ import { DEFAULT_INCLUDE_LIMITS } from '../server/src/template/includes/loader';
 import { commandLineScope, policyFor } from '../server/src/template/includes/scope';
 import { InputError, readInput } from './inputs';
 import { validateText } from './validate-command';
-import {
-  flag,
-  onePositional,
-  scanOptions,
-  type CommandOptions,
-  type FlagOption,
-  type Problem,
-  type ValueOption,
-} from './options';
+import { commandArgs, flag, onePositional, type CommandOptions, type ValueOption } from './options';
 
 const USAGE = `usage: psconfig-tools translate INPUT [options]
 
@@ -46,8 +38,6 @@ interface Args {
   options: TranslateOptions;
 }
 
-/** -h or --help where it stands: '' (the usage, exit 0) unless a problem came before it. */
-const help: FlagOption<Args> = { flag: () => '' };
 const output: ValueOption<Args> = {
   value: (a, v, name) => {
     if (!v) return `${name} needs a file name`;
@@ -65,31 +55,17 @@ const OPTIONS: CommandOptions<Args> = {
     '--as-4x': flag((a) => (a.options.perfsonar5 = false)),
     '-q': quiet,
     '--quiet': quiet,
-    '-h': help,
-    '--help': help,
   },
   positional: onePositional(() => 'only one input can be translated at a time'),
-  inlineValues: false,
   done: (a) => (a.file === undefined ? 'no input given' : undefined),
 };
 
-function parseArgs(argv: readonly string[]): Args | Problem {
-  return scanOptions(argv, { quiet: false, options: {} }, OPTIONS);
-}
-
 export async function runTranslateCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    if (args === '') {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    process.stderr.write(`psconfig-tools translate: ${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = commandArgs<Args>('translate', USAGE, argv, { quiet: false, options: {} }, OPTIONS);
+  if (typeof args === 'number') return args;
   let text: string;
   try {
-    text = (await readInput(args.file!)).text; // set: parseArgs refuses no input
+    text = (await readInput(args.file!)).text; // set: the scan refuses no input
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     process.stderr.write(`psconfig-tools translate: ${args.file}: ${e.message}\n`);

@@ -24,6 +24,8 @@ const CHOSEN = {
   '08-dashboard-hover.png': 'mesh-dashboard.png',
   '10-quick-fix-menu.png': 'migration-quick-fix.png',
   '12-schedule-timeline.png': 'schedule-timeline.png',
+  '13-hosts-view.png': 'hosts-view.png',
+  '14-timeline-real-runs.png': 'timeline-real-runs.png',
 };
 
 if (!process.argv.includes('--copy')) {

@@ -1,6 +1,6 @@
 // The dashboard's pure host (client/src/dashboard/host.ts) as the panel runs it, without a browser: the message
 // sequence of a refresh, the timer the user can turn off, template edits, hover details and the explorer arguments.
-import { after, before, test } from 'node:test';
+import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { closeArchiveConnections } from '../../archive-client/http';
@@ -34,7 +34,10 @@ function hostWith(defaults: Partial<DashboardDefaults> = {}, source: () => Dashb
   const opened: OpenArchiveExplorerArgs[] = [];
   let pairCalls = 0;
   const host = createDashboardHost({
-    post: (m) => posted.push(m),
+    post: (m) => {
+      posted.push(m);
+      heard();
+    },
     pairs: async () => {
       pairCalls++;
       return source();
@@ -61,13 +64,19 @@ function hostWith(defaults: Partial<DashboardDefaults> = {}, source: () => Dashb
 const done = (posted: HostToDashboard[]): Extract<HostToDashboard, { type: 'status' }>[] =>
   posted.filter((m): m is Extract<HostToDashboard, { type: 'status' }> => m.type === 'status' && !m.refreshing);
 
-async function until(what: string, ok: () => boolean, ms = 20000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Waiters for a condition on the posted messages, looked at again at every message a host posts. */
+const waiters: { ok: () => boolean; go: () => void }[] = [];
+function heard(): void {
+  for (const w of waiters.splice(0)) (w.ok() ? w.go : () => waiters.push(w))();
 }
+
+/** Resolves once `ok()` holds (an event: a posted message); the test's own timeout bounds the wait (`what`). */
+function until(_what: string, ok: () => boolean): Promise<void> {
+  return ok() ? Promise.resolve() : new Promise((go) => waiters.push({ ok, go }));
+}
+
+/** The promise chains the last message started have run (a turn of the event loop). */
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test('ready: init, then the grids with every state from the metadata, then values, then the summary', async () => {
   const { host, posted } = hostWith();
@@ -91,19 +100,33 @@ test('ready: init, then the grids with every state from the metadata, then value
 });
 
 test('the timer refreshes until turned off; an unchanged archive costs one search per refresh', async () => {
+  // The host's timer is a mock: its second passes when the test ticks it, after the refresh before it has ended.
+  mock.timers.enable({ apis: ['setTimeout'] });
   const { host, posted } = hostWith({ autoRefreshSeconds: 1 });
-  await host.handle({ type: 'ready' });
-  await until('two refreshes', () => done(posted).length >= 2);
-  const [first, second] = done(posted);
-  assert.equal(second.summary!.requests, 1);
-  assert.equal(second.summary!.fromCache, first.summary!.reads);
-  assert.equal(second.nextInSeconds, 1);
-  await host.handle({ type: 'setControls', controls: { autoRefreshSeconds: 0 } });
-  const after = done(posted).length;
-  // Wait for what would have been two more ticks: nothing comes.
-  await new Promise((r) => setTimeout(r, 2500));
-  assert.ok(done(posted).length <= after + 1, 'refreshes went on after the timer was turned off');
-  host.dispose();
+  try {
+    await host.handle({ type: 'ready' });
+    await until('the first refresh', () => done(posted).length === 1);
+    await settle(); // the refresh's end armed the timer
+    mock.timers.tick(999);
+    await settle();
+    assert.equal(done(posted).length, 1, 'no refresh before the second has passed');
+    mock.timers.tick(1);
+    await until('the second refresh', () => done(posted).length === 2);
+    await settle();
+    const [first, second] = done(posted);
+    assert.equal(second.summary!.requests, 1);
+    assert.equal(second.summary!.fromCache, first.summary!.reads);
+    assert.equal(second.nextInSeconds, 1);
+    await host.handle({ type: 'setControls', controls: { autoRefreshSeconds: 0 } });
+    const after = posted.length;
+    // Ten of what would have been the timer's seconds: nothing starts.
+    mock.timers.tick(10_000);
+    await settle();
+    assert.deepEqual(posted.slice(after), [], 'a refresh after the timer was turned off');
+  } finally {
+    mock.timers.reset();
+    host.dispose();
+  }
 });
 
 test('a template edit re-reads the pairs; the kept samples still spare the reads', async () => {

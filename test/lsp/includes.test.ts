@@ -81,11 +81,10 @@ test('editing an included file, open or on disk, refreshes the template includin
   assert.equal(d?.severity, 1);
   assert.match(messageOf(d), /did you mean `inc-tests`/);
   // …and previews are told (with the reason, since the version is the same) and expand the editor's text.
-  const deadline = Date.now() + 10_000;
-  while (!client.templateChanged.slice(before).some((p) => p.uri === main && p.reason === 'include')) {
-    assert.ok(Date.now() < deadline, 'templateChanged for the including template');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await client.until(
+    () => client.templateChanged.slice(before).some((p) => p.uri === main && p.reason === 'include'),
+    'templateChanged for the including template',
+  );
   const stale = await client.request<ExpandTasksResult>('psconfig/expandTasks', { uri: main });
   assert.ok(
     stale.combinations.every((c) => c.error !== undefined),

@@ -82,6 +82,7 @@ export class LspClient {
   /** workspace/codeLens/refresh requests received. */
   lensRefreshes = 0;
   readonly templateChanged: TemplateChangedParams[] = [];
+  private listeners: { check: () => void; fail: (e: Error) => void }[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
   private waiters: Waiter[] = [];
   /** `client/registerCapability` registrations the server asked for (file watchers, …). */
@@ -117,19 +118,26 @@ export class LspClient {
       );
       for (const w of this.waiters) w.reject(err);
       this.waiters = [];
+      for (const l of this.listeners.splice(0)) l.fail(err);
     });
-    child.stderr.on('data', (b: Buffer) => this.logs.push({ type: 0, message: b.toString() }));
+    child.stderr.on('data', (b: Buffer) => {
+      this.logs.push({ type: 0, message: b.toString() });
+      this.heard();
+    });
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p);
       const ready = this.waiters.filter((w) => w.uri === p.uri && (w.version === undefined || p.version === w.version));
       this.waiters = this.waiters.filter((w) => !ready.includes(w));
       for (const w of ready) w.resolve(p.diagnostics);
+      this.heard();
     });
     this.connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
       this.logs.push(p);
+      this.heard();
     });
     this.connection.onNotification('psconfig/templateChanged', (p: TemplateChangedParams) => {
       this.templateChanged.push(p);
+      this.heard();
     });
     this.connection.onRequest('workspace/configuration', async (p: { items: { section?: string }[] }) => {
       if (this.configurationDelayMs) await new Promise((r) => setTimeout(r, this.configurationDelayMs));
@@ -145,14 +153,17 @@ export class LspClient {
     this.connection.onRequest('client/unregisterCapability', () => null);
     this.connection.onRequest('workspace/codeLens/refresh', () => {
       this.lensRefreshes++;
+      this.heard();
       return null;
     });
     this.connection.onRequest('window/showDocument', (p: ShowDocumentParams) => {
       this.shownDocuments.push(p);
+      this.heard();
       return { success: true };
     });
     this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => {
       this.messages.push(p);
+      this.heard();
     });
     this.connection.listen();
   }
@@ -319,6 +330,26 @@ export class LspClient {
       next.catch(() => undefined); // a later publication, or none: the loop looks again either way
       await Promise.race([next, new Promise((r) => setTimeout(r, Math.min(left, 1000)))]);
     }
+  }
+
+  /**
+   * Resolves once `ok()` holds, looked at again whenever the server says anything (a notification, a request, a log
+   * line): an event, never a timer. Rejects if the server exits first; the test's own timeout bounds the wait.
+   */
+  until(ok: () => boolean, what: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (ok()) resolve();
+        else this.listeners.push({ check, fail: (e) => reject(new Error(`${what}: ${e.message}`)) });
+      };
+      if (!this.alive) reject(new Error(`${what}: the server is not running`));
+      else check();
+    });
+  }
+
+  /** Something came from the server: the `until` waiters look again. */
+  private heard(): void {
+    for (const l of this.listeners.splice(0)) l.check();
   }
 
   lastDiagnostics(uri: string): Diagnostic[] | undefined {

@@ -23,12 +23,9 @@ function repeatedHeaderMesh(n: number, headerKb: number): string {
   return JSON.stringify(template);
 }
 
-async function waitForLog(client: LspClient, pattern: RegExp, from: number): Promise<void> {
-  const end = Date.now() + LIMIT_MS;
-  while (!client.logs.slice(from).some((l) => pattern.test(l.message))) {
-    if (Date.now() > end) throw new Error(`no log line ${pattern} within ${LIMIT_MS} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The server logs a line matching `pattern` (after the first `from` lines); the test's timeout bounds the wait. */
+function waitForLog(client: LspClient, pattern: RegExp, from: number): Promise<void> {
+  return client.until(() => client.logs.slice(from).some((l) => pattern.test(l.message)), `log line ${pattern}`);
 }
 
 test(

@@ -30,6 +30,8 @@ export interface DashboardHarness {
   answered: HostToDashboard[];
   /** Every openArchiveExplorer the dashboard asked for. */
   opened: OpenArchiveExplorerArgs[];
+  /** Resolves once the dashboard has asked for the explorer (at once if it already has). */
+  firstOpened(): Promise<void>;
   problems: string[];
   requested: string[];
   /** Resolves when the host has answered `n` refreshes in total. */
@@ -57,6 +59,8 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
   const posted: DashboardToHost[] = [];
   const answered: HostToDashboard[] = [];
   const opened: OpenArchiveExplorerArgs[] = [];
+  let openedNow: () => void = () => undefined;
+  const openedOnce = new Promise<void>((r) => (openedNow = r));
   const problems: string[] = [];
   const requested: string[] = [];
   let done = 0;
@@ -85,6 +89,7 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
     credentials: async () => ({ tokenOnReads: false }),
     openExplorer: (args) => {
       opened.push(args);
+      openedNow();
     },
     timeoutMs: 5000,
     now: opts.now,
@@ -106,6 +111,7 @@ export async function startDashboardHarness(opts: DashboardHarnessOptions): Prom
     posted,
     answered,
     opened,
+    firstOpened: () => openedOnce,
     problems,
     requested,
     refreshes: (n) => (done >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),

@@ -25,6 +25,8 @@ export interface TimelineHarness {
   posted: TimelineToHost[];
   answered: HostToTimeline[];
   opened: { task: string; addresses: string[] }[];
+  /** Resolves once the host has been asked to open a task (at once if it already was). */
+  firstOpened(): Promise<void>;
   problems: string[];
   requested: string[];
   /** Resolves when the page has drawn `n` loads in total. */
@@ -47,6 +49,8 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
   const posted: TimelineToHost[] = [];
   const answered: HostToTimeline[] = [];
   const opened: TimelineHarness['opened'] = [];
+  let openedNow: () => void = () => undefined;
+  const openedOnce = new Promise<void>((r) => (openedNow = r));
   const problems: string[] = [];
   const requested: string[] = [];
 
@@ -60,6 +64,7 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
     focus: opts.focus,
     open: (task, addresses) => {
       opened.push({ task, addresses });
+      openedNow();
     },
     log: (level, text) => {
       if (level === 'error') problems.push(`host log: ${text}`);
@@ -82,6 +87,7 @@ export async function startTimelineHarness(opts: TimelineHarnessOptions): Promis
     posted,
     answered,
     opened,
+    firstOpened: () => openedOnce,
     problems,
     requested,
     loads: (n) => page.waitForFunction((k) => window.timelineMetrics.loads >= k, n).then(() => undefined),

@@ -205,13 +205,18 @@ test('the host: loads on ready, says why a load failed, loads again after an edi
   let calls = 0;
   let answer: TimelineSource = { report: smallReport(), span: SPAN };
   let release: (() => void) | undefined;
+  /** Called when a load starts waiting for `release` (an event, not a sleep). */
+  let loadWaits: (() => void) | undefined;
+  const nextLoadWaits = (): Promise<void> => new Promise((r) => (loadWaits = r));
   const opened: unknown[] = [];
   const host = createScheduleHost({
     post: (m) => posted.push(m),
     load: async () => {
       calls++;
       if (release === undefined) return answer;
-      await new Promise<void>((r) => (release = r));
+      const released = new Promise<void>((r) => (release = r));
+      loadWaits?.();
+      await released;
       return answer;
     },
     title: 'x.json',
@@ -244,15 +249,19 @@ test('the host: loads on ready, says why a load failed, loads again after an edi
   answer = { report: smallReport(), span: SPAN };
   release = () => undefined;
   calls = 0;
+  let waiting = nextLoadWaits();
   const first = host.refresh();
   const second = host.refresh();
   const third = host.refresh();
-  await new Promise((r) => setTimeout(r, 10));
+  await waiting; // the first load
+  assert.equal(calls, 1);
+  waiting = nextLoadWaits();
   release();
-  await new Promise((r) => setTimeout(r, 10));
+  await waiting; // one more load after it, for the second and third
   release();
   await Promise.all([first, second, third]);
   assert.equal(calls, 2);
+  loadWaits = undefined;
 
   // A load an edit stopped ('cancelled') is no error of the template: the page keeps loading and the same refresh
   // asks again; after three stopped loads in a row it says why it stopped.

@@ -174,7 +174,7 @@ test("hover names the run: task, addresses, class, start and end, state and pSch
     assert.ok(t2.includes(`on ${HOSTS.a} · owping`), t2);
     // A click asks the host to show the task in the template.
     await h.page.mouse.click(oat.x, oat.y);
-    for (let i = 0; i < 50 && !h.opened.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await h.firstOpened();
     assert.deepEqual(h.opened, [{ task: 'owd', addresses: [HOSTS.a, HOSTS.b] }]);
     assert.deepEqual(h.problems, []);
   } finally {
@@ -313,9 +313,7 @@ test("a 200-host mesh's day: 39,800 throughput tasks every 4 h on 200 rows", asy
     assert.equal(m.rows, 200);
     // The rows in view are drawn, with every run they hold (each host takes part in 398 tasks × 6 runs).
     assert.ok(m.runsInView >= 398 * 6 * 10, `${m.runsInView} runs in view`);
-    console.log(
-      `200-host day: ${m.runs} runs, first draw ${m.firstDrawMs?.toFixed(0)} ms after the page started (${m.dataMs?.toFixed(0)} ms from the data's arrival), draw ${m.drawMs.toFixed(1)} ms of ${m.runsInView} runs in view`,
-    );
+    // (How long the draws take: npm run bench -- schedule-timeline.)
     // Scroll to the last host: its row is drawn.
     await h.page.$eval('.timeline', (e) => (e.scrollTop = e.scrollHeight));
     const last = await h.page.evaluate(() => window.timelineTest.rows().at(-1));

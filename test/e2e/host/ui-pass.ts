@@ -669,6 +669,8 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
           await page.keyboard.press('Control+B');
           await page.locator('.part.sidebar').waitFor();
         }
+        // Wide enough for each task's verdict and runs (the view's descriptions), as a user would drag it.
+        await sideBarWidth(page, 560);
         await openFile(page, 'hosts-mesh.psconfig.json');
         await runCommand(page, "pSConfig: Read Hosts' pScheduler");
         const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Hosts/i }) });
@@ -698,7 +700,7 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
       '14-timeline-real-runs',
       async () => {
         // After the Hosts check read hosts-mesh.psconfig.json's hosts: its timeline, alone in the editor area, the side
-        // bar at its usual width, zoomed on the last quarter hour, where the replayed runs are.
+        // bar at its usual width, zoomed on the last five minutes, where the replayed runs are.
         await runCommand(page, 'View: Close All Editors');
         await sideBarWidth(page, 300);
         await openFile(page, 'hosts-mesh.psconfig.json');
@@ -713,11 +715,15 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         const rows = await frame.evaluate(() => window.timelineTest.rows());
         await frame.evaluate(() => {
           const now = (Date.now() / 1000) % 86400;
-          window.timelineTest.zoomTo(now - 900, now + 120);
+          window.timelineTest.zoomTo(now - 330, now + 30);
         });
         // The hover of a real run that did not go as planned (a non-starter of busy-1/busy-2, or a failed one).
         const at = await frame.evaluate(() => {
-          const run = window.timelineTest.findReal('nonstart') ?? window.timelineTest.findReal('failed');
+          // The lowest row's failed run: its tooltip opens below the rows, not over them.
+          const run =
+            window.timelineTest.findReal('failed', '127.0.0.40') ??
+            window.timelineTest.findReal('nonstart') ??
+            window.timelineTest.findReal('failed');
           const p = run === undefined ? undefined : window.timelineTest.locateReal(run);
           const box = document.querySelector('.timeline-overlay')!.getBoundingClientRect();
           return p && { x: p.x - box.left, y: p.y - box.top };

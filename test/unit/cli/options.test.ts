@@ -13,6 +13,7 @@ import {
   onePositional,
   scanOptions,
   timeoutOption,
+  wantsHelp,
   type CommandOptions,
   type JqArgs,
 } from '../../../cli/options';
@@ -120,8 +121,14 @@ test('the first problem wins', () => {
   assert.equal(scan(['--format', 'xml', '--bogus']), '--format must be text or json, not xml');
 });
 
-test('a flag ignores an inline value', () => {
-  assert.equal(parsed(['--quiet=no']).quiet, true);
+test('a flag refuses an inline value, even an empty one', () => {
+  assert.equal(scan(['--quiet=no']), '--quiet takes no value (got --quiet=no)');
+  assert.equal(scan(['t.json', '--quiet=']), '--quiet takes no value (got --quiet=)');
+  assert.equal(
+    scan(['--allow-remote-includes=yes']),
+    '--allow-remote-includes takes no value (got --allow-remote-includes=yes)',
+  );
+  assert.equal(parsed(['--quiet']).quiet, true);
 });
 
 test('list options repeat, in order, in both spellings', () => {
@@ -133,32 +140,18 @@ test('names are looked up as the table spells them, not on Object.prototype', ()
   assert.equal(scan(['--constructor']), 'unknown option --constructor');
 });
 
-test('inlineValues: false keeps --name=value whole (an unknown option)', () => {
-  const spec: CommandOptions<Args> = { ...SPEC, inlineValues: false };
-  assert.equal(scan(['--format=json'], spec), 'unknown option --format=json');
-  assert.equal(parsed(['--format', 'json']).format, 'json');
+test('a handler returning a problem stops the scan there', () => {
+  const spec: CommandOptions<Args> = { ...SPEC, options: { ...SPEC.options, '--stop': { flag: () => 'stopped' } } };
+  assert.equal(scan(['--stop', '--bogus'], spec), 'stopped');
+  assert.equal(scan(['--bogus', '--stop'], spec), 'unknown option --bogus');
 });
 
-test('an unknown hook sees the name and may take a value', () => {
-  const seen: [string, string | undefined][] = [];
-  const spec: CommandOptions<Args> = {
-    ...SPEC,
-    unknown: (_a, _arg, name, value) => {
-      seen.push([name, value()]);
-    },
-  };
-  assert.equal(typeof scan(['--x=1', '--y', '2', 't.json', '--z'], spec), 'object');
-  assert.deepEqual(seen, [
-    ['--x', '1'],
-    ['--y', '2'],
-    ['--z', undefined],
-  ]);
-});
-
-test('a handler returning an empty problem stops the scan (the commands use it for --help)', () => {
-  const spec: CommandOptions<Args> = { ...SPEC, options: { ...SPEC.options, '--help': { flag: () => '' } } };
-  assert.equal(scan(['--help', '--bogus'], spec), '');
-  assert.equal(scan(['--bogus', '--help'], spec), 'unknown option --bogus');
+test('help is -h or --help as a whole argument, wherever it stands', () => {
+  assert.equal(wantsHelp(['t.json', '--help']), true);
+  assert.equal(wantsHelp(['--bogus', '-h']), true);
+  assert.equal(wantsHelp(['--agent', '--help']), true, 'even where a value would stand');
+  assert.equal(wantsHelp(['--help=1']), false);
+  assert.equal(wantsHelp(['-help', 'help']), false);
 });
 
 test('done checks what needs every argument read, after the first problem of the scan', () => {

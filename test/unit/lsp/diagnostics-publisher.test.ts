@@ -33,8 +33,15 @@ const problem = (code: TemplateDiagnostic['code']): TemplateDiagnostic => ({
   end: 1,
 });
 
-/** Timers of 0 ms (the publisher's delay here) and what they start have run. */
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
+/**
+ * What the publisher has queued has run: its timers of 0 ms (the delay here; a timer of the same delay queued after
+ * them fires after them), the promise chains they start (drained before the next timer), then a turn of the event
+ * loop. For what must not have happened; what must happen is awaited with `when`. Event-loop order, not time.
+ */
+async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setImmediate(r));
+}
 
 const outcome = (diagnostics: TemplateDiagnostic[], cancelled = false): DiagnosticsOutcome =>
   cancelled
@@ -111,8 +118,7 @@ test(
     await settle();
     assert.equal(s.passes.length, 1, 'one pass per document at a time');
     s.passes[0].end.resolve(outcome([], true));
-    await settle();
-    assert.equal(s.passes.length, 2, 'the check asked for during the first pass runs once it ends');
+    await s.when(() => s.passes.length === 2); // the check asked for during the first pass runs once it ends
     s.passes[1].end.resolve(outcome([problem('psconfig/unknown-test')]));
     await s.when(() => s.published.length === 1);
     assert.deepEqual(s.codesOf(s.published[0]), ['psconfig/unknown-test']);

@@ -10,10 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExpandedCombination } from '../../../common/protocol';
 import { DEFAULT_ASSUMPTIONS } from '../../../server/src/template/schedule/assumptions';
-import { isAnytime, mustAvoid } from '../../../server/src/template/schedule/participants';
 import { SeededRandom } from '../../../server/src/template/schedule/random';
 import { REASON_NO_TIMES, RUN_SCHEDULED } from '../../../server/src/template/schedule/run-log';
-import { effectiveSlip, simulateSchedule } from '../../../server/src/template/schedule/simulate';
+import { simulateSchedule } from '../../../server/src/template/schedule/simulate';
 import type { ScheduleModel } from '../../../server/src/template/schedule/task-model';
 import { combo, modelOf } from './helpers';
 
@@ -77,6 +76,24 @@ class HostRuns {
   }
 }
 
+// pScheduler's rules, written here from pScheduler's code rather than taken from the model under test:
+/** DB/scheduling_class.sql: the `anytime` classes, placed at any time and never in conflict with anything. */
+const ANYTIME = new Set(['background', 'background-multi']);
+/**
+ * DB/schedule.sql api_proposed_times (~490-500) and run_has_conflicts (DB/run.sql:271): the (proposed, on the
+ * timeline) class pairs that may not overlap on a host. Every other pair may.
+ */
+const CONFLICTING = new Set(['exclusive|exclusive', 'exclusive|normal', 'normal|exclusive']);
+const conflicts = (proposed: string, onTimeline: string): boolean => CONFLICTING.has(`${proposed}|${onTimeline}`);
+/**
+ * SCHED run_post (~441-452): a repeating run may not slip into the next interval. Said as the window's length: the
+ * run and its slip, but never past the next repeat's start, and never shorter than the run itself (the floor of
+ * pscheduler#1412).
+ */
+function windowLength(duration: number, slip: number, repeat: number | undefined): number {
+  return repeat === undefined ? duration + slip : Math.min(duration + slip, Math.max(duration, repeat));
+}
+
 /** Does some stretch of `duration` lie free of `busy` (sorted by start) inside [from, to)? */
 function hasFreeStretch(busy: [number, number][], from: number, to: number, duration: number): boolean {
   let free = from;
@@ -104,17 +121,16 @@ function checkProperties(model: ScheduleModel, seed: number): { scheduled: numbe
     const first = !seen.has(i);
     seen.add(i);
     const from = first ? Math.max(log.wanted[r], log.tried[r] + (t.participants.length === 1 ? 5 : 10)) : log.wanted[r];
-    const windowEnd =
-      from + t.durationSeconds + effectiveSlip(sim.slipSeconds[i], t.durationSeconds, sim.repeatSeconds[i]);
+    const windowEnd = from + windowLength(t.durationSeconds, sim.slipSeconds[i], sim.repeatSeconds[i]);
     const hosts = [...new Set(t.participants)];
     if (log.state[r] === RUN_SCHEDULED) {
       scheduled++;
       assert.ok(log.start[r] >= from && log.end[r] <= windowEnd, `seed ${seed}: run ${r} outside its window`);
-      if (isAnytime(t.class)) continue;
+      if (ANYTIME.has(t.class)) continue;
       for (const h of hosts) {
         for (const [, , other] of perHost[h].overlapping(log.start[r], log.end[r]))
           assert.ok(
-            !mustAvoid(t.class, model.tasks[other].class),
+            !conflicts(t.class, model.tasks[other].class),
             `seed ${seed}: run ${r} (${t.class}) overlaps task ${other} on ${model.hosts[h]}`,
           );
         perHost[h].add(log.start[r], log.end[r], i);
@@ -127,7 +143,7 @@ function checkProperties(model: ScheduleModel, seed: number): { scheduled: numbe
       const rangeEnd = Math.floor(Math.min(windowEnd, now + a.horizonSeconds));
       const busy = hosts
         .flatMap((h) =>
-          perHost[h].overlapping(rangeStart, rangeEnd).filter(([, , o]) => mustAvoid(t.class, model.tasks[o].class)),
+          perHost[h].overlapping(rangeStart, rangeEnd).filter(([, , o]) => conflicts(t.class, model.tasks[o].class)),
         )
         .map(([s, e]): [number, number] => [s, e])
         .sort((x, y) => x[0] - y[0]);
