@@ -13,7 +13,8 @@ import {
   parseComparisonDocumentQuery,
   parseTaskDocumentQuery,
 } from '../../../client/src/preview/task-json';
-import { hostLoadChangeText, type CompareTasksResult, type TaskDiffResult } from '../../../common/protocol';
+import type { CompareTasksResult, TaskDiffResult } from '../../../common/protocol';
+import { hostLoadChangeText } from '../../../common/task-diff-text';
 import { exampleText } from '../../fixtures';
 import { diffObjs } from '../task-diff/helpers';
 

@@ -26,6 +26,7 @@ import { clear, h, placeTooltip, setStatusLine } from '../dom';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { readTimelinePalette } from './colours';
 import { TimelineView, type RunHover } from './timeline-view';
+import { plural } from '../../../../common/text';
 
 interface Metrics {
   runs: number;
@@ -198,10 +199,6 @@ function duration(s: number): string {
   if (s < 120) return `${Math.round(s)} s`;
   if (s < 7200) return `${(s / 60).toFixed(s % 60 ? 1 : 0)} min`;
   return `${(s / 3600).toFixed(s % 3600 ? 1 : 0)} h`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 }
 
 function setFocusTask(i: number): void {

@@ -8,6 +8,7 @@ import { valueNode } from '../pscheduler/value-nodes';
 import { DEFAULT_ASSUMPTIONS, type ScheduleAssumptions } from './assumptions';
 import { toolDuration, toolkitRewrite } from './durations';
 import { participantsOf, pyTruthy, schedulingClassOf, type SchedulingClass } from './participants';
+import { isObject } from '../../../../common/json';
 
 export interface ScheduleTask {
   /** Position in the model (the agents' creation order, SIMPLIFICATIONS 'creation'). */
@@ -141,8 +142,4 @@ export function hostLoads(model: ScheduleModel): HostLoad[] {
 function positiveSeconds(v: unknown): number | undefined {
   const s = typeof v === 'string' ? isoSeconds(v) : undefined;
   return s !== undefined && s > 0 ? s : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -7,8 +7,8 @@ export { jsonEqual } from './json-equal';
 export { compareTemplates, diagnosticsOf } from './compare';
 export { scheduleHostLoads } from './host-loads';
 export type { CompareSide, CompareOptions } from './compare';
-// The result's types and its one headline wording live in common/protocol.ts (the editor receives them too).
-export { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../../../../common/protocol';
+// The result's types live in common/protocol.ts (the editor receives them too), its wording in
+// common/task-diff-text.ts.
 export type {
   TaskDiffAgent,
   TaskDiffPart,
