@@ -1,7 +1,7 @@
 // The task diff (pure: no LSP or VS Code imports): what a change to a template does to the tasks each agent
 // creates. See docs/task-diff.md.
 export { diffExpansions, changeLosesSomething, RENAME_NOTE } from './diff';
-export type { DiffSideInput, HostLoad } from './diff';
+export type { DiffSideInput, LoadShares } from './diff';
 export { taskParts, PRIVATE_SPEC_NOTE } from './parts';
 export { jsonEqual } from './json-equal';
 export { compareTemplates, diagnosticsOf } from './compare';
