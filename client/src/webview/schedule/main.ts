@@ -22,7 +22,9 @@ import {
   type RowOrder,
   type TimelineRow,
 } from '../../schedule/timeline-rows';
-import { clear, h, placeTooltip, setStatusLine } from '../dom';
+import { clear, h, setStatusLine } from '../dom';
+import { HoverTip } from '../kit/hover-tip';
+import { reportPageErrors } from '../kit/page-errors';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { readTimelinePalette } from './colours';
 import { TimelineView, type RunHover } from './timeline-view';
@@ -113,7 +115,7 @@ const hint = h(
   { class: 'hint muted' },
   'Drag across the timeline to zoom in; Ctrl/⌘ + wheel zooms, Shift + wheel pans, double-click shows the whole span. Click a run to show its task in the template.',
 );
-const tooltip = h('div', { class: 'tooltip', id: 'tooltip', hidden: true });
+const tooltip = new HoverTip((text) => (window.timelineMetrics.hoverText = text));
 const nonstarts = h('section', { class: 'nonstarts links', id: 'nonstarts' });
 
 const view = new TimelineView({
@@ -149,7 +151,7 @@ app.append(
   hint,
   nonstarts,
 );
-document.body.append(tooltip);
+document.body.append(tooltip.el);
 
 modeSel.addEventListener('change', () => {
   mode = modeSel.value === 'classes' ? 'classes' : 'hosts';
@@ -347,15 +349,11 @@ function runText(r: number): string {
 
 function renderTooltip(info: RunHover | undefined): void {
   if (!data || !info || !info.runs.length) {
-    tooltip.hidden = true;
-    window.timelineMetrics.hoverText = '';
+    tooltip.hide();
     return;
   }
   const text = info.runs.map(runText).join('\n') + (info.more ? `\n… and ${plural(info.more, 'more run')} here` : '');
-  tooltip.textContent = text;
-  tooltip.hidden = false;
-  window.timelineMetrics.hoverText = text;
-  placeTooltip(tooltip, info.clientX, info.clientY);
+  tooltip.show(text, info.clientX, info.clientY);
 }
 
 function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void {
@@ -420,10 +418,6 @@ window.timelineTest = {
     ),
 };
 
-window.addEventListener('error', (ev) => {
-  if (/ResizeObserver loop/.test(ev.message)) return;
-  setStatus(`Timeline error: ${ev.message}`, 'error');
-  post({ type: 'log', level: 'error', text: `${ev.message} at ${ev.filename}:${ev.lineno}` });
-});
+reportPageErrors('Timeline', setStatus, (text) => post({ type: 'log', level: 'error', text }));
 
 post({ type: 'ready' });
