@@ -2,6 +2,7 @@
 // a metadata object's `event-types` is a list of objects with a string `event-type`, and so on. An object that fails
 // is dropped with a warning naming the archive URL, the object and the field, instead of crashing whatever reads it
 // later (`map is not a function`). Fields the interface leaves free (parameters) are not checked.
+import { isObject } from '../common/json';
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
@@ -10,8 +11,6 @@ function kindOf(v: unknown): string {
   if (typeof v === 'string') return 'a string';
   return `a ${typeof v}`;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Subject and identity fields other code reads as text. */
 const STRING_FIELDS = [

@@ -4,6 +4,7 @@
 // becomes `{kind: 'invalid'}` with the reason, never an exception, so one bad point cannot blank a chart.
 import { type HistogramStatistics, histogramBuckets } from './statistics';
 import type { RawPoint } from './types';
+import { isObject } from '../common/json';
 
 export type ValueKind =
   | 'number'
@@ -80,10 +81,6 @@ export function toNumber(v: unknown): number | undefined {
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 const invalid = (reason: string, raw: unknown): NormalValue => ({ kind: 'invalid', reason, raw });

@@ -12,6 +12,7 @@ import {
   type BulkItem,
   type MetadataRegistration,
 } from '../archive-client/write';
+import { isObject } from '../common/json';
 
 export interface WriteArgs {
   positional: string[];
@@ -82,10 +83,6 @@ export function explainWriteError(e: ArchiveError): string {
   if (e.status === 403) return `the token may not write here (${e.message})`;
   if (e.status === 400) return `the archive refused the request (${e.message})`;
   return e.message;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** archive register URL METADATA.json: prints the registered metadata object (with its key and URIs). */

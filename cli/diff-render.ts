@@ -3,19 +3,11 @@
 // (what changed, with the value when every task changed the same way), new errors and failures, then the details
 // per agent, folded, cut to stay under a comment's size limit (GitHub refuses comments over 65,536 characters).
 // Every name and value comes from a template someone else wrote: Markdown and HTML in them are escaped.
-import {
-  hostLoadChangeText,
-  loadPercent,
-  taskDiffHeadline,
-  type TaskDiffPart,
-  type TaskDiffResult,
-  type TaskDiffSide,
-} from '../server/src/template/task-diff';
+import type { TaskDiffPart, TaskDiffResult, TaskDiffSide } from '../server/src/template/task-diff';
+import { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../common/task-diff-text';
 import { canonicalJson } from '../server/src/template/expand/template-view';
 import { identicalText } from '../server/src/template/expand/identical-tasks';
-
-const num = (x: number): string => x.toLocaleString('en-US');
-const plural = (x: number, word: string): string => `${num(x)} ${word}${x === 1 ? '' : 's'}`;
+import { count, plural } from '../common/text';
 
 /** A value in one line, cut to `max` characters. */
 export function shortValue(v: unknown, max = 80): string {
@@ -83,9 +75,10 @@ export function rowsByTask(d: TaskDiffResult): TaskRow[] {
 
 function sideLine(name: string, s: TaskDiffSide): string {
   const bits = [plural(s.tasks, 'task')];
-  if (s.failed) bits.push(`${num(s.failed)} failed${s.refused ? ` (${num(s.refused)} refused by pScheduler)` : ''}`);
-  if (s.identical) bits.push(`${num(s.identical)} identical (created once)`);
-  if (s.taskErrors) bits.push(`${num(s.taskErrors)} task${s.taskErrors === 1 ? '' : 's'} stopped`);
+  if (s.failed)
+    bits.push(`${count(s.failed)} failed${s.refused ? ` (${count(s.refused)} refused by pScheduler)` : ''}`);
+  if (s.identical) bits.push(`${count(s.identical)} identical (created once)`);
+  if (s.taskErrors) bits.push(`${count(s.taskErrors)} task${s.taskErrors === 1 ? '' : 's'} stopped`);
   if (s.diagnostics) bits.push(`${plural(s.diagnostics.error, 'error')}, ${plural(s.diagnostics.warning, 'warning')}`);
   return `${name} ${s.source ?? ''}: ${s.error ? `cannot be expanded: ${s.error}` : bits.join(', ')}`;
 }
@@ -106,15 +99,15 @@ export function renderText(d: TaskDiffResult): string {
       out.push(`  ~ ${e.task}  ${e.addresses.join(' → ')}  ${e.parts.map(partText).join('; ')}`);
   }
   if (d.newFailures.length) {
-    out.push('', `new failures (${num(d.newFailures.length)}):`);
+    out.push('', `new failures (${count(d.newFailures.length)}):`);
     for (const f of d.newFailures) out.push(`  ✖ ${f.addresses ? '' : `task ${f.task}: `}${f.error}`);
   }
   if (d.newDiagnostics.length) {
-    out.push('', `new diagnostics (${num(d.newDiagnostics.length)}):`);
+    out.push('', `new diagnostics (${count(d.newDiagnostics.length)}):`);
     for (const x of d.newDiagnostics) out.push(`  ${x.line ?? '?'}: ${x.severity} ${x.code} ${x.message}`);
   }
   if (d.resolvedDiagnostics.length) {
-    out.push('', `resolved errors (${num(d.resolvedDiagnostics.length)}, lines of the old version):`);
+    out.push('', `resolved errors (${count(d.resolvedDiagnostics.length)}, lines of the old version):`);
     for (const x of d.resolvedDiagnostics) out.push(`  ${x.line ?? '?'}: ${x.code} ${x.message}`);
   }
   return out.join('\n') + '\n';
@@ -187,7 +180,7 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
   out.push('| | old | new |', '|---|---:|---:|');
   const line = (what: string, a: number | undefined, b: number | undefined): void => {
     if (a === undefined || b === undefined) return;
-    out.push(`| ${what} | ${num(a)} | ${a === b ? num(b) : `**${num(b)}**`} |`);
+    out.push(`| ${what} | ${count(a)} | ${a === b ? count(b) : `**${count(b)}**`} |`);
   };
   line('tasks', d.old.tasks, d.new.tasks);
   line('failed combinations', d.old.failed, d.new.failed);
@@ -212,15 +205,15 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
             ? p.part === 'task'
               ? `renamed from ${mdCode(shortValue(p.same.old, 60))}`
               : `${mdCode(p.part)}: ${mdCode(shortValue(p.same.old, 60))} → ${mdCode(shortValue(p.same.new, 60))}`
-            : `${mdCode(p.part)} (${num(p.count)}, values differ)`,
+            : `${mdCode(p.part)} (${count(p.count)}, values differ)`,
         )
         .concat(r.parts.length > 10 ? [`… ${r.parts.length - 10} more parts`] : [])
         .join('<br>');
       out.push(
-        `| ${mdCode(r.task)} | ${r.removed ? `**−${num(r.removed)}**` : 0} | ${r.added ? `+${num(r.added)}` : 0} | ${r.changed ? `\\~${num(r.changed)}` : 0} | ${num(r.agents)} | ${what} |`,
+        `| ${mdCode(r.task)} | ${r.removed ? `**−${count(r.removed)}**` : 0} | ${r.added ? `+${count(r.added)}` : 0} | ${r.changed ? `\\~${count(r.changed)}` : 0} | ${count(r.agents)} | ${what} |`,
       );
     }
-    if (rows.length > MAX_TASK_ROWS) out.push(`| … ${num(rows.length - MAX_TASK_ROWS)} more tasks | | | | | |`);
+    if (rows.length > MAX_TASK_ROWS) out.push(`| … ${count(rows.length - MAX_TASK_ROWS)} more tasks | | | | | |`);
     out.push('');
   }
   if (d.hosts?.length) {
@@ -234,14 +227,14 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
       out.push(
         `| ${mdCode(h.host)} | ${loadPercent(h.exclusiveLoad.old)} → ${loadPercent(h.exclusiveLoad.new)} | ${loadPercent(h.normalLoad.old)} → ${loadPercent(h.normalLoad.new)} |`,
       );
-    if (d.hosts.length > 50) out.push(`| … ${num(d.hosts.length - 50)} more hosts | | |`);
+    if (d.hosts.length > 50) out.push(`| … ${count(d.hosts.length - 50)} more hosts | | |`);
     out.push('');
   }
   const list = (title: string, items: string[], max: number): void => {
     if (!items.length) return;
-    out.push(`#### ${title} (${num(items.length)})`, '');
+    out.push(`#### ${title} (${count(items.length)})`, '');
     for (const i of items.slice(0, max)) out.push(`- ${i}`);
-    if (items.length > max) out.push(`- … ${num(items.length - max)} more`);
+    if (items.length > max) out.push(`- … ${count(items.length - max)} more`);
     out.push('');
   };
   list(
@@ -287,11 +280,11 @@ export function renderMarkdown(d: TaskDiffResult, budget = MARKDOWN_BUDGET): str
       details.push(text);
       shown++;
     }
-    out.push(`<details><summary>Per agent (${num(d.agents.length)})</summary>`, '');
+    out.push(`<details><summary>Per agent (${count(d.agents.length)})</summary>`, '');
     out.push(...details);
     if (shown < d.agents.length)
       out.push(
-        `… ${num(d.agents.length - shown)} more agents not shown here (\`psconfig-tools diff --format json\` lists every task).`,
+        `… ${count(d.agents.length - shown)} more agents not shown here (\`psconfig-tools diff --format json\` lists every task).`,
         '',
       );
     out.push('</details>', '');

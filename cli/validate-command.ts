@@ -37,6 +37,7 @@ import {
   type CommandOptions,
   type ValueOption,
 } from './options';
+import { plural } from '../common/text';
 
 export interface CliDiagnostic {
   file: string;
@@ -173,10 +174,6 @@ const OPTIONS: CommandOptions<Args> = {
   positional: everyPositional(),
   done: (a) => (a.inputs.length ? undefined : 'no INPUT given'),
 };
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export async function runValidateCommand(argv: string[]): Promise<number> {
   const initial: Args = {

@@ -534,30 +534,6 @@ export interface TaskDiffResult {
   hosts?: TaskDiffHostLoad[];
 }
 
-/** `−1,204 +12 ~3 tasks on 37 agents` (removed, added, changed), or `no task changes`: one wording for the
- *  command line, the status bar and the comparison tree. */
-export function taskDiffHeadline(s: TaskDiffResult['summary']): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
-  const parts: string[] = [];
-  if (s.removed) parts.push(`−${n(s.removed)}`);
-  if (s.added) parts.push(`+${n(s.added)}`);
-  if (s.changed) parts.push(`~${n(s.changed)}`);
-  if (!parts.length) return 'no task changes';
-  const total = s.removed + s.added + s.changed;
-  return `${parts.join(' ')} task${total === 1 ? '' : 's'} on ${n(s.agentsAffected)} agent${s.agentsAffected === 1 ? '' : 's'}`;
-}
-
-/** A share of time as a percentage with one decimal (`12.5%`). */
-export function loadPercent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
-/** `exclusive 12.5% → 15.0%, normal 0.0% → 0.0%`: one wording for the command line and the comparison tree. */
-export function hostLoadChangeText(h: TaskDiffHostLoad): string {
-  const p = loadPercent;
-  return `exclusive ${p(h.exclusiveLoad.old)} → ${p(h.exclusiveLoad.new)}, normal ${p(h.normalLoad.old)} → ${p(h.normalLoad.new)}`;
-}
-
 // ---- Schedule (issue 19): pScheduler's scheduler simulated over a template (server/src/template/schedule/) ----
 
 /** pScheduler's scheduling classes (pscheduler-server/pscheduler-server/database/scheduling_class.sql). */

@@ -11,6 +11,7 @@
 import type { HostRead, ObservedArchiving, ObservedRun, ObservedTask } from '../common/protocol';
 import { PSchedulerError } from './errors';
 import { getJson, type GetOptions, type TlsOptions } from './http';
+import { isObject } from '../common/json';
 
 export const PSCONFIG_USER_AGENT = 'psconfig-pscheduler-agent';
 
@@ -78,8 +79,6 @@ export function durationSeconds(iso: string): number | undefined {
   );
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** `href`'s path and query on `base`'s origin (pScheduler may name itself differently from the URL we used). */
 function onOrigin(base: string, href: string): string {
   const b = new URL(base);
@@ -108,8 +107,8 @@ function gate(n: number): <T>(f: () => Promise<T>) => Promise<T> {
 }
 
 function archivingOf(v: unknown): ObservedArchiving {
-  const a = isObj(v) ? v : {};
-  const archiver = isObj(a.archiver) && typeof a.archiver.name === 'string' ? a.archiver.name : '(unknown archiver)';
+  const a = isObject(v) ? v : {};
+  const archiver = isObject(a.archiver) && typeof a.archiver.name === 'string' ? a.archiver.name : '(unknown archiver)';
   const diags = Array.isArray(a.diags) ? a.diags : [];
   const last = diags.length ? diags[diags.length - 1] : undefined;
   const out: ObservedArchiving = {
@@ -118,7 +117,7 @@ function archivingOf(v: unknown): ObservedArchiving {
     outcome: a.completed === true ? (a.archived === true ? 'succeeded' : 'failed') : 'pending',
     attempts: diags.length,
   };
-  if (isObj(last)) {
+  if (isObject(last)) {
     const m = typeof last.stderr === 'string' && last.stderr ? last.stderr : undefined;
     if (m && out.outcome !== 'succeeded') out.message = m;
   }
@@ -130,15 +129,16 @@ function reasonOf(r: Record<string, unknown>): string | undefined {
   if (typeof r.errors === 'string' && r.errors) return r.errors;
   for (const k of ['result-merged', 'result']) {
     const v = r[k];
-    if (isObj(v) && typeof v.error === 'string' && v.error) return v.error;
+    if (isObject(v) && typeof v.error === 'string' && v.error) return v.error;
   }
   const full = r['result-full'];
-  if (Array.isArray(full)) for (const p of full) if (isObj(p) && typeof p.error === 'string' && p.error) return p.error;
+  if (Array.isArray(full))
+    for (const p of full) if (isObject(p) && typeof p.error === 'string' && p.error) return p.error;
   return undefined;
 }
 
 export function runOf(href: string, v: unknown): ObservedRun {
-  if (!isObj(v) || typeof v.state !== 'string')
+  if (!isObject(v) || typeof v.state !== 'string')
     throw new PSchedulerError(`${href}: not a pScheduler run (no state)`, { kind: 'bad-shape', url: href });
   const run: ObservedRun = {
     href,
@@ -159,7 +159,7 @@ export function tasksOf(url: string, v: unknown): { href: string; json: Record<s
   if (!Array.isArray(v))
     throw new PSchedulerError(`${url}: the answer is not a list of tasks`, { kind: 'bad-shape', url });
   return v.map((t, i) => {
-    if (!isObj(t) || typeof t.href !== 'string' || !isObj(t.test))
+    if (!isObject(t) || typeof t.href !== 'string' || !isObject(t.test))
       throw new PSchedulerError(`${url}: item ${i} of the answer is not a pScheduler task`, { kind: 'bad-shape', url });
     return { href: t.href, json: t };
   });

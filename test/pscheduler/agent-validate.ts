@@ -7,9 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir, repoRoot } from '../fixtures';
 import { agentRejection, schemaRejection } from '../../server/src/template/expand/agent-acceptance';
-import { isObject, stripHashKeys, type Json } from '../../server/src/template/expand/template-view';
+import { stripHashKeys, type Json } from '../../server/src/template/expand/template-view';
 import { harnessDir, pschedulerEnv } from './harness/prefix';
 import { prng } from '../seeded-random';
+import { isObject } from '../../common/json';
 
 export type AgentVerdict = 'accepted' | 'schema' | 'refs' | 'raises';
 

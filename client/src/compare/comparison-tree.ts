@@ -2,10 +2,7 @@
 // whose load changes, then the agents, each with its removed, added and changed tasks. Every task opens its task
 // JSON side by side.
 import {
-  hostLoadChangeText,
   identicalText,
-  loadPercent,
-  taskDiffHeadline,
   type CompareTasksResult,
   type TaskDiffAgent,
   type TaskDiffChanged,
@@ -13,6 +10,8 @@ import {
   type TaskDiffSide,
   type TaskDiffTask,
 } from '../../../common/protocol';
+import { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../../../common/task-diff-text';
+import { count, plural } from '../../../common/text';
 
 export type ComparisonIcon =
   | 'git-compare'
@@ -77,13 +76,11 @@ export type ComparisonNode =
 /** Tasks shown per agent; the rest is counted (the CLI lists every one). */
 export const ENTRIES_PER_AGENT = 500;
 
-const num = (x: number): string => x.toLocaleString('en-US');
-const plural = (x: number, word: string): string => `${num(x)} ${word}${x === 1 ? '' : 's'}`;
-
 function sideText(s: TaskDiffSide): string {
   if (s.error) return `cannot be expanded: ${s.error}`;
   const bits = [plural(s.tasks, 'task')];
-  if (s.failed) bits.push(`${num(s.failed)} failed${s.refused ? ` (${num(s.refused)} refused by pScheduler)` : ''}`);
+  if (s.failed)
+    bits.push(`${count(s.failed)} failed${s.refused ? ` (${count(s.refused)} refused by pScheduler)` : ''}`);
   if (s.diagnostics) bits.push(`${plural(s.diagnostics.error, 'error')}, ${plural(s.diagnostics.warning, 'warning')}`);
   return bits.join(', ');
 }
@@ -99,9 +96,9 @@ function entriesOf(a: TaskDiffAgent): { kind: EntryKind; entry: TaskDiffTask | T
 /** `−1 +2 ~3` */
 export function agentCounts(a: TaskDiffAgent): string {
   const parts: string[] = [];
-  if (a.removed.length) parts.push(`−${num(a.removed.length)}`);
-  if (a.added.length) parts.push(`+${num(a.added.length)}`);
-  if (a.changed.length) parts.push(`~${num(a.changed.length)}`);
+  if (a.removed.length) parts.push(`−${count(a.removed.length)}`);
+  if (a.added.length) parts.push(`+${count(a.added.length)}`);
+  if (a.changed.length) parts.push(`~${count(a.changed.length)}`);
   return parts.join(' ');
 }
 
@@ -192,7 +189,7 @@ export class ComparisonTreeModel {
       case 'failures':
         return {
           id: 'failures',
-          label: `New failures (${num(d.newFailures.length)})`,
+          label: `New failures (${count(d.newFailures.length)})`,
           icon: 'error',
           collapsible: 'collapsed',
           contextValue: 'failures',
@@ -212,7 +209,7 @@ export class ComparisonTreeModel {
       case 'diagnostics':
         return {
           id: 'diagnostics',
-          label: `New errors and warnings (${num(d.newDiagnostics.length)})`,
+          label: `New errors and warnings (${count(d.newDiagnostics.length)})`,
           icon: d.newDiagnostics.some((x) => x.severity === 'error') ? 'error' : 'warning',
           collapsible: 'collapsed',
           contextValue: 'diagnostics',
@@ -232,7 +229,7 @@ export class ComparisonTreeModel {
       case 'resolved':
         return {
           id: 'resolved',
-          label: `Errors resolved (${num(d.resolvedDiagnostics.length)})`,
+          label: `Errors resolved (${count(d.resolvedDiagnostics.length)})`,
           icon: 'pass',
           collapsible: 'collapsed',
           contextValue: 'resolved',
@@ -254,8 +251,8 @@ export class ComparisonTreeModel {
         const up = hosts.filter((h) => h.exclusiveLoad.new > h.exclusiveLoad.old).length;
         return {
           id: 'loads',
-          label: `Host load changes (${num(hosts.length)})`,
-          description: up ? `${num(up)} busier` : undefined,
+          label: `Host load changes (${count(hosts.length)})`,
+          description: up ? `${count(up)} busier` : undefined,
           tooltip:
             'Share of time each host spends in exclusive (throughput) and normal (latency) runs, before and after: ' +
             'the schedule model of both versions (psconfig-tools schedule simulates whether the runs fit).',
@@ -283,7 +280,7 @@ export class ComparisonTreeModel {
           id: `agent:${a.agent}`,
           label: a.agent,
           description: agentCounts(a),
-          tooltip: `${a.agent}: ${plural(a.removed.length, 'task')} removed, ${num(a.added.length)} added, ${num(a.changed.length)} changed`,
+          tooltip: `${a.agent}: ${plural(a.removed.length, 'task')} removed, ${count(a.added.length)} added, ${count(a.changed.length)} changed`,
           icon: 'server',
           collapsible: 'collapsed',
           contextValue: 'agent',
@@ -292,7 +289,7 @@ export class ComparisonTreeModel {
       case 'more':
         return {
           id: `more:${node.agent}`,
-          label: `… ${num(node.hidden)} more tasks`,
+          label: `… ${count(node.hidden)} more tasks`,
           tooltip: 'psconfig-tools diff lists every task',
           icon: 'ellipsis',
           collapsible: 'none',

@@ -5,22 +5,16 @@
 // psconfig.openDashboard(arg?) → DashboardOpened | undefined, where arg is OpenDashboardArgs ({ uri?, task? }), a
 // template Uri, or a Tasks view task node; resolves after the panel's first refresh with what it shows.
 import * as vscode from 'vscode';
-import type { DashboardPairsResult, OpenDashboardArgs, TemplateChangedParams } from '../../../common/protocol';
+import type { DashboardPairsResult, OpenDashboardArgs } from '../../../common/protocol';
 import type { WindowChoice } from '../../../dashboard/session';
 import { createDashboardHost, type DashboardDefaults, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
 import type { DashboardToHost, HostToDashboard } from './messages';
+import { fileName, logTo, onTemplateEdited, PanelSet, templateOf, type TemplatePanelDeps } from '../panel-kit/panel';
 
-export interface DashboardDeps {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
+export interface DashboardDeps extends TemplatePanelDeps {
   pairs(template: vscode.Uri, tasks: string[] | undefined): Promise<DashboardPairsResult>;
-  /** The server's name for a document (to match template-changed notifications). */
-  serverUri(template: vscode.Uri): Promise<string>;
-  onTemplateChanged: vscode.Event<TemplateChangedParams>;
   credentials(url: string): Promise<{ token?: string; tokenOnReads: boolean }>;
-  /** The template the Tasks view shows (its context menu passes only the task node). */
-  tasksTemplate(): vscode.Uri | undefined;
 }
 
 /** What an opened dashboard shows after its first refresh (for tests driving the command). */
@@ -82,81 +76,61 @@ function targetOf(arg: unknown, deps: DashboardDeps): { uri?: vscode.Uri; task?:
   return {};
 }
 
-const panels = new Map<string, { panel: vscode.WebviewPanel; host: DashboardHost }>();
+const panels = new PanelSet<DashboardHost, DashboardToHost, HostToDashboard>();
 
 export async function openDashboard(arg: unknown, deps: DashboardDeps): Promise<DashboardOpened | undefined> {
   const target = targetOf(arg, deps);
-  const editor = vscode.window.activeTextEditor?.document;
-  const uri = target.uri ?? (editor?.languageId === 'psconfig' ? editor.uri : deps.tasksTemplate());
-  if (!uri) {
-    void vscode.window.showWarningMessage('Open a pSConfig template first: the dashboard shows its configured pairs.');
-    return undefined;
-  }
+  const uri = templateOf(target.uri, deps, 'Open a pSConfig template first: the dashboard shows its configured pairs.');
+  if (!uri) return undefined;
   const tasks = target.task ? [target.task] : undefined;
   const key = `${uri.toString()}\u0000${target.task ?? ''}`;
-  const name = uri.path.split('/').pop() ?? uri.toString();
+  const name = fileName(uri);
   const title = `Dashboard: ${target.task ?? name}`;
 
   let resolveFirst!: (v: DashboardOpened) => void;
   const first = new Promise<DashboardOpened>((r) => (resolveFirst = r));
-  const existing = panels.get(key);
+  const existing = panels.reveal(key);
   if (existing) {
-    existing.panel.reveal();
     const stats = await existing.host.refresh();
     return summaryOf(existing.host, name, stats?.requests);
   }
 
-  const dist = vscode.Uri.joinPath(deps.context.extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('psconfig.dashboard', title, vscode.ViewColumn.Active, {
-    enableScripts: true,
-    localResourceRoots: [dist],
-    retainContextWhenHidden: true,
-  });
-  const asUri = (file: string): string => panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString();
-  const serverUri = deps.serverUri(uri).catch(() => uri.toString());
-  let host: DashboardHost | undefined;
-  host = createDashboardHost({
-    post: (m: HostToDashboard) => {
-      void panel.webview.postMessage(m);
-      if (m.type === 'status' && !m.refreshing && host)
-        resolveFirst(summaryOf(host, name, m.summary?.requests, m.error));
-    },
-    pairs: () => deps.pairs(uri, tasks),
-    template: target.task ? `${name} · ${target.task}` : name,
-    defaults: readDefaults,
-    archives: readArchives,
-    credentials: deps.credentials,
-    openExplorer: (args) => Promise.resolve(vscode.commands.executeCommand('psconfig.openArchiveExplorer', args)),
-    log: (level, text) => (level === 'error' ? deps.log.error(text) : deps.log.info(text)),
-    maxResponseBytes: () => {
-      const mb = vscode.workspace.getConfiguration('psconfig').get<number>('archive.maxResponseMb');
-      return typeof mb === 'number' && mb > 0 ? mb * 1024 * 1024 : undefined;
-    },
-  });
-  const h = host;
-  panels.set(key, { panel, host: h });
-  const subs = [
-    panel.webview.onDidReceiveMessage((m: unknown) => {
-      if (m && typeof m === 'object' && typeof (m as { type?: unknown }).type === 'string')
-        void h.handle(m as DashboardToHost);
-    }),
-    deps.onTemplateChanged(async (p) => {
-      if (p.uri === (await serverUri)) h.templateChanged();
-    }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('psconfig.dashboard')) h.settingsChanged();
-    }),
-  ];
-  panel.onDidDispose(() => {
-    h.dispose();
-    subs.forEach((s) => s.dispose());
-    if (panels.get(key)?.panel === panel) panels.delete(key);
-  });
-  panel.webview.html = buildDashboardHtml({
-    scriptUri: asUri('dashboard.js'),
-    styleUri: asUri('dashboard.css'),
-    cspSource: panel.webview.cspSource,
+  panels.create({
+    extensionUri: deps.context.extensionUri,
+    key,
+    viewType: 'psconfig.dashboard',
     title,
+    script: 'dashboard.js',
+    style: 'dashboard.css',
+    html: buildDashboardHtml,
+    host: (post) => {
+      let host: DashboardHost | undefined = undefined;
+      host = createDashboardHost({
+        post: (m: HostToDashboard) => {
+          post(m);
+          if (m.type === 'status' && !m.refreshing && host)
+            resolveFirst(summaryOf(host, name, m.summary?.requests, m.error));
+        },
+        pairs: () => deps.pairs(uri, tasks),
+        template: target.task ? `${name} · ${target.task}` : name,
+        defaults: readDefaults,
+        archives: readArchives,
+        credentials: deps.credentials,
+        openExplorer: (args) => Promise.resolve(vscode.commands.executeCommand('psconfig.openArchiveExplorer', args)),
+        log: logTo(deps.log),
+        maxResponseBytes: () => {
+          const mb = vscode.workspace.getConfiguration('psconfig').get<number>('archive.maxResponseMb');
+          return typeof mb === 'number' && mb > 0 ? mb * 1024 * 1024 : undefined;
+        },
+      });
+      return host;
+    },
+    listen: (h) => [
+      onTemplateEdited(deps, uri, () => h.templateChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('psconfig.dashboard')) h.settingsChanged();
+      }),
+    ],
   });
   return first;
 }

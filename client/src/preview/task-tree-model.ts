@@ -18,6 +18,7 @@ import {
   ExpansionNote,
 } from '../../../common/protocol';
 import { CombinationIndex } from './combination-index';
+import { pluralPlain } from '../../../common/text';
 
 export { combinationKey } from './combination-index';
 
@@ -80,16 +81,14 @@ export function combinationLabel(c: ExpandedCombination): string {
   return parts.length > 0 ? parts.join(' → ') : '(no addresses)';
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** `3 tasks, 2 failed (1 refused by pScheduler), 1 identical (created once)` */
 function countText(ok: number, failed: number, refused: number, identical: number): string {
   const same = identical ? `, ${identical} identical (created once)` : '';
-  if (!failed) return plural(ok, 'task') + same;
+  if (!failed) return pluralPlain(ok, 'task') + same;
   const why = refused
     ? ` (${refused === failed ? (failed === 1 ? 'refused' : 'all refused') : `${refused} refused`} by pScheduler)`
     : '';
-  return `${plural(ok, 'task')}, ${failed} failed${why}${same}`;
+  return `${pluralPlain(ok, 'task')}, ${failed} failed${why}${same}`;
 }
 
 export class TaskTreeModel {
@@ -327,7 +326,7 @@ export class TaskTreeModel {
       roots.push(
         message(
           'large',
-          `${plural(total, 'task')} for ${plural(result.agents.length, 'agent')}.`,
+          `${pluralPlain(total, 'task')} for ${pluralPlain(result.agents.length, 'agent')}.`,
           'info',
           "A large template: each agent's tasks are expanded when you open it.",
         ),
@@ -374,7 +373,7 @@ export class TaskTreeModel {
   /** An agent of a cut result whose own expansion is not loaded yet: what the task summaries say about it. */
   private unloadedAgentItem(node: Extract<TaskTreeNode, { kind: 'agent' }>): TreeItemView {
     const tasks = this.result?.tasks.filter((t) => t.agents.includes(node.agent)).length ?? 0;
-    const description = `${plural(tasks, 'template task')}`;
+    const description = `${pluralPlain(tasks, 'template task')}`;
     const load = this.loadText(node.agent);
     return {
       id: node.id,
@@ -398,7 +397,7 @@ export class TaskTreeModel {
       id: node.id,
       label,
       description: description + (load?.short ?? ''),
-      tooltip: `${label}: ${description} in ${plural(bucket?.tasks.size ?? 0, 'template task')}${load?.long ?? ''}`,
+      tooltip: `${label}: ${description} in ${pluralPlain(bucket?.tasks.size ?? 0, 'template task')}${load?.long ?? ''}`,
       icon: failed || load?.over ? 'warning' : 'server',
       collapsible: 'collapsed',
       contextValue: 'agent',

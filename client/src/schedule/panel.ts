@@ -5,26 +5,14 @@
 // psconfig.openSchedule(arg?) → ScheduleOpened | undefined, where arg is OpenScheduleArgs ({ uri?, task?, agent? }),
 // a template Uri, or a Tasks view agent or task node; resolves once the panel has its first answer.
 import * as vscode from 'vscode';
-import type {
-  HostRead,
-  HostsResult,
-  OpenScheduleArgs,
-  ScheduleResult,
-  TemplateChangedParams,
-} from '../../../common/protocol';
+import type { HostRead, HostsResult, OpenScheduleArgs, ScheduleResult } from '../../../common/protocol';
 import { createScheduleHost, type ScheduleHost, type TimelineSource } from './host';
 import { buildTimelineHtml } from './html';
-import type { TimelineFocus, TimelineToHost } from './messages';
+import type { HostToTimeline, TimelineFocus, TimelineToHost } from './messages';
+import { fileName, logTo, onTemplateEdited, PanelSet, templateOf, type TemplatePanelDeps } from '../panel-kit/panel';
 
-export interface SchedulePanelDeps {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
+export interface SchedulePanelDeps extends TemplatePanelDeps {
   schedule(template: vscode.Uri, focus: { task?: string; agent?: string }): Promise<ScheduleResult>;
-  /** The server's name for a document (to match template-changed notifications). */
-  serverUri(template: vscode.Uri): Promise<string>;
-  onTemplateChanged: vscode.Event<TemplateChangedParams>;
-  /** The template the Tasks view shows (its context menu passes only the node). */
-  tasksTemplate(): vscode.Uri | undefined;
   /** The last hosts read of the template (the Hosts view's reads and their comparison), asked on every load: its
    *  real runs are drawn under each host's simulated row. */
   observed?: (template: vscode.Uri) => { reads: HostRead[]; result?: HostsResult } | undefined;
@@ -78,7 +66,7 @@ function sourceOf(r: ScheduleResult, target: Target): TimelineSource {
   };
 }
 
-const panels = new Map<string, { panel: vscode.WebviewPanel; host: ScheduleHost }>();
+const panels = new PanelSet<ScheduleHost, TimelineToHost, HostToTimeline>();
 
 /** The template's hosts were read again (the Hosts view): an open timeline of it draws the new real runs on the
  *  simulation it shows, without simulating again. Returns whether one was open. */
@@ -93,79 +81,65 @@ export function observedChanged(
 
 export async function openSchedule(arg: unknown, deps: SchedulePanelDeps): Promise<ScheduleOpened | undefined> {
   const target = targetOf(arg, deps);
-  const editor = vscode.window.activeTextEditor?.document;
-  const uri = target.uri ?? (editor?.languageId === 'psconfig' ? editor.uri : deps.tasksTemplate());
-  if (!uri) {
-    void vscode.window.showWarningMessage('Open a pSConfig template first: the timeline shows its simulated schedule.');
-    return undefined;
-  }
+  const uri = templateOf(
+    target.uri,
+    deps,
+    'Open a pSConfig template first: the timeline shows its simulated schedule.',
+  );
+  if (!uri) return undefined;
   target.uri = uri;
   const key = uri.toString();
-  const name = uri.path.split('/').pop() ?? key;
-  const existing = panels.get(key);
+  const name = fileName(uri);
+  const existing = panels.reveal(key);
   if (existing) {
     // One timeline per template: opening it again from a task or agent moves the highlight.
-    existing.panel.reveal();
     existing.host.setFocus({ task: target.task, host: target.agent });
     const data = existing.host.current() ?? (await existing.host.refresh());
     return summaryOf(name, data, existing.host);
   }
 
-  const dist = vscode.Uri.joinPath(deps.context.extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('psconfig.schedule', `Schedule: ${name}`, vscode.ViewColumn.Active, {
-    enableScripts: true,
-    localResourceRoots: [dist],
-    retainContextWhenHidden: true,
-  });
-  const asUri = (file: string): string => panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString();
-  const serverUri = deps.serverUri(uri).catch(() => key);
   let lastError: string | undefined;
   let resolveFirst!: () => void;
   const first = new Promise<void>((r) => (resolveFirst = r));
-  const host = createScheduleHost({
-    post: (m) => {
-      void panel.webview.postMessage(m);
-      if (m.type === 'status' && !m.loading) {
-        lastError = m.error;
-        resolveFirst();
-      }
-    },
-    load: async () => {
-      const source = sourceOf(await deps.schedule(uri, { task: target.task, agent: target.agent }), target);
-      const observed = deps.observed?.(uri);
-      if (observed) source.observed = observed;
-      return source;
-    },
-    title: name,
-    focus: { task: target.task, host: target.agent },
-    open: (task, addresses) => revealTask(uri, task, addresses),
-    log: (level, text) => (level === 'error' ? deps.log.error(text) : deps.log.info(text)),
-  });
-  panels.set(key, { panel, host });
   // Edits come in bursts: reload once they pause.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const subs = [
-    panel.webview.onDidReceiveMessage((m: unknown) => {
-      if (m && typeof m === 'object' && typeof (m as { type?: unknown }).type === 'string')
-        void host.handle(m as TimelineToHost);
-    }),
-    deps.onTemplateChanged(async (p) => {
-      if (p.uri !== (await serverUri)) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void host.refresh(), 600);
-    }),
-  ];
-  panel.onDidDispose(() => {
-    if (timer) clearTimeout(timer);
-    host.dispose();
-    subs.forEach((s) => s.dispose());
-    if (panels.get(key)?.panel === panel) panels.delete(key);
-  });
-  panel.webview.html = buildTimelineHtml({
-    scriptUri: asUri('schedule.js'),
-    styleUri: asUri('schedule.css'),
-    cspSource: panel.webview.cspSource,
+  const { host } = panels.create({
+    extensionUri: deps.context.extensionUri,
+    key,
+    viewType: 'psconfig.schedule',
     title: `Schedule: ${name}`,
+    script: 'schedule.js',
+    style: 'schedule.css',
+    html: buildTimelineHtml,
+    host: (post) =>
+      createScheduleHost({
+        post: (m) => {
+          post(m);
+          if (m.type === 'status' && !m.loading) {
+            lastError = m.error;
+            resolveFirst();
+          }
+        },
+        load: async () => {
+          const source = sourceOf(await deps.schedule(uri, { task: target.task, agent: target.agent }), target);
+          const observed = deps.observed?.(uri);
+          if (observed) source.observed = observed;
+          return source;
+        },
+        title: name,
+        focus: { task: target.task, host: target.agent },
+        open: (task, addresses) => revealTask(uri, task, addresses),
+        log: logTo(deps.log),
+      }),
+    listen: (h) => [
+      onTemplateEdited(deps, uri, () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => void h.refresh(), 600);
+      }),
+    ],
+    onDispose: () => {
+      if (timer) clearTimeout(timer);
+    },
   });
   await first;
   return summaryOf(name, host.current(), host, lastError);

@@ -12,6 +12,7 @@ import {
   type TimelineFocus,
   type TimelineHost,
 } from './messages';
+import { pluralPlain } from '../../../common/text';
 
 /** Runs the page is sent at most (about 10 MB of arrays); the report's totals stay whole. */
 export const MAX_TIMELINE_RUNS = 300_000;
@@ -93,8 +94,6 @@ function sameStrings(a: string[] | undefined, b: string[]): boolean {
 function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** A report as the page's arrays. Throws only when `report` is not a report at all. */
 export function timelineOf(input: TimelineInput): TimelineData {
@@ -265,8 +264,10 @@ export function timelineOf(input: TimelineInput): TimelineData {
       `The timeline shows the first ${maxRuns.toLocaleString('en')} of ${runs.length.toLocaleString('en')} runs; the CLI (psconfig-tools schedule --runs) lists all.`,
     );
   if (hostsLeftOut)
-    notes.push(`${plural(hostsLeftOut, 'host reference')} beyond the first ${maxHosts} hosts left out of the rows.`);
-  if (unreadable) notes.push(`${plural(unreadable, 'run')} left out: no readable task, class or times.`);
+    notes.push(
+      `${pluralPlain(hostsLeftOut, 'host reference')} beyond the first ${maxHosts} hosts left out of the rows.`,
+    );
+  if (unreadable) notes.push(`${pluralPlain(unreadable, 'run')} left out: no readable task, class or times.`);
   if (!runs.length && report.tasks.length) notes.push('The report lists no runs (the CLI prints them with --runs).');
 
   return {

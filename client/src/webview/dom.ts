@@ -49,11 +49,3 @@ export function setStatusLine(el: HTMLElement, text: string, kind: 'info' | 'err
   el.textContent = text;
   el.className = `status-line ${kind === 'error' ? 'error' : 'muted'}${kind === 'busy' ? ' busy' : ''}`;
 }
-
-/** Puts a fixed-position tooltip beside the pointer, inside the window (above it near the bottom edge). */
-export function placeTooltip(tip: HTMLElement, clientX: number, clientY: number): void {
-  const x = Math.min(clientX + 16, window.innerWidth - tip.offsetWidth - 8);
-  const y = clientY + 18 + tip.offsetHeight > window.innerHeight ? clientY - tip.offsetHeight - 12 : clientY + 18;
-  tip.style.left = `${Math.max(4, x)}px`;
-  tip.style.top = `${Math.max(4, y)}px`;
-}

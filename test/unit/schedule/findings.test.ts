@@ -34,6 +34,8 @@ test('an overloaded mesh: lost runs with who took their slots, and every host ov
   assert.match(lost.message, /of 8,640 runs of 'mesh' would run in 1 simulated day/);
   assert.match(lost.message, /Their slots went to 'mesh' /);
   assert.match(findings[2].message, /^a: its exclusive runs need 127 % of the time/);
+  // Every task in that count is exclusive (this mesh's are throughput, but the count is of the exclusive class).
+  assert.match(findings[2].message, /, 4 exclusive tasks\): pScheduler runs one at a time/);
   const summary = templateTaskSchedules(model, sim)[0];
   assert.deepEqual(
     [summary.combinations, summary.wantedPerDay, summary.losing, summary.tools, summary.classes],

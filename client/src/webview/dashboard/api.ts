@@ -1,5 +1,5 @@
 // The dashboard page's handle on its host.
 import type { DashboardToHost, HostToDashboard } from '../../dashboard/messages';
-import { hostChannel } from '../host-channel';
+import { hostChannel } from '../kit/host-channel';
 
 export const { post, loadState, saveState, onHostMessage } = hostChannel<DashboardToHost, HostToDashboard>();

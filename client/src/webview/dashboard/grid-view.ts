@@ -4,6 +4,7 @@
 // around the cursor, double-click (or Escape) to see everything; rows and columns sort in template order or worst
 // first.
 import { STATE_CODES, type GridInfo } from '../../dashboard/messages';
+import { LayeredCanvas, pixelRatio, redrawOnResize } from '../kit/canvas';
 import { readPalette, SEVERITY, type Palette } from './palette';
 
 export interface HoverInfo {
@@ -40,8 +41,9 @@ interface Layout {
 
 export class GridView {
   readonly el: HTMLDivElement;
-  private readonly base: HTMLCanvasElement;
-  private readonly overlay: HTMLCanvasElement;
+  private readonly canvas = new LayeredCanvas('grid');
+  private readonly base = this.canvas.base;
+  private readonly overlay = this.canvas.overlay;
   private info?: GridInfo;
   private states: Uint8Array = new Uint8Array(0);
   private rowOrder: number[] = [];
@@ -59,35 +61,23 @@ export class GridView {
   lastDrawMs = 0;
 
   constructor(private readonly handlers: GridHandlers) {
-    this.base = document.createElement('canvas');
-    this.overlay = document.createElement('canvas');
-    this.base.className = 'grid-base';
-    this.overlay.className = 'grid-overlay';
-    this.overlay.tabIndex = 0;
-    this.overlay.setAttribute('role', 'img');
     this.el = document.createElement('div');
     this.el.className = 'grid-view';
     this.el.append(this.base, this.overlay);
-    this.overlay.addEventListener('mousemove', (e) => this.onMove(e));
-    this.overlay.addEventListener('mouseleave', () => {
-      if (!this.drag) this.setHover(undefined);
+    this.canvas.listen({
+      move: (e) => this.onMove(e),
+      leave: () => {
+        if (!this.drag) this.setHover(undefined);
+      },
+      down: (e) => this.onDown(e),
+      up: (e) => this.onUp(e),
+      wheel: (e) => this.onWheel(e),
+      dblclick: () => this.resetZoom(),
+      key: (e) => {
+        if (e.key === 'Escape') this.resetZoom();
+      },
     });
-    this.overlay.addEventListener('mousedown', (e) => this.onDown(e));
-    window.addEventListener('mouseup', (e) => this.onUp(e));
-    this.overlay.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    this.overlay.addEventListener('dblclick', () => this.resetZoom());
-    this.overlay.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') this.resetZoom();
-    });
-    // Only a new width changes the layout (draw() sets the height itself, which must not redraw again).
-    // Drawn on the next frame, not inside the observer: a draw changes the height, which would notify again within
-    // the same frame (the browser's "ResizeObserver loop" error).
-    let width = 0;
-    new ResizeObserver(() => {
-      if (this.el.clientWidth === width) return;
-      width = this.el.clientWidth;
-      requestAnimationFrame(() => this.draw());
-    }).observe(this.el);
+    redrawOnResize(this.el, () => this.draw());
   }
 
   /** A new grid, or new data for the same one (its zoom and order are kept when the shape is unchanged). */
@@ -230,19 +220,14 @@ export class GridView {
     const ctx = this.base.getContext('2d');
     if (!info || !ctx) return;
     const t0 = performance.now();
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = pixelRatio();
     if (!this.palette || dpr !== this.dpr) {
       this.dpr = dpr;
       this.palette = readPalette(ctx, dpr);
     }
     const pal = this.palette;
     const L = (this.layout = this.computeLayout(ctx, pal));
-    for (const c of [this.base, this.overlay]) {
-      c.width = Math.ceil(L.width * dpr);
-      c.height = Math.ceil(L.height * dpr);
-      c.style.width = `${L.width}px`;
-      c.style.height = `${L.height}px`;
-    }
+    this.canvas.size(L.width, L.height, dpr);
     this.el.style.height = `${L.height}px`;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, L.width, L.height);
@@ -420,8 +405,8 @@ export class GridView {
   private hoverAt(e: MouseEvent): HoverInfo | undefined {
     const info = this.info;
     if (!info) return undefined;
-    const rect = this.overlay.getBoundingClientRect();
-    const at = this.cellAt(e.clientX - rect.left, e.clientY - rect.top);
+    const p = this.canvas.at(e);
+    const at = this.cellAt(p.x, p.y);
     if (!at) return undefined;
     const row = this.rowOrder[at.rp];
     const col = this.colOrder[at.cp];
@@ -447,27 +432,25 @@ export class GridView {
     const h = this.hoverAt(e);
     const d = this.drag;
     if (d && !d.moved) {
-      const rect = this.overlay.getBoundingClientRect();
-      if (Math.hypot(e.clientX - rect.left - d.x, e.clientY - rect.top - d.y) > 4) d.moved = true;
+      const p = this.canvas.at(e);
+      if (Math.hypot(p.x - d.x, p.y - d.y) > 4) d.moved = true;
     }
     this.setHover(h);
   }
 
   private onDown(e: MouseEvent): void {
     if (e.button !== 0) return;
-    const rect = this.overlay.getBoundingClientRect();
-    const at = this.cellAt(e.clientX - rect.left, e.clientY - rect.top);
+    const { x, y } = this.canvas.at(e);
+    const at = this.cellAt(x, y);
     if (!at) return;
-    this.drag = { x: e.clientX - rect.left, y: e.clientY - rect.top, r: at.rp, c: at.cp, moved: false };
+    this.drag = { x, y, r: at.rp, c: at.cp, moved: false };
   }
 
   private onUp(e: MouseEvent): void {
     const d = this.drag;
     this.drag = undefined;
     if (!d) return;
-    const rect = this.overlay.getBoundingClientRect();
-    const x = e.clientX - rect.left;
-    const y = e.clientY - rect.top;
+    const { x, y } = this.canvas.at(e);
     const moved = d.moved || Math.hypot(x - d.x, y - d.y) > 4;
     const at = this.cellAt(x, y);
     if (moved && at) {
@@ -485,8 +468,8 @@ export class GridView {
     const info = this.info;
     if (!info || !e.deltaY) return;
     e.preventDefault();
-    const rect = this.overlay.getBoundingClientRect();
-    const at = this.cellAt(e.clientX - rect.left, e.clientY - rect.top);
+    const p = this.canvas.at(e);
+    const at = this.cellAt(p.x, p.y);
     const { r0, r1, c0, c1 } = this.view;
     const factor = e.deltaY < 0 ? 1 / 1.5 : 1.5;
     const rc = at?.rp ?? (r0 + r1) / 2;

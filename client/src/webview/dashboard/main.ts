@@ -13,7 +13,9 @@ import {
   type HostToDashboard,
   type StateName,
 } from '../../dashboard/messages';
-import { clear, h, rafThrottle, placeTooltip, setStatusLine } from '../dom';
+import { clear, h, rafThrottle, setStatusLine } from '../dom';
+import { HoverTip } from '../kit/hover-tip';
+import { reportPageErrors } from '../kit/page-errors';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { GridView, type HoverInfo, type SortOrder } from './grid-view';
 
@@ -123,7 +125,7 @@ const resetBtn = h('button', { class: 'secondary', id: 'reset-zoom', type: 'butt
 const legend = h('div', { class: 'legend', id: 'legend' });
 const subtitle = h('div', { class: 'subtitle muted', id: 'subtitle' });
 const message = h('div', { class: 'error-text', id: 'message' });
-const tooltip = h('div', { class: 'tooltip', id: 'tooltip', hidden: true });
+const tooltip = new HoverTip((text) => (window.dashboardMetrics.hoverText = text));
 const problems = h('section', { class: 'problems links', id: 'problems' });
 
 const view = new GridView({
@@ -159,7 +161,7 @@ app.append(
   view.el,
   problems,
 );
-document.body.append(tooltip);
+document.body.append(tooltip.el);
 
 metricSel.addEventListener('change', () => {
   const m = metricSel.value;
@@ -383,8 +385,7 @@ function renderTooltip(): void {
   const g = grids[current];
   const info = hovered;
   if (!g || !info) {
-    tooltip.hidden = true;
-    window.dashboardMetrics.hoverText = '';
+    tooltip.hide();
     return;
   }
   const row = g.info.rows[info.row];
@@ -396,10 +397,7 @@ function renderTooltip(): void {
   ]
     .filter(Boolean)
     .join('\n');
-  tooltip.textContent = text;
-  tooltip.hidden = false;
-  window.dashboardMetrics.hoverText = text;
-  placeTooltip(tooltip, info.clientX, info.clientY);
+  tooltip.show(text, info.clientX, info.clientY);
 }
 
 let detailTimer: ReturnType<typeof setTimeout> | undefined;
@@ -563,11 +561,6 @@ window.dashboardTest = {
   },
 };
 
-window.addEventListener('error', (ev) => {
-  // Benign: layout settled a frame later (Chromium reports it as an error event).
-  if (/ResizeObserver loop/.test(ev.message)) return;
-  setStatus(`Dashboard error: ${ev.message}`, 'error');
-  post({ type: 'log', level: 'error', text: `${ev.message} at ${ev.filename}:${ev.lineno}` });
-});
+reportPageErrors('Dashboard', setStatus, (text) => post({ type: 'log', level: 'error', text }));
 
 post({ type: 'ready' });

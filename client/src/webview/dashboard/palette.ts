@@ -2,7 +2,7 @@
 // --vscode-charts-* colour with a fallback). "Configured, no data" and "failed" also get a pattern, so they stand
 // out from red and green for everyone, colour vision or not; "not configured" is only a faint cell.
 import { STATE_CODES, type StateName } from '../../dashboard/messages';
-import { pixelOf } from '../pixels';
+import { pixelOf } from '../kit/pixels';
 
 export interface Palette {
   fg: string;

@@ -26,10 +26,13 @@ import {
   type RowOrder,
   type TimelineRow,
 } from '../../schedule/timeline-rows';
-import { clear, h, placeTooltip, setStatusLine } from '../dom';
+import { clear, h, setStatusLine } from '../dom';
+import { HoverTip } from '../kit/hover-tip';
+import { reportPageErrors } from '../kit/page-errors';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { readTimelinePalette } from './colours';
 import { TimelineView, type RunHover } from './timeline-view';
+import { plural } from '../../../../common/text';
 
 interface Metrics {
   runs: number;
@@ -121,7 +124,7 @@ const hint = h(
   { class: 'hint muted' },
   'Drag across the timeline to zoom in; Ctrl/⌘ + wheel zooms, Shift + wheel pans, double-click shows the whole span. Click a run to show its task in the template.',
 );
-const tooltip = h('div', { class: 'tooltip', id: 'tooltip', hidden: true });
+const tooltip = new HoverTip((text) => (window.timelineMetrics.hoverText = text));
 const nonstarts = h('section', { class: 'nonstarts links', id: 'nonstarts' });
 
 const view = new TimelineView({
@@ -164,7 +167,7 @@ app.append(
   hint,
   nonstarts,
 );
-document.body.append(tooltip);
+document.body.append(tooltip.el);
 
 modeSel.addEventListener('change', () => {
   mode = modeSel.value === 'classes' ? 'classes' : 'hosts';
@@ -214,10 +217,6 @@ function duration(s: number): string {
   if (s < 120) return `${Math.round(s)} s`;
   if (s < 7200) return `${(s / 60).toFixed(s % 60 ? 1 : 0)} min`;
   return `${(s / 3600).toFixed(s % 3600 ? 1 : 0)} h`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 }
 
 function setFocusTask(i: number): void {
@@ -421,18 +420,14 @@ function realRunText(d: TimelineData, r: number): string {
 
 function renderTooltip(info: RunHover | undefined): void {
   if (!data || !info || !info.runs.length) {
-    tooltip.hidden = true;
-    window.timelineMetrics.hoverText = '';
+    tooltip.hide();
     return;
   }
   const d = data;
   const text =
     (info.real ? info.runs.map((r) => realRunText(d, r)) : info.runs.map(runText)).join('\n') +
     (info.more ? `\n… and ${plural(info.more, 'more run')} here` : '');
-  tooltip.textContent = text;
-  tooltip.hidden = false;
-  window.timelineMetrics.hoverText = text;
-  placeTooltip(tooltip, info.clientX, info.clientY);
+  tooltip.show(text, info.clientX, info.clientY);
 }
 
 function setStatus(text: string, kind: 'info' | 'error' | 'busy' = 'info'): void {
@@ -511,10 +506,6 @@ window.timelineTest = {
   },
 };
 
-window.addEventListener('error', (ev) => {
-  if (/ResizeObserver loop/.test(ev.message)) return;
-  setStatus(`Timeline error: ${ev.message}`, 'error');
-  post({ type: 'log', level: 'error', text: `${ev.message} at ${ev.filename}:${ev.lineno}` });
-});
+reportPageErrors('Timeline', setStatus, (text) => post({ type: 'log', level: 'error', text }));
 
 post({ type: 'ready' });

@@ -16,7 +16,8 @@ import {
   type RowMode,
   type TimelineRow,
 } from '../../schedule/timeline-rows';
-import { pixelOf } from '../pixels';
+import { LayeredCanvas, pixelRatio, redrawOnResize } from '../kit/canvas';
+import { pixelOf } from '../kit/pixels';
 import { readTimelinePalette, type TimelinePalette } from './colours';
 
 export interface RunHover {
@@ -52,8 +53,10 @@ export class TimelineView {
   readonly el: HTMLDivElement;
   private readonly stage: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
-  private readonly base: HTMLCanvasElement;
-  private readonly overlay: HTMLCanvasElement;
+  private readonly canvas = new LayeredCanvas('timeline', 'Host timeline: runs per host over time');
+  private readonly base = this.canvas.base;
+  private readonly overlay = this.canvas.overlay;
+  private readonly redrawSoon: () => void;
   private data?: TimelineData;
   private rows: TimelineRow[] = [];
   private mode: RowMode = 'hosts';
@@ -78,42 +81,22 @@ export class TimelineView {
     this.stage = document.createElement('div');
     this.stage.className = 'timeline-stage';
     this.spacer = document.createElement('div');
-    this.base = document.createElement('canvas');
-    this.overlay = document.createElement('canvas');
-    this.base.className = 'timeline-base';
-    this.overlay.className = 'timeline-overlay';
-    this.overlay.tabIndex = 0;
-    this.overlay.setAttribute('role', 'img');
-    this.overlay.setAttribute('aria-label', 'Host timeline: runs per host over time');
     this.stage.append(this.base, this.overlay);
     this.el.append(this.stage, this.spacer);
+    this.redrawSoon = redrawOnResize(this.el, () => this.draw());
     this.el.addEventListener('scroll', () => this.redrawSoon());
-    this.overlay.addEventListener('mousemove', (e) => this.onMove(e));
-    this.overlay.addEventListener('mouseleave', () => {
-      if (!this.drag) this.setHover(undefined);
+    this.canvas.listen({
+      move: (e) => this.onMove(e),
+      leave: () => {
+        if (!this.drag) this.setHover(undefined);
+      },
+      down: (e) => this.onDown(e),
+      up: (e) => this.onUp(e),
+      wheel: (e) => this.onWheel(e),
+      dblclick: () => this.resetZoom(),
+      key: (e) => this.onKey(e),
     });
-    this.overlay.addEventListener('mousedown', (e) => this.onDown(e));
-    window.addEventListener('mouseup', (e) => this.onUp(e));
-    this.overlay.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    this.overlay.addEventListener('dblclick', () => this.resetZoom());
-    this.overlay.addEventListener('keydown', (e) => this.onKey(e));
-    let width = 0;
-    new ResizeObserver(() => {
-      if (this.el.clientWidth === width) return;
-      width = this.el.clientWidth;
-      this.redrawSoon();
-    }).observe(this.el);
     window.addEventListener('resize', () => this.redrawSoon());
-  }
-
-  private queued = false;
-  private redrawSoon(): void {
-    if (this.queued) return;
-    this.queued = true;
-    requestAnimationFrame(() => {
-      this.queued = false;
-      this.draw();
-    });
   }
 
   /** New data (the whole span shown) or new rows of the same data (the zoom kept). */
@@ -279,7 +262,7 @@ export class TimelineView {
     const ctx = this.base.getContext('2d');
     if (!d || !ctx) return;
     const t0 = performance.now();
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = pixelRatio();
     if (!this.pal || dpr !== this.dpr) {
       this.dpr = dpr;
       this.pal = readTimelinePalette();
@@ -289,12 +272,7 @@ export class TimelineView {
     this.layout(ctx, pal);
     const W = Math.ceil(this.width * dpr);
     const H = Math.ceil(this.height * dpr);
-    for (const c of [this.base, this.overlay]) {
-      c.width = W;
-      c.height = H;
-      c.style.width = `${this.width}px`;
-      c.style.height = `${this.height}px`;
-    }
+    this.canvas.size(this.width, this.height, dpr);
     const first = Math.max(0, Math.floor(this.el.scrollTop / this.rowH));
     const last = Math.min(this.rows.length, Math.ceil((this.el.scrollTop + this.height - AXIS_H) / this.rowH) + 1);
     // The runs straight into an ImageData (one write per device pixel: a mesh's hundreds of thousands of runs as
@@ -721,9 +699,7 @@ export class TimelineView {
   private hoverAt(e: MouseEvent): RunHover | undefined {
     const d = this.data;
     if (!d) return undefined;
-    const rect = this.overlay.getBoundingClientRect();
-    const x = e.clientX - rect.left;
-    const y = e.clientY - rect.top;
+    const { x, y } = this.canvas.at(e);
     if (y < AXIS_H || x < this.labelW || x > this.labelW + this.plotW) return undefined;
     const i = Math.floor((y - AXIS_H + this.el.scrollTop) / this.rowH);
     const row = this.rows[i];
@@ -770,8 +746,7 @@ export class TimelineView {
   private onMove(e: MouseEvent): void {
     const g = this.drag;
     if (g) {
-      const rect = this.overlay.getBoundingClientRect();
-      this.dragX = Math.max(this.labelW, Math.min(this.labelW + this.plotW, e.clientX - rect.left));
+      this.dragX = Math.max(this.labelW, Math.min(this.labelW + this.plotW, this.canvas.at(e).x));
       if (Math.abs(this.dragX - g.x) > 4) g.moved = true;
     }
     this.setHover(this.hoverAt(e));
@@ -779,9 +754,8 @@ export class TimelineView {
 
   private onDown(e: MouseEvent): void {
     if (e.button !== 0) return;
-    const rect = this.overlay.getBoundingClientRect();
-    const x = e.clientX - rect.left;
-    if (x < this.labelW || e.clientY - rect.top < AXIS_H) return;
+    const { x, y } = this.canvas.at(e);
+    if (x < this.labelW || y < AXIS_H) return;
     this.drag = { x, moved: false };
     this.dragX = x;
   }
@@ -803,10 +777,9 @@ export class TimelineView {
 
   private onWheel(e: WheelEvent): void {
     if (!this.data) return;
-    const rect = this.overlay.getBoundingClientRect();
     if (e.ctrlKey || e.metaKey) {
       e.preventDefault();
-      const x = Math.max(this.labelW, Math.min(this.labelW + this.plotW, e.clientX - rect.left));
+      const x = Math.max(this.labelW, Math.min(this.labelW + this.plotW, this.canvas.at(e).x));
       this.zoomBy(e.deltaY < 0 ? 1 / 1.5 : 1.5, this.tOf(x));
     } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
       e.preventDefault();

@@ -40,7 +40,7 @@ import {
 import { dashboardText } from '../../template/expand/dashboard-text';
 import { previewText } from '../../template/expand/preview-text';
 import { scheduleLensTitle, taskLensTitle } from '../../template/navigation/code-lenses';
-import { scheduleText } from '../../template/schedule-editor';
+import { scheduleText } from '../../template/schedule-view';
 import type { Logger } from './guard';
 
 /** The preview a task lens shows stops here, as the Tasks view does (a limited request is also cut at 4 MB). */

@@ -2,14 +2,11 @@
 // The client may hand back either VS Code's nested view of the section ({ jq: { path }, includes:
 // { allowRemote, directories }, preview: { agentAddresses }, archives: { ipAllowedHosts } }) or ServerSettings' flat keys; both are accepted.
 import { isAbsolute } from 'node:path';
+import { isObject } from '../../../../common/json';
 import type { ServerSettings } from '../../../../common/protocol';
 import { JQ_RESTRICTED, type JqConfig } from '../../template/jq/config';
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function pick(section: Json, flat: string, path: string[]): unknown {
   if (section[flat] !== undefined) return section[flat];

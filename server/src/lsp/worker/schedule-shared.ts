@@ -25,7 +25,7 @@ import {
   scheduleDiagnostics,
   tasksSharingSchedule,
   type ScheduleAnswer,
-} from '../../template/schedule-editor';
+} from '../../template/schedule-view';
 import type { EngineInput } from '../shared/engine-input';
 import type { ScheduleDiagnosticsOutcome } from '../shared/jobs';
 import type { SharedExpansions } from './expansion-shared';

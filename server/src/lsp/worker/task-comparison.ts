@@ -13,7 +13,7 @@ import type {
   TaskDiffResult,
 } from '../../../../common/protocol';
 import { policyFor } from '../../template/includes/scope';
-import { diagnosticsOf, diffExpansions, scheduleHostLoads, type HostLoad } from '../../template/task-diff';
+import { diagnosticsOf, diffExpansions, scheduleHostLoads, type LoadShares } from '../../template/task-diff';
 import { includeScopeKey, type EngineInput } from '../shared/engine-input';
 import type { CompareJob } from '../shared/jobs';
 import { runEngine } from './expansion-engine';
@@ -25,7 +25,7 @@ interface Base {
   result: Promise<ExpandTasksResult>;
   diagnostics: Promise<TaskDiffDiagnostic[]>;
   /** Its hosts' loads (the schedule model), made by the first full comparison with this base. */
-  load?: Map<string, HostLoad>;
+  load?: Map<string, LoadShares>;
 }
 
 interface Kept {

@@ -4,7 +4,8 @@
 import { isIP } from 'node:net';
 import { JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles } from '../jq/batch';
-import { isObject, JsonObject, NameLabelAddress, str, strList, TemplateView, truthy, Json } from './template-view';
+import { JsonObject, NameLabelAddress, str, strList, TemplateView, truthy, Json } from './template-view';
+import { isObject } from '../../../../common/json';
 
 export interface ClassContext {
   view: TemplateView;

@@ -11,7 +11,8 @@
 // its `best_match` (the same problem whenever there is one); JSON text is read by JavaScript, so `2.0` counts as
 // the integer 2 (draft 4 in jsonschema would refuse it as an integer).
 import { officialSchema, type JsonSchema } from '../schema/schema-source';
-import { isObject, type Json, type JsonObject } from './template-view';
+import { type Json, type JsonObject } from './template-view';
+import { isObject } from '../../../../common/json';
 
 /** Why the agent creates nothing from this template (with `#` keys stripped and includes merged), or undefined. */
 export function agentRejection(

@@ -3,10 +3,11 @@
 import { ClassContext } from './address-classes';
 import { requestingAgentFrom } from './engine';
 import { NodeTable } from './groups';
-import { canonicalJson, isObject, stripHashKeys, strList, TemplateView, viewOf } from './template-view';
+import { canonicalJson, stripHashKeys, strList, TemplateView, viewOf, type JsonObject } from './template-view';
 import { TooDeepError } from '../nesting';
 import { agentRejection, rejectedTaskError, schemaRejection } from './agent-acceptance';
 import { agentMatcher, planTask, type TaskPlan } from './scheduling';
+import { isObject } from '../../../../common/json';
 
 export interface TaskCount {
   task: string;
@@ -34,7 +35,7 @@ export function countCombinations(template: unknown, agentAddresses?: string[]):
     if (e instanceof TooDeepError) return { tasks: [], approximate: false }; // diagnostics say why
     throw e;
   }
-  if (!isObject(raw)) return { tasks: [], approximate: false };
+  if (!isObject<JsonObject>(raw)) return { tasks: [], approximate: false };
   // What pSConfig's agent rejects creates nothing (agent-acceptance.ts). Without its includes, only the schema check
   // of the template as read is certain (the agent runs it before reading them); references may be in an include.
   const rejected = schemaRejection(raw) ?? (raw.includes === undefined ? agentRejection(raw, [], false) : undefined);

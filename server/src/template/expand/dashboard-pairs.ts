@@ -8,13 +8,8 @@ import type {
   ExpandTasksResult,
 } from '../../../../common/protocol';
 import { archivesFor } from './pscheduler-task';
-import { isObject, Json, JsonObject, section, str as templateStr, stripHashKeys, TemplateView } from './template-view';
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { Json, JsonObject, section, str as templateStr, stripHashKeys, TemplateView } from './template-view';
+import { isObject } from '../../../../common/json';
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -37,11 +32,11 @@ const ESMOND_PATH = /\/esmond\/perfsonar\/archive\/?(\?.*)?$/i;
  *   receive raw pScheduler results and cannot be searched as esmond, so they are not used.
  */
 export function esmondReadUrl(archive: unknown, origin?: unknown): string | undefined {
-  if (!isObj(archive) || !isObj(archive.data)) return undefined;
+  if (!isObject(archive) || !isObject(archive.data)) return undefined;
   const data = archive.data;
   if (archive.archiver === 'esmond' && str(data.url) && HTTP_URL.test(data.url as string)) return data.url as string;
-  for (const meta of [isObj(origin) ? origin._meta : undefined, archive._meta, data._meta]) {
-    const url = isObj(meta) ? str(meta.esmond_url) : undefined;
+  for (const meta of [isObject(origin) ? origin._meta : undefined, archive._meta, data._meta]) {
+    const url = isObject(meta) ? str(meta.esmond_url) : undefined;
     if (url && HTTP_URL.test(url)) return url;
   }
   const url = archive.archiver === 'http' ? str(data._url) : undefined;
@@ -62,7 +57,7 @@ class ArchiveOrigins {
   private readonly byTaskAndHost = new Map<string, JsonObject[] | undefined>();
 
   constructor(template: unknown) {
-    const raw: JsonObject = isObject(template) ? template : {};
+    const raw: JsonObject = isObject<JsonObject>(template) ? template : {};
     this.tasks = section(raw, 'tasks');
     this.addresses = section(raw, 'addresses');
     let archives: Json = {};
@@ -95,14 +90,14 @@ class ArchiveOrigins {
 
 /** Names of a disjoint group's A and B sides (selectors by name), or undefined when a side selects by class. */
 export function disjointSides(template: unknown, group: string | undefined): { a: string[]; b: string[] } | undefined {
-  if (!group || !isObj(template) || !isObj(template.groups)) return undefined;
+  if (!group || !isObject(template) || !isObject(template.groups)) return undefined;
   const g = template.groups[group];
-  if (!isObj(g)) return undefined;
+  if (!isObject(g)) return undefined;
   const names = (list: unknown): string[] | undefined => {
     if (!Array.isArray(list)) return undefined;
     const out: string[] = [];
     for (const sel of list) {
-      const n = isObj(sel) ? str(sel.name) : undefined;
+      const n = isObject(sel) ? str(sel.name) : undefined;
       if (!n) return undefined;
       out.push(n);
     }
@@ -180,7 +175,7 @@ function taskPairs(
       identicalTo ??= c.identicalTo;
       continue;
     }
-    const s = isObj(c.pscheduler.test.spec) ? c.pscheduler.test.spec : {};
+    const s = isObject(c.pscheduler.test.spec) ? c.pscheduler.test.spec : {};
     if (!spec) {
       spec = {};
       if (typeof s['ip-version'] === 'number') spec.ipVersion = s['ip-version'];

@@ -2,11 +2,10 @@
 // lens in Neovim, Emacs, Helix): the grid's shape, its configured directions and the archives they write to. The
 // latest results need the archive, which the language server never reads: the text names the CLI command that does.
 import { identicalText, type DashboardTaskPairs } from '../../../../common/protocol';
+import { plural } from '../../../../common/text';
 
 /** Directions listed at most (a 200-member mesh has 39,800; the count above the list stays whole). */
 export const MAX_DIRECTION_LINES = 5000;
-
-const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 /** `path` quoted for a POSIX shell when it needs to be. */
 export function shellWord(path: string): string {

@@ -12,7 +12,7 @@ import { runTemplateJq } from './template-jq';
 import { ClassContext, prefetchClassJq } from './address-classes';
 import { NodeTable } from './groups';
 import { IncludeOptions, mergeIncludes } from './includes';
-import { isObject, Json, JsonObject, stripHashKeys, TemplateView, viewOf } from './template-view';
+import { Json, JsonObject, stripHashKeys, TemplateView, viewOf } from './template-view';
 import { TooDeepError } from '../nesting';
 import { agentMatcher, planTask, TaskPlan } from './scheduling';
 import { gatherCombinations } from './gather';
@@ -21,6 +21,7 @@ import { markIdenticalTasks } from './identical-tasks';
 import { agentRejection, rejectedTaskError, schemaRejection } from './agent-acceptance';
 import { ExpansionNotes } from './notes';
 import { TaskChecker } from '../pscheduler/task-check';
+import { isObject } from '../../../../common/json';
 
 export interface ExpandOptions extends IncludeOptions {
   /** Agent match addresses; empty or absent = every agent (as `psconfig validate` expands). */

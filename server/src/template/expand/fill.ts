@@ -17,7 +17,8 @@ import {
   type VarScope,
   type VarValue,
 } from './template-vars';
-import { AddressNode, isObject, type Json } from './template-view';
+import { AddressNode, type Json } from './template-view';
+import { isObject } from '../../../../common/json';
 
 /** The jq batch's answer: item × script index → result. */
 export type JqCell = (item: number, script: number) => JqValueResult;

@@ -5,8 +5,9 @@ import type { CompiledTemplate } from './template-vars';
 import { compileTemplate } from './template-vars';
 import { archivesFor, contextsFor, Sourced, withoutMeta } from './pscheduler-task';
 import type { PlannedCombination, TaskPlan } from './scheduling';
-import { isObject, type Json, JsonObject, strList, TemplateView } from './template-view';
+import { type Json, JsonObject, strList, TemplateView } from './template-view';
 import type { ExpansionNotes } from './notes';
+import { isObject } from '../../../../common/json';
 
 /** A task's compiled templates, shared by all its combinations. */
 export interface TaskEntry {

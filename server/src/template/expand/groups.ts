@@ -6,13 +6,13 @@ import {
   AddressNode,
   canonicalJson,
   effectiveAddress,
-  isObject,
   Json,
   JsonObject,
   NameLabelAddress,
   str,
   truthy,
 } from './template-view';
+import { isObject } from '../../../../common/json';
 
 /** Hands out AddressNodes, reusing one per (address, label, remote key) so a 300-address mesh stays cheap. */
 export class NodeTable {

@@ -17,6 +17,7 @@
 // JavaScript's JSON.parse has already made them one number; and an agent's host that matches several of the
 // template's addresses runs one TaskManager for all of them, while the preview groups by the scheduling address.
 import type { ExpandedCombination, PSchedulerTask } from '../../../../common/protocol';
+import { isObject } from '../../../../common/json';
 
 // The one wording of a duplicate and the "created" test (common/protocol.ts), for the CLI, which imports no protocol.
 export { identicalText, isCreated } from '../../../../common/protocol';
@@ -85,9 +86,6 @@ function forcedKeys(as: As): readonly string[] {
   return as === As.Top ? FORCED_TOP : as === As.Schedule ? FORCED_SCHEDULE : as === As.Spec ? FORCED_SPEC : NONE;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 function putMember(out: Sink, as: As, k: string, v: unknown): void {
   switch (as) {
     case As.Top:
@@ -99,28 +97,28 @@ function putMember(out: Sink, as: As, k: string, v: unknown): void {
         out.put('[');
         for (let i = 0; i < v.length; i++) {
           if (i) out.put(',');
-          if (isPlainObject(v[i])) putObject(out, v[i] as Record<string, unknown>, As.Archive);
+          if (isObject(v[i])) putObject(out, v[i] as Record<string, unknown>, As.Archive);
           else put(out, v[i]);
         }
         return out.put(']');
       }
       if (k === 'schedule')
-        return isPlainObject(v)
+        return isObject(v)
           ? putObject(out, v, As.Schedule)
           : v === undefined
             ? putObject(out, {}, As.Schedule)
             : put(out, v); // task.py:712
-      if (k === 'test') return isPlainObject(v) ? putObject(out, v, As.Test) : put(out, v);
-      if (k === 'reference') return isPlainObject(v) ? putObject(out, v, As.Reference) : put(out, v);
+      if (k === 'test') return isObject(v) ? putObject(out, v, As.Test) : put(out, v);
+      if (k === 'reference') return isObject(v) ? putObject(out, v, As.Reference) : put(out, v);
       return put(out, v);
     case As.Schedule:
       return k === 'start' || k === 'until' ? out.put('""') : put(out, v);
     case As.Test:
-      return k === 'spec' && isPlainObject(v) ? putObject(out, v, As.Spec) : put(out, v);
+      return k === 'spec' && isObject(v) ? putObject(out, v, As.Spec) : put(out, v);
     case As.Spec:
       return k === 'schema' || k.startsWith('_') ? out.put('""') : put(out, v);
     case As.Archive:
-      return k === 'data' && isPlainObject(v) ? putObject(out, v, As.Data) : put(out, v);
+      return k === 'data' && isObject(v) ? putObject(out, v, As.Data) : put(out, v);
     case As.Data:
       return k.startsWith('_') ? out.put('""') : put(out, v);
     case As.Reference:
@@ -192,26 +190,22 @@ function hashMember(as: As, k: string, v: unknown): number {
         if (!Array.isArray(v)) return hashValue(v);
         let h = 0x61c88647 ^ v.length;
         for (let i = 0; i < v.length; i++)
-          h = mix(Math.imul(h, 31) + (isPlainObject(v[i]) ? hashObject(v[i], As.Archive) : hashValue(v[i])));
+          h = mix(Math.imul(h, 31) + (isObject(v[i]) ? hashObject(v[i], As.Archive) : hashValue(v[i])));
         return h;
       }
       if (k === 'schedule')
-        return isPlainObject(v)
-          ? hashObject(v, As.Schedule)
-          : v === undefined
-            ? hashObject({}, As.Schedule)
-            : hashValue(v);
-      if (k === 'test') return isPlainObject(v) ? hashObject(v, As.Test) : hashValue(v);
-      if (k === 'reference') return isPlainObject(v) ? hashObject(v, As.Reference) : hashValue(v);
+        return isObject(v) ? hashObject(v, As.Schedule) : v === undefined ? hashObject({}, As.Schedule) : hashValue(v);
+      if (k === 'test') return isObject(v) ? hashObject(v, As.Test) : hashValue(v);
+      if (k === 'reference') return isObject(v) ? hashObject(v, As.Reference) : hashValue(v);
       return hashValue(v);
     case As.Schedule:
       return k === 'start' || k === 'until' ? EMPTY_STRING : hashValue(v);
     case As.Test:
-      return k === 'spec' && isPlainObject(v) ? hashObject(v, As.Spec) : hashValue(v);
+      return k === 'spec' && isObject(v) ? hashObject(v, As.Spec) : hashValue(v);
     case As.Spec:
       return k === 'schema' || k.startsWith('_') ? EMPTY_STRING : hashValue(v);
     case As.Archive:
-      return k === 'data' && isPlainObject(v) ? hashObject(v, As.Data) : hashValue(v);
+      return k === 'data' && isObject(v) ? hashObject(v, As.Data) : hashValue(v);
     case As.Data:
       return k.startsWith('_') ? EMPTY_STRING : hashValue(v);
     case As.Reference:

@@ -1,8 +1,9 @@
 // `includes` merged as pSConfig 5.x merges them (base_connect.py expand_config/_merge_configs, psconfig.md §3.8):
 // in order, per section, keys already present win; an included file's own `includes` and `_meta` are ignored.
-import { isObject, JsonObject, stripHashKeys } from './template-view';
+import { JsonObject, stripHashKeys } from './template-view';
 import { TooDeepError } from '../nesting';
 import type { IncludeOutcome } from '../includes/loader';
+import { isObject } from '../../../../common/json';
 
 export const MERGED_SECTIONS = [
   'addresses',
@@ -75,7 +76,7 @@ export async function mergeIncludes(base: JsonObject, options: IncludeOptions): 
       agentErrors.push(errors[errors.length - 1]);
       continue;
     }
-    if (!isObject(inc)) {
+    if (!isObject<JsonObject>(inc)) {
       errors.push(`Error including ${ref}: the file is not a JSON object`);
       agentErrors.push(errors[errors.length - 1]);
       continue;

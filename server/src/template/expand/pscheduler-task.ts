@@ -1,8 +1,9 @@
 // The pieces of the pScheduler task JSON the agent builds per combination (psconfig.md §3.5):
 // archives (task + scheduler host, de-duplicated), per-participant contexts, and the final assembly.
 import { PSchedulerTask } from '../../../../common/protocol';
-import { AddressNode, canonicalJson, hostOf, isObject, Json, JsonObject, strList, TemplateView } from './template-view';
+import { AddressNode, canonicalJson, hostOf, Json, JsonObject, strList, TemplateView } from './template-view';
 import { cacheKey } from '../own-string';
+import { isObject } from '../../../../common/json';
 
 export type Sourced<T> = { ok: true; value: T } | { ok: false; error: string };
 

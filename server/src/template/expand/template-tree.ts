@@ -4,7 +4,8 @@
 // string path gives; anything unusual (a variable in a key, a `"` or `\` in a value, a match spanning two
 // strings, a URL inside a jq object) makes fill return undefined and the caller takes the string path.
 import { bracketIpv6Urls } from './ipv6-url';
-import { isObject, Json } from './template-view';
+import { Json } from './template-view';
+import { isObject } from '../../../../common/json';
 
 export type TreeNode =
   | { k: 0; v: Json } // constant, shared between combinations

@@ -1,14 +1,11 @@
 // The plain-JSON view of a template the engine works on, and the address objects a group hands out.
 // Mirrors pSConfig's object model (Address, AddressLabel, RemoteAddress with inherited parent fields).
+import { isObject } from '../../../../common/json';
 import { MAX_NESTING, TooDeepError } from '../nesting';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
   [key: string]: Json;
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

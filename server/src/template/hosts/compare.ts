@@ -26,31 +26,31 @@ import {
   type PSchedulerTask,
 } from '../../../../common/protocol';
 import { taskParts } from '../task-diff/parts';
+import { isObject } from '../../../../common/json';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The task JSON as pSConfig's checksum sees it, without the agent's created-by block. */
 export function comparableTask(task: unknown): Obj {
-  const d: Obj = isObj(task) ? (JSON.parse(JSON.stringify(task)) as Obj) : {};
+  const d: Obj = isObject(task) ? (JSON.parse(JSON.stringify(task)) as Obj) : {};
   delete d.schema;
   delete d.tool;
   delete d.href;
   delete d.detail;
   delete d.participants;
   if (!Array.isArray(d.archives)) d.archives = [];
-  const schedule: Obj = isObj(d.schedule) ? d.schedule : {};
+  const schedule: Obj = isObject(d.schedule) ? d.schedule : {};
   delete schedule.start;
   delete schedule.until;
   d.schedule = schedule;
-  if (isObj(d.test) && isObj(d.test.spec)) {
+  if (isObject(d.test) && isObject(d.test.spec)) {
     const spec = d.test.spec;
     delete spec.schema;
     for (const k of Object.keys(spec)) if (k.startsWith('_')) spec[k] = '';
   }
   for (const a of d.archives as unknown[])
-    if (isObj(a) && isObj(a.data)) for (const k of Object.keys(a.data)) if (k.startsWith('_')) a.data[k] = '';
-  if (isObj(d.reference)) {
+    if (isObject(a) && isObject(a.data)) for (const k of Object.keys(a.data)) if (k.startsWith('_')) a.data[k] = '';
+  if (isObject(d.reference)) {
     delete d.reference.psconfig;
     if (!Object.keys(d.reference).length) delete d.reference;
   }
@@ -59,7 +59,7 @@ export function comparableTask(task: unknown): Obj {
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObj(v))
+  if (isObject(v))
     return `{${Object.keys(v)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
@@ -70,34 +70,34 @@ function canonical(v: unknown): string {
 export const checksumKey = (task: unknown): string => canonical(comparableTask(task));
 
 const testType = (t: unknown): string | undefined =>
-  isObj(t) && isObj(t.test) && typeof t.test.type === 'string' ? t.test.type : undefined;
+  isObject(t) && isObject(t.test) && typeof t.test.type === 'string' ? t.test.type : undefined;
 
 /** The spec members holding one of the combination's addresses: what the host's task must share to be "the same". */
 function addressMembers(c: ExpandedCombination): [string, unknown][] {
-  const spec = isObj(c.pscheduler) && isObj(c.pscheduler.test) ? (c.pscheduler.test as Obj).spec : undefined;
-  if (!isObj(spec)) return [];
+  const spec = isObject(c.pscheduler) && isObject(c.pscheduler.test) ? (c.pscheduler.test as Obj).spec : undefined;
+  if (!isObject(spec)) return [];
   const values = new Set(c.addressValues);
   return Object.entries(spec).filter(([, v]) => typeof v === 'string' && values.has(v));
 }
 
 function sameIdentity(c: ExpandedCombination, host: ObservedTask): boolean {
   if (testType(c.pscheduler) !== testType(host.json)) return false;
-  const spec = isObj(host.json.test) ? (host.json.test as Obj).spec : undefined;
-  if (!isObj(spec)) return false;
+  const spec = isObject(host.json.test) ? (host.json.test as Obj).spec : undefined;
+  if (!isObject(spec)) return false;
   const members = addressMembers(c);
   return members.length > 0 && members.every(([k, v]) => spec[k] === v);
 }
 
-const detailOf = (t: ObservedTask): Obj => (isObj(t.json.detail) ? t.json.detail : {});
+const detailOf = (t: ObservedTask): Obj => (isObject(t.json.detail) ? t.json.detail : {});
 const isEnabled = (t: ObservedTask): boolean => detailOf(t).enabled !== false;
 const untilOf = (t: ObservedTask): string | undefined => {
   const s = t.json.schedule;
-  return isObj(s) && typeof s.until === 'string' ? s.until : undefined;
+  return isObject(s) && typeof s.until === 'string' ? s.until : undefined;
 };
 const startOf = (t: ObservedTask): string => {
   const s = t.json.schedule;
   const d = detailOf(t);
-  if (isObj(s) && typeof s.start === 'string') return s.start;
+  if (isObject(s) && typeof s.start === 'string') return s.start;
   return typeof d.start === 'string' ? d.start : typeof d.added === 'string' ? d.added : '';
 };
 const ms = (iso: string | undefined): number => (iso ? Date.parse(iso) : NaN);
@@ -371,7 +371,7 @@ function compareHost(
     const type = testType(first);
     if (type) e.testType = type;
     const ref = first.reference;
-    if (isObj(ref) && isObj(ref.psconfig) && isObj(ref.psconfig['created-by']))
+    if (isObject(ref) && isObject(ref.psconfig) && isObject(ref.psconfig['created-by']))
       e.createdBy = ref.psconfig['created-by'];
     add(e);
   }

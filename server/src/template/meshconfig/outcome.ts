@@ -4,7 +4,8 @@
 // (server/src/template/expand/, run by the caller with its jq) in, notes out.
 import type { ExpansionResult } from '../expand';
 import type { MeshConfigTranslation, NotePath, TranslationNote } from './translate';
-import { isObject, type JsonObject } from './values';
+import { type JsonObject } from './values';
+import { isObject } from '../../../../common/json';
 
 export type TranslationExpansion = Pick<ExpansionResult, 'error' | 'tasks' | 'combinations' | 'notes'>;
 

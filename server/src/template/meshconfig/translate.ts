@@ -24,7 +24,8 @@ import {
 } from './parameters';
 import { MESHCONFIG_ROLE_VARIABLES } from '../legacy-variables';
 import { tool as pschedulerTool } from '../pscheduler/catalog';
-import { arrayOf, canonical, formatName, isDefined, isObject, isTrue, urlHost, type JsonObject } from './values';
+import { arrayOf, canonical, formatName, isDefined, isTrue, urlHost, type JsonObject } from './values';
+import { isObject } from '../../../../common/json';
 
 export type NotePath = (string | number)[];
 

@@ -7,11 +7,9 @@
 // string but "0" is true), so `"ipv4_only": "false"` would have set ip-version 4. Here "false" is false, as the
 // MeshConfig schema means it.
 
-export type JsonObject = Record<string, unknown>;
+import { isObject } from '../../../../common/json';
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export type JsonObject = Record<string, unknown>;
 
 export function arrayOf(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];

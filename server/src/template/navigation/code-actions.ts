@@ -153,7 +153,7 @@ function setSchema(model: TemplateModel, diag: FixableDiagnostic, version: numbe
 
 /**
  * The simulated schedule: set the fields of a schedule object that the re-simulation showed to fit
- * (schedule-editor/diagnostics.ts); fields already there are replaced, the others added.
+ * (schedule-view/diagnostics.ts); fields already there are replaced, the others added.
  */
 function scheduleChanges(model: TemplateModel, changes: readonly ScheduleChange[]): NavCodeAction[] {
   const out: NavCodeAction[] = [];

@@ -6,8 +6,9 @@ import type { TemplateModel } from '../model';
 import { members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { tasksExpanding } from '../variable-table';
-import { identicalNote, perDay, plural, type ExpansionFacts } from './hover';
+import { identicalNote, perDay, type ExpansionFacts } from './hover';
 import { grafanaLensTitle, grafanaView } from '../grafana/agent-view';
+import { pluralPlain } from '../../../../common/text';
 
 export interface TaskLens {
   kind: 'task';
@@ -70,14 +71,14 @@ export function scheduleLensTitle(task: string, schedule: readonly ScheduleTempl
     return `schedule: no repeat, one run per task pSConfig posts: ${perDay(t.wantedPerDay)} a day${t.losing === 0 ? ', all fit' : `, ${perDay(t.scheduledPerDay)} fit`}`;
   if (t.wantedPerDay === 0) return 'schedule: no run in the simulated days';
   if (t.losing === 0) return `schedule: ${perDay(t.wantedPerDay)} runs a day, all fit`;
-  return `schedule: ${perDay(t.scheduledPerDay)} of ${perDay(t.wantedPerDay)} runs a day fit (${t.losing} of ${plural(t.combinations, 'task')} lose runs)`;
+  return `schedule: ${perDay(t.scheduledPerDay)} of ${perDay(t.wantedPerDay)} runs a day fit (${t.losing} of ${pluralPlain(t.combinations, 'task')} lose runs)`;
 }
 
 export function taskLensTitle(task: string, facts: ExpansionFacts): string {
   const s = facts.tasks.find((t) => t.task === task);
   if (!s) return 'not expanded';
   if (s.error) return `cannot expand: ${s.error}`;
-  const n = `${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}`;
+  const n = `${pluralPlain(s.count, 'task')} for ${pluralPlain(s.agents, 'agent')}${identicalNote(s)}`;
   return s.disabled ? `${n} (disabled)` : n;
 }
 

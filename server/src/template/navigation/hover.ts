@@ -10,6 +10,7 @@ import { definitionsOf, targetAt, type NameTarget } from './names';
 import { code, fenced, plain } from './markdown';
 import { hoverPayload } from './pscheduler-hover';
 import { hoverReference } from './reference-completion';
+import { pluralPlain } from '../../../../common/text';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
 export interface TaskFact {
@@ -29,10 +30,6 @@ export interface ExpansionFacts {
   combinations: ExpandedCombination[];
   /** The simulated schedule's runs per template task, when it was ready (psconfig/schedule). */
   schedule?: ScheduleTemplateTask[];
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export interface NavHover {
@@ -91,7 +88,7 @@ function groupFacts(model: TemplateModel, group: string, value: JsonNode | undef
     else if (s.error) lines.push(`Task ${code(task)}: ${plain(s.error)}`);
     else
       lines.push(
-        `Task ${code(task)}: ${plural(s.count, 'task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}${s.disabled ? ' (disabled)' : ''}`,
+        `Task ${code(task)}: ${pluralPlain(s.count, 'task')} for ${pluralPlain(s.agents, 'agent')}${identicalNote(s)}${s.disabled ? ' (disabled)' : ''}`,
       );
   }
   if (tasks.length > 5) lines.push(`… and ${tasks.length - 5} more tasks`);
@@ -102,7 +99,7 @@ function taskFacts(task: string, facts?: ExpansionFacts): string {
   const s = facts?.tasks.find((x) => x.task === task);
   if (!s) return '';
   if (s.error) return `Cannot be expanded: ${plain(s.error)}`;
-  const yields = `Yields ${plural(s.count, 'pScheduler task')} for ${plural(s.agents, 'agent')}${identicalNote(s)}.`;
+  const yields = `Yields ${pluralPlain(s.count, 'pScheduler task')} for ${pluralPlain(s.agents, 'agent')}${identicalNote(s)}.`;
   const run = facts?.schedule?.find((x) => x.task === task);
   return run ? `${yields}\n\n${scheduleFacts(run)}` : yields;
 }
@@ -120,7 +117,7 @@ function scheduleFacts(t: ScheduleTemplateTask): string {
     `**Schedule** (simulated): ${per(t.wantedPerDay)} runs a day per pScheduler task, ${perDay(t.wantedPerDay)} in all`,
     t.losing === 0
       ? 'All fit.'
-      : `${perDay(t.scheduledPerDay)} a day fit, ${perDay(t.nonstartPerDay)} are non-starters; ${t.losing} of ${plural(t.combinations, 'pScheduler task')} lose runs.`,
+      : `${perDay(t.scheduledPerDay)} a day fit, ${perDay(t.nonstartPerDay)} are non-starters; ${t.losing} of ${pluralPlain(t.combinations, 'pScheduler task')} lose runs.`,
     `Each run takes ${min === max ? `${min} s` : `${min}–${max} s`}${t.tools.length ? ` (${t.tools.map((x) => code(x)).join(', ')})` : ''}, class ${t.classes.map((x) => code(x)).join(', ')}.`,
   ];
   return lines.join('  \n');

@@ -12,16 +12,9 @@ import type { ClassContext } from '../expand/address-classes';
 import { iterateGroup, NodeTable, selectAddress, type GroupContext } from '../expand/groups';
 import { mergeInto } from '../expand/includes';
 import { planTask } from '../expand/scheduling';
-import {
-  isDisabled,
-  isNoAgent,
-  isObject,
-  str,
-  viewOf,
-  type JsonObject,
-  type TemplateView,
-} from '../expand/template-view';
+import { isDisabled, isNoAgent, str, viewOf, type JsonObject, type TemplateView } from '../expand/template-view';
 import { diag, type TemplateDiagnostic } from './diagnostic';
+import { isObject } from '../../../../common/json';
 
 /** Combinations looked at before giving up on a verdict (a huge mesh whose members are nearly all disabled). */
 const MAX_COMBINATIONS = 100_000;
@@ -314,7 +307,7 @@ function selectorsOf(group: JsonObject): JsonObject[] {
   const out: JsonObject[] = [];
   for (const field of ['addresses', 'a-addresses', 'b-addresses']) {
     const list = group[field];
-    if (Array.isArray(list)) for (const s of list) out.push(isObject(s) ? s : {});
+    if (Array.isArray(list)) for (const s of list) out.push(isObject<JsonObject>(s) ? s : {});
   }
   return out;
 }
@@ -365,7 +358,7 @@ function whyEmpty(view: TemplateView, ctx: GroupContext, group: JsonObject): str
   const side = (field: string): string | undefined => {
     const list = Array.isArray(group[field]) ? (group[field] as unknown[]) : [];
     if (list.length === 0) return `its \`${field}\` list is empty`;
-    const described = list.map((s) => describeSelector(view, ctx, group, isObject(s) ? s : {}));
+    const described = list.map((s) => describeSelector(view, ctx, group, isObject<JsonObject>(s) ? s : {}));
     const usable = new Set(described.filter((d) => d.usable).map((d) => d.key));
     if (usable.size === 0)
       return `every address its \`${field}\` selects is unusable: ${listOf(described.map((d) => d.text))}`;

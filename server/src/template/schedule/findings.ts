@@ -9,6 +9,7 @@ import { taskTotals } from './report';
 import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
 import { pyTruthy } from './participants';
+import { count, plural, pluralPlain } from '../../../../common/text';
 
 export type ScheduleFindingKind =
   /** Some of the template task's pScheduler tasks lose runs in the simulation. */
@@ -97,7 +98,7 @@ export function scheduleFindings(model: ScheduleModel, sim: SimulationResult): S
       kind: 'host-overloaded',
       severity: 'warning',
       host: h.address,
-      message: `${h.address}: its exclusive runs need ${percent(h.exclusiveLoad)} of the time (exclusive load ${h.exclusiveLoad.toFixed(2)}, ${combinations.length} throughput tasks): pScheduler runs one at a time, so not all can run.`,
+      message: `${h.address}: its exclusive runs need ${percent(h.exclusiveLoad)} of the time (exclusive load ${h.exclusiveLoad.toFixed(2)}, ${plural(combinations.length, 'exclusive task')}): pScheduler runs one at a time, so not all can run.`,
       combinations: combinations.map((t) => t.index),
     });
   });
@@ -148,16 +149,16 @@ function lostRuns(
   const perDay = (n: number): string => (days === 1 ? `${n}` : `${(n / days).toFixed(1)} a day`);
   const why = reasonCounts(sim, model, losing);
   const reasons = [
-    why.noTimes ? `${fmt(why.noTimes)} "${NONSTART_REASONS.noTimes}"` : '',
-    why.gaveUp ? `${fmt(why.gaveUp)} "${NONSTART_REASONS.gaveUp}"` : '',
+    why.noTimes ? `${count(why.noTimes)} "${NONSTART_REASONS.noTimes}"` : '',
+    why.gaveUp ? `${count(why.gaveUp)} "${NONSTART_REASONS.gaveUp}"` : '',
   ].filter(Boolean);
   const lostADay = (wanted - scheduled) / Math.max(1, days);
   let message =
-    `${fmt(scheduled)} of ${fmt(wanted)} runs of '${name}' would run in ${days} simulated day${days === 1 ? '' : 's'}: ` +
-    `${fmt(Math.round(lostADay))} run${Math.round(lostADay) === 1 ? '' : 's'} a day lost in steady state` +
+    `${count(scheduled)} of ${count(wanted)} runs of '${name}' would run in ${pluralPlain(days, 'simulated day')}: ` +
+    `${plural(Math.round(lostADay), 'run')} a day lost in steady state` +
     (model.assumptions.agentRenewal ? ", with pSConfig's agent renewing its tasks" : '') +
-    ` (${fmt(nonstart)} posted as non-starters${reasons.length ? `: ${reasons.join(', ')}` : ''}). ` +
-    `${fmt(losing.length)} of ${fmt(tasks.length)} pScheduler tasks lose runs; worst ${worst.t.addresses.join(' → ')}: ` +
+    ` (${count(nonstart)} posted as non-starters${reasons.length ? `: ${reasons.join(', ')}` : ''}). ` +
+    `${count(losing.length)} of ${count(tasks.length)} pScheduler tasks lose runs; worst ${worst.t.addresses.join(' → ')}: ` +
     `${perDay(worst.scheduled)} of ${perDay(worst.wanted)}.`;
   if (blockers.length)
     message += ` Their slots went to ${blockers
@@ -239,7 +240,7 @@ function scheduleShape(
     // (check interval + lifetime x fudge) of each task's life (task_manager.py _evaluate_task).
     const lead = a.checkIntervalSeconds + a.taskMinTtlSeconds * a.renewalFudgeFactor;
     const renewal = a.agentRenewal
-      ? ` pSConfig's agent posts each task's successor up to ${seconds(lead)} before it starts (check interval + a quarter of its lifetime at the defaults), so the runs of each task's last hours are tried at the horizon edge: ${fmt(Math.round(cutADay))} run${Math.round(cutADay) === 1 ? '' : 's'} a day lost in steady state over ${fmt(cut.length)} pScheduler task${cut.length === 1 ? '' : 's'}.`
+      ? ` pSConfig's agent posts each task's successor up to ${seconds(lead)} before it starts (check interval + a quarter of its lifetime at the defaults), so the runs of each task's last hours are tried at the horizon edge: ${plural(Math.round(cutADay), 'run')} a day lost in steady state over ${plural(cut.length, 'pScheduler task')}.`
       : '';
     out.push({
       kind: 'horizon-cut',
@@ -302,14 +303,10 @@ function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | un
     kind: 'remote-limits',
     severity: 'warning',
     task: name,
-    message: `'${name}' (${what}) is over the limits a perfSONAR host applies by default to requests from other hosts (pscheduler_limits.conf): ${limits.map((l) => `"${l}"`).join(' ')} A participant with the default limits refuses the task (${fmt(hit.length)} of ${fmt(tasks.length)} pScheduler tasks).`,
+    message: `'${name}' (${what}) is over the limits a perfSONAR host applies by default to requests from other hosts (pscheduler_limits.conf): ${limits.map((l) => `"${l}"`).join(' ')} A participant with the default limits refuses the task (${count(hit.length)} of ${count(tasks.length)} pScheduler tasks).`,
     combinations: hit.map((x) => x.t.index),
     limits,
   };
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function percent(x: number): string {

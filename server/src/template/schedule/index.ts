@@ -8,7 +8,13 @@
 //   const fixes = suggestScheduleFixes(model, sim, { task: 'mesh', sharing: ['other'] });   // re-simulated
 // The ...InSlices forms give the same answers, awaiting a pause between short slices (the editor's worker).
 export { DEFAULT_ASSUMPTIONS, SIMPLIFICATIONS, type ScheduleAssumptions } from './assumptions';
-export { buildScheduleModel, hostLoads, type HostLoad, type ScheduleModel, type ScheduleTask } from './task-model';
+export {
+  buildScheduleModel,
+  hostLoads,
+  type ScheduleHostLoad,
+  type ScheduleModel,
+  type ScheduleTask,
+} from './task-model';
 export {
   effectiveSlip,
   ScheduleCancelled,

@@ -8,6 +8,7 @@ import { valueNode } from '../pscheduler/value-nodes';
 import { DEFAULT_ASSUMPTIONS, type ScheduleAssumptions } from './assumptions';
 import { toolDuration, toolkitRewrite } from './durations';
 import { participantsOf, pyTruthy, schedulingClassOf, type SchedulingClass } from './participants';
+import { isObject } from '../../../../common/json';
 
 export interface ScheduleTask {
   /** Position in the model (the agents' creation order, SIMPLIFICATIONS 'creation'). */
@@ -39,7 +40,8 @@ export interface ScheduleTask {
   unmodelledFields: string[];
 }
 
-export interface HostLoad {
+/** One host's row of the schedule model's loads: what the template's tasks ask of its time, per class. */
+export interface ScheduleHostLoad {
   /** The string the host is known by in the tasks' participants. */
   address: string;
   /** Sum of duration / repeat over the exclusive tasks the host takes part in. */
@@ -121,8 +123,13 @@ export function buildScheduleModel(
 }
 
 /** Per host: exclusive and normal load, tasks (hosts in id order). */
-export function hostLoads(model: ScheduleModel): HostLoad[] {
-  const out: HostLoad[] = model.hosts.map((address) => ({ address, exclusiveLoad: 0, normalLoad: 0, tasks: 0 }));
+export function hostLoads(model: ScheduleModel): ScheduleHostLoad[] {
+  const out: ScheduleHostLoad[] = model.hosts.map((address) => ({
+    address,
+    exclusiveLoad: 0,
+    normalLoad: 0,
+    tasks: 0,
+  }));
   for (const t of model.tasks) {
     const share = t.repeatSeconds ? t.durationSeconds / t.repeatSeconds : 0;
     // Each host once (a Set per task cost more than the loads: a mesh has tens of thousands of tasks).
@@ -141,8 +148,4 @@ export function hostLoads(model: ScheduleModel): HostLoad[] {
 function positiveSeconds(v: unknown): number | undefined {
   const s = typeof v === 'string' ? isoSeconds(v) : undefined;
   return s !== undefined && s > 0 ? s : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -8,7 +8,7 @@ import type { IncludePolicy } from '../includes/loader';
 import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
 import { nodeAtOffset, nodePath } from '../parse';
-import { diffExpansions, type HostLoad } from './diff';
+import { diffExpansions, type LoadShares } from './diff';
 import { scheduleHostLoads } from './host-loads';
 
 export interface CompareSide {
@@ -28,7 +28,7 @@ export interface CompareOptions {
   /** Count each version's diagnostics and report the new ones (default true). */
   diagnostics?: boolean;
   /** Host loads of one expansion; default: the schedule model's (host-loads.ts); `null`: no load figures. */
-  loadOf?: ((r: ExpandTasksResult) => Map<string, HostLoad>) | null;
+  loadOf?: ((r: ExpandTasksResult) => Map<string, LoadShares>) | null;
   isCancelled?: () => boolean;
 }
 

@@ -33,8 +33,9 @@ import {
 import { jsonEqual } from './json-equal';
 import { taskParts } from './parts';
 
-/** A host's load from the schedule model: the share of time its exclusive and normal runs take. */
-export interface HostLoad {
+/** One host's load in one version, from the schedule model: the shares of its time its exclusive and normal runs
+ *  take (the schedule's own per-host figures are `ScheduleHostLoad`). */
+export interface LoadShares {
   exclusive: number;
   normal: number;
 }
@@ -45,7 +46,7 @@ export interface DiffSideInput {
   /** The version's diagnostics (absent: not computed, nothing is counted). */
   diagnostics?: TaskDiffDiagnostic[];
   /** Per host address, from the schedule model (absent: no load figures). */
-  load?: Map<string, HostLoad>;
+  load?: Map<string, LoadShares>;
 }
 
 export const RENAME_NOTE =
@@ -296,13 +297,13 @@ function resolvedErrorsOf(
 
 /** Hosts whose load differs by more than rounding, in the old version's host order, then new hosts. */
 function loadChanges(
-  old: Map<string, HostLoad> | undefined,
-  next: Map<string, HostLoad> | undefined,
+  old: Map<string, LoadShares> | undefined,
+  next: Map<string, LoadShares> | undefined,
 ): TaskDiffHostLoad[] {
   const hosts = [...(old?.keys() ?? [])];
   for (const h of next?.keys() ?? []) if (!old?.has(h)) hosts.push(h);
   const out: TaskDiffHostLoad[] = [];
-  const zero: HostLoad = { exclusive: 0, normal: 0 };
+  const zero: LoadShares = { exclusive: 0, normal: 0 };
   for (const host of hosts) {
     const a = old?.get(host) ?? zero;
     const b = next?.get(host) ?? zero;

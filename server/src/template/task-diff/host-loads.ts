@@ -4,11 +4,11 @@
 // is what a reviewer compares; whether the runs then fit is `psconfig-tools schedule`'s question.
 import type { ExpandTasksResult } from '../../../../common/protocol';
 import { buildScheduleModel, hostLoads } from '../schedule';
-import type { HostLoad } from './diff';
+import type { LoadShares } from './diff';
 
 /** Per host address, the exclusive and normal load of the tasks this expansion creates (none when it failed). */
-export function scheduleHostLoads(r: Pick<ExpandTasksResult, 'combinations'>): Map<string, HostLoad> {
-  const out = new Map<string, HostLoad>();
+export function scheduleHostLoads(r: Pick<ExpandTasksResult, 'combinations'>): Map<string, LoadShares> {
+  const out = new Map<string, LoadShares>();
   for (const h of hostLoads(buildScheduleModel(r.combinations)))
     out.set(h.address, { exclusive: h.exclusiveLoad, normal: h.normalLoad });
   return out;

@@ -4,10 +4,9 @@
 // `reference.psconfig.created-by` on every task it builds): it says nothing about the template and is left out.
 import type { PSchedulerTask, TaskDiffPart } from '../../../../common/protocol';
 import { jsonEqual } from './json-equal';
+import { isObject } from '../../../../common/json';
 
 type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * pSConfig's agent blanks `_`-prefixed spec fields before it compares a task with the ones pScheduler runs
@@ -19,7 +18,7 @@ export const PRIVATE_SPEC_NOTE =
 
 /** The reference without the agent's `psconfig` block, or undefined when nothing else is in it. */
 function userReference(v: unknown): unknown {
-  if (!isObj(v)) return v;
+  if (!isObject(v)) return v;
   if (!('psconfig' in v)) return v;
   const { psconfig: _agent, ...rest } = v;
   return Object.keys(rest).length ? rest : undefined;
@@ -40,12 +39,12 @@ function unionKeys(a: Obj, b: Obj): string[] {
 }
 
 function testParts(a: unknown, b: unknown, out: TaskDiffPart[]): void {
-  if (!isObj(a) || !isObj(b)) {
+  if (!isObject(a) || !isObject(b)) {
     if (!jsonEqual(a, b)) out.push(part('test', a, b));
     return;
   }
   for (const k of unionKeys(a, b)) {
-    if (k === 'spec' && isObj(a.spec) && isObj(b.spec)) {
+    if (k === 'spec' && isObject(a.spec) && isObject(b.spec)) {
       for (const s of unionKeys(a.spec, b.spec)) {
         if (jsonEqual(a.spec[s], b.spec[s])) continue;
         const p = part(`test.spec.${s}`, a.spec[s], b.spec[s]);

@@ -1,9 +1,9 @@
-// The psconfig/schedule answer (template/schedule-editor/answer.ts) on small simulated meshes: agents' loads, runs a
+// The psconfig/schedule answer (template/schedule-view/answer.ts) on small simulated meshes: agents' loads, runs a
 // day per template task, and the bound on the runs one answer carries (hosts filled in whole, the rest counted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simulateSchedule } from '../../../server/src/template/schedule';
-import { scheduleAnswer } from '../../../server/src/template/schedule-editor';
+import { scheduleAnswer } from '../../../server/src/template/schedule-view';
 import { scheduleLensTitle } from '../../../server/src/template/navigation/code-lenses';
 import { combo, modelOf, PSCHEDULER_ALONE, throughputMesh } from '../schedule/helpers';
 
