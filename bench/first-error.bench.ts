@@ -23,7 +23,16 @@ interface InventoryOpen {
  * answer (the `unused-definition` hints), each taken when the notification arrives.
  */
 async function openInventory(text: string, early: boolean): Promise<InventoryOpen> {
-  const client = await LspClient.start(early ? {} : { env: { PSCONFIG_EARLY_DIAGNOSTICS_MIN_CHARS: '1e12' } });
+  // PSCONFIG_BENCH_BASE_SERVER: the "before" runs use that bundle (e.g. main's dist/server.js) instead.
+  const base = process.env.PSCONFIG_BENCH_BASE_SERVER;
+  const client = await LspClient.start(
+    early
+      ? {}
+      : {
+          env: { PSCONFIG_EARLY_DIAGNOSTICS_MIN_CHARS: '1e12' },
+          ...(base ? { command: [process.execPath, base, '--stdio'] } : {}),
+        },
+  );
   try {
     const uri = 'file:///bench/inventory.psconfig.json';
     const mine = (): PublishedList => client.publications.filter((p) => p.uri === uri).map((p) => p.diagnostics);
@@ -82,7 +91,7 @@ async function firstErrorOfInventory(rounds = 3): Promise<void> {
   console.log(fig('JSON.parse of the text (baseline, this process)', parses));
   console.log(
     fig(
-      'one publication per pass (before): first error = full pass',
+      `${process.env.PSCONFIG_BENCH_BASE_SERVER ? 'base server' : 'early phase off'}: first error = full pass`,
       single.map((o) => o.firstErrorMs),
     ),
   );
