@@ -61,6 +61,11 @@ else if (args.includes('--help') || !hasTransport(args)) {
     workerIdleRetireMs: envNumber('PSCONFIG_WORKER_IDLE_RETIRE_MS', DEFAULT_SERVER_OPTIONS.workerIdleRetireMs),
     // Tests make a schedule lens say "simulating…" at once, or wait for its figures whatever the machine's load.
     scheduleLensWaitMs: envNumber('PSCONFIG_SCHEDULE_LENS_WAIT_MS', DEFAULT_SERVER_OPTIONS.scheduleLensWaitMs),
+    // Tests lower it, or raise it past the largest document to compare with one publication per pass.
+    earlyDiagnosticsMinChars: envNumber(
+      'PSCONFIG_EARLY_DIAGNOSTICS_MIN_CHARS',
+      DEFAULT_SERVER_OPTIONS.earlyDiagnosticsMinChars,
+    ),
   };
   const cleanup = startServer(connection, options);
   // However the process ends: `exit`, or the client closing the pipe without it (Emacs and Neovim quitting).

@@ -84,6 +84,8 @@ export class LspClient {
   readonly templateChanged: TemplateChangedParams[] = [];
   private listeners: { check: () => void; fail: (e: Error) => void }[] = [];
   private readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  /** Every textDocument/publishDiagnostics received, in order (tests count them per version). */
+  readonly publications: PublishDiagnosticsParams[] = [];
   private waiters: Waiter[] = [];
   /** `client/registerCapability` registrations the server asked for (file watchers, …). */
   readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
@@ -126,6 +128,7 @@ export class LspClient {
     });
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p);
+      this.publications.push(p);
       const ready = this.waiters.filter((w) => w.uri === p.uri && (w.version === undefined || p.version === w.version));
       this.waiters = this.waiters.filter((w) => !ready.includes(w));
       for (const w of ready) w.resolve(p.diagnostics);

@@ -51,7 +51,15 @@ export interface ValidateOptions extends CheckSettings {
   pscheduler?: boolean;
   /** Polled between the passes: true stops the checks with ChecksCancelled (the text changed meanwhile). */
   isCancelled?: () => boolean;
+  /**
+   * Called once, before the slower checks, with the cheap and decisive ones' findings (EARLY_CHECKS: syntax errors,
+   * references to nothing, includes), in document order. Each of them is also in what validateModel returns.
+   */
+  early?: (diagnostics: TemplateDiagnostic[]) => void;
 }
+
+/** What the early phase (ValidateOptions.early) checks: the syntax, references to nothing, the includes. */
+export const EARLY_CHECKS = ['syntax', 'references', 'includes'] as const;
 
 /** Thrown by the checks when `isCancelled` says their result is no longer wanted. */
 export class ChecksCancelled extends Error {
@@ -131,10 +139,10 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
     if (isCancelled?.()) throw new ChecksCancelled();
   };
   const syntax = checkSyntax(parsed);
-  append(syntax.slice(0, MAX_SYNTAX_ERRORS));
+  const shownSyntax = syntax.slice(0, MAX_SYNTAX_ERRORS);
   if (syntax.length > MAX_SYNTAX_ERRORS) {
     const last = syntax[MAX_SYNTAX_ERRORS - 1];
-    out.push({
+    shownSyntax.push({
       code: 'psconfig/syntax',
       severity: 'error',
       message: `${syntax.length - MAX_SYNTAX_ERRORS} more syntax errors not shown.`,
@@ -142,16 +150,32 @@ export function validateModel(model: TemplateModel, opts: ValidateOptions = {}):
       end: last.end,
     });
   }
-  if (parsed.root && isMeshConfig(parsed)) {
+  append(shownSyntax);
+  const meshConfig = parsed.root !== undefined && isMeshConfig(parsed);
+  // The early phase: the references and includes checks run before the schema's (their findings are appended in
+  // the same order as always, so the result does not depend on whether anyone asked for them early).
+  let references: TemplateDiagnostic[] = [];
+  let includeFindings: TemplateDiagnostic[] = [];
+  if (parsed.root && !meshConfig) {
+    // Names resolve against the template merged with its includes; those that may come from an unread include
+    // are listed once, on that include's entry.
+    const unresolved: Reference[] = [];
+    references = checkReferences(model, includes, unresolved);
+    includeFindings = checkIncludes(model, includes, unresolved);
+  }
+  if (opts.early) {
+    const found = [...shownSyntax, ...references, ...includeFindings];
+    found.sort((a, b) => a.start - b.start || a.end - b.end);
+    opts.early(found);
+    if (isCancelled?.()) throw new ChecksCancelled();
+  }
+  if (parsed.root && meshConfig) {
     // Not a template: one diagnostic saying what it is, and what a translation would not carry over.
     append(meshConfigDiagnostics(parsed));
   } else if (parsed.root) {
     if (opts.schema !== false) append(validateSchema(parsed.root));
-    // Names resolve against the template merged with its includes; those that may come from an unread include
-    // are listed once, on that include's entry.
-    const unresolved: Reference[] = [];
-    append(checkReferences(model, includes, unresolved));
-    append(checkIncludes(model, includes, unresolved));
+    append(references);
+    append(includeFindings);
     append(checkTemplateVariables(model));
     append(checkLegacyPlaceholders(model));
     append(checkArchiveLocalhost(model));

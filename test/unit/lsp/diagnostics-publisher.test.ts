@@ -11,6 +11,7 @@ import {
   CancelFlag,
   type DiagnosticsJob,
   type DiagnosticsOutcome,
+  type EarlyDiagnostics,
   type ScheduleDiagnosticsOutcome,
 } from '../../../server/src/lsp/shared';
 import type { TemplateDiagnostic } from '../../../server/src/template/rules/diagnostic';
@@ -55,10 +56,16 @@ const outcome = (diagnostics: TemplateDiagnostic[], cancelled = false): Diagnost
       };
 
 /** A publisher over one open document; each pass (and each schedule step) waits for the test to end it. */
-function setup() {
+function setup(earlyMinChars = Infinity) {
   const doc = TextDocument.create('file:///t/main.psconfig.json', 'psconfig', 1, '{}');
   const published: PublishDiagnosticsParams[] = [];
-  const passes: { cancel: CancelFlag; end: Deferred<DiagnosticsOutcome> }[] = [];
+  const passes: {
+    cancel: CancelFlag;
+    end: Deferred<DiagnosticsOutcome>;
+    /** Asked for the early phase, and where it goes (as the worker's client hands it on). */
+    early: boolean;
+    sink: ((v: EarlyDiagnostics) => void) | undefined;
+  }[] = [];
   const schedules: { cancel: CancelFlag; end: Deferred<ScheduleDiagnosticsOutcome> }[] = [];
   /** Waiters for a condition, looked at again each time the publisher calls out. */
   const waiting: { ready: () => boolean; go: () => void }[] = [];
@@ -75,9 +82,9 @@ function setup() {
   } as unknown as Connection;
   // The worker's client: only the diagnostics job is sent (the schedule's findings come through the hook below).
   const runner = {
-    send: (_job: 'diagnostics', arg: DiagnosticsJob) => {
+    send: (_job: 'diagnostics', arg: DiagnosticsJob, sink?: (v: EarlyDiagnostics) => void) => {
       const end = deferred<DiagnosticsOutcome>();
-      passes.push({ cancel: new CancelFlag(arg.cancel), end });
+      passes.push({ cancel: new CancelFlag(arg.cancel), end, early: arg.early === true, sink });
       tick();
       return end.promise;
     },
@@ -99,6 +106,8 @@ function setup() {
       tick();
       return end.promise;
     },
+    () => ({}),
+    earlyMinChars,
   );
   const codesOf = (p: PublishDiagnosticsParams | undefined): string[] =>
     (p?.diagnostics ?? []).map((d) => String(d.code));
@@ -152,3 +161,75 @@ test(
     s.publisher.dispose();
   },
 );
+
+const earlyOf = (diagnostics: TemplateDiagnostic[]): EarlyDiagnostics => ({
+  diagnostics,
+  omitted: { error: 0, warning: 0, information: 0, hint: 0 },
+});
+const hint = (code: TemplateDiagnostic['code']): TemplateDiagnostic => ({ ...problem(code), severity: 'hint' });
+
+test('the early phase of the current version is published before the answer, which replaces it', async () => {
+  const s = setup(0);
+  s.publisher.queuePass(s.doc);
+  await s.when(() => s.passes.length === 1);
+  assert.equal(s.passes[0].early, true, 'asked for from the threshold on');
+  s.passes[0].sink?.(earlyOf([problem('psconfig/unknown-group')]));
+  await s.when(() => s.published.length === 1);
+  assert.deepEqual(s.codesOf(s.published[0]), ['psconfig/unknown-group']);
+  assert.equal(s.published[0].version, 1);
+  s.passes[0].end.resolve(outcome([problem('psconfig/unknown-group'), hint('psconfig/unused-definition')]));
+  await s.when(() => s.published.length === 2);
+  assert.deepEqual(s.codesOf(s.published[1]), ['psconfig/unknown-group', 'psconfig/unused-definition']);
+  s.publisher.dispose();
+});
+
+test('below the threshold no early phase is asked for', async () => {
+  const s = setup(3); // the document is "{}": 2 characters
+  s.publisher.queuePass(s.doc);
+  await s.when(() => s.passes.length === 1);
+  assert.equal(s.passes[0].early, false);
+  s.passes[0].end.resolve(outcome([]));
+  await s.when(() => s.published.length === 1);
+  s.publisher.dispose();
+});
+
+test('an early phase of a version no longer current, or of a cancelled pass, is not published', async () => {
+  const s = setup(0);
+  s.publisher.queuePass(s.doc);
+  await s.when(() => s.passes.length === 1);
+  // An edit: version 2 (the next pass waits for this one).
+  TextDocument.update(s.doc, [{ text: '{ }' }], 2);
+  s.publisher.queuePass(s.doc);
+  assert.ok(s.passes[0].cancel.cancelled);
+  s.passes[0].sink?.(earlyOf([problem('psconfig/unknown-group')]));
+  await settle();
+  assert.equal(s.published.length, 0, 'nothing of version 1');
+  s.passes[0].end.resolve(outcome([], true));
+  await s.when(() => s.passes.length === 2);
+  s.passes[1].sink?.(earlyOf([problem('psconfig/unknown-test')]));
+  await s.when(() => s.published.length === 1);
+  assert.equal(s.published[0].version, 2);
+  assert.deepEqual(s.codesOf(s.published[0]), ['psconfig/unknown-test']);
+  s.passes[1].end.resolve(outcome([problem('psconfig/unknown-test')]));
+  await s.when(() => s.published.length === 2);
+  s.publisher.dispose();
+});
+
+test('an early phase showing nothing the last publication lacks is not published', async () => {
+  const s = setup(0);
+  s.publisher.queuePass(s.doc);
+  await s.when(() => s.passes.length === 1);
+  s.passes[0].end.resolve(outcome([problem('psconfig/unknown-group'), hint('psconfig/unused-definition')]));
+  await s.when(() => s.published.length === 1);
+  TextDocument.update(s.doc, [{ text: '{ }' }], 2);
+  s.publisher.queuePass(s.doc);
+  await s.when(() => s.passes.length === 2);
+  // The same error again: the hints stay on screen until the full answer.
+  s.passes[1].sink?.(earlyOf([problem('psconfig/unknown-group')]));
+  await settle();
+  assert.equal(s.published.length, 1);
+  s.passes[1].end.resolve(outcome([problem('psconfig/unknown-group'), hint('psconfig/unused-definition')]));
+  await s.when(() => s.published.length === 2);
+  assert.equal(s.published[1].version, 2);
+  s.publisher.dispose();
+});

@@ -99,6 +99,7 @@ export function createContext(connection: Connection, options: ServerOptions): S
     () => settings.severityOverrides(),
     (doc, cancel) => expansion.scheduleDiagnostics(doc, cancel),
     () => settings.checks(),
+    options.earlyDiagnosticsMinChars,
   );
   return {
     hostsResults: new Map(),

@@ -1,6 +1,8 @@
 // Debounced, per-document diagnostics: one pass publishes everything the synchronous rules find, then slower
 // checks (jq compiling expressions), then the simulated schedule's findings, are merged in when they finish, if the
-// document has not changed meanwhile (an edit stops them).
+// document has not changed meanwhile (an edit stops them). On a large document the pass's early phase (syntax
+// errors, references to nothing: right after the parse) is published first, when it tells something new; the
+// pass's full answer replaces it.
 // The checks run in the worker thread (the `diagnostics` job of shared/jobs.ts), so the main thread keeps answering
 // requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
@@ -9,7 +11,7 @@ import type { TemplateDiagnostic } from '../../template/rules/diagnostic';
 import type { CheckSettings } from '../../template/diagnostics';
 import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './to-lsp';
-import { CancelFlag, type DiagnosticsOutcome, type ScheduleDiagnosticsOutcome } from '../shared';
+import { CancelFlag, type DiagnosticsOutcome, type EarlyDiagnostics, type ScheduleDiagnosticsOutcome } from '../shared';
 import type { BackgroundRunner } from './worker-client';
 import type { JqConfig } from '../../template/jq/config';
 import type { Logger } from './guard';
@@ -49,6 +51,8 @@ export class DiagnosticsPublisher {
     private readonly scheduleFindings?: (doc: TextDocument, cancel: CancelFlag) => Promise<ScheduleDiagnosticsOutcome>,
     /** What the settings change in the checks (`psconfig.archives.ipAllowedHosts`). */
     private readonly checks: () => CheckSettings = () => ({}),
+    /** From this size on, the pass's early phase is published before its full answer (options.ts). */
+    private readonly earlyMinChars = Infinity,
   ) {}
 
   /** Queues a pass over `doc` after the quiet period (the one in flight, now stale, is cancelled). */
@@ -106,16 +110,23 @@ export class DiagnosticsPublisher {
     const cancel = new CancelFlag();
     this.cancels.set(uri, cancel);
     let outcome: DiagnosticsOutcome | undefined;
+    const early = text.length >= this.earlyMinChars;
+    if (early) lineOffsetsAhead(doc);
     try {
       const started = Date.now();
-      outcome = await this.runner.send('diagnostics', {
-        text,
-        jq: this.jq(),
-        includeScope: this.includes.scopeFor(uri),
-        cancel: cancel.buffer,
-        overrides: this.severity(),
-        checks: this.checks(),
-      });
+      outcome = await this.runner.send(
+        'diagnostics',
+        {
+          text,
+          jq: this.jq(),
+          includeScope: this.includes.scopeFor(uri),
+          cancel: cancel.buffer,
+          overrides: this.severity(),
+          checks: this.checks(),
+          early,
+        },
+        (found) => this.publishEarly(uri, version, cancel, found),
+      );
       const ms = Date.now() - started;
       if (ms > 2000) this.log.info(`diagnostics for ${uri} took ${ms} ms`);
     } catch (err) {
@@ -177,6 +188,25 @@ export class DiagnosticsPublisher {
     }
   }
 
+  /**
+   * The early phase's findings of `version`, published while that version is current and its pass stands (the
+   * worker posts them before the pass's answer, and an answer is published after it: never over it), unless the
+   * document's last publication already shows each of them (an edit elsewhere of a document with a known error: the
+   * warnings and hints would vanish until the full answer, for nothing new).
+   */
+  private publishEarly(uri: string, version: number, cancel: CancelFlag, found: EarlyDiagnostics): void {
+    const now = this.current(uri);
+    if (!now || now.version !== version || cancel.cancelled) return;
+    const shown = this.last.get(uri);
+    if (shown) {
+      const known = new Set(shown.diagnostics.map(earlyKey));
+      if (found.diagnostics.every((d) => known.has(earlyKey(d)))) return;
+    }
+    void this.publish(now, withCapNote({ shown: found.diagnostics, omitted: found.omitted })).catch((err: unknown) =>
+      this.log.warn(`early diagnostics for ${uri} failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+
   /** Severity overrides are applied again here: the cap's note and the size warning are overridable too. */
   private async publish(doc: TextDocument, diagnostics: TemplateDiagnostic[]): Promise<void> {
     const shown = applySeverityOverrides(diagnostics, this.severity());
@@ -184,6 +214,19 @@ export class DiagnosticsPublisher {
     const out: Diagnostic[] = shown.map((d) => toDiagnostic(doc, d));
     await this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: out });
   }
+}
+
+/** A diagnostic as the early phase's publication compares it with the last one (offsets move with edits). */
+function earlyKey(d: TemplateDiagnostic): string {
+  return `${d.severity}\u0000${d.code}\u0000${d.message}`;
+}
+
+/**
+ * The document's line offsets, computed while the worker parses (the main thread waits then): the first
+ * publication converts offsets to positions, and on a 16 MB text the line table costs a quarter of a second.
+ */
+function lineOffsetsAhead(doc: TextDocument): void {
+  setImmediate(() => doc.positionAt(0));
 }
 
 function tooLarge(chars: number): TemplateDiagnostic {

@@ -49,6 +49,7 @@ export function registerLifecycleHandlers(ctx: ServerContext): void {
 
   connection.onInitialized(() =>
     guarded(log, 'initialized', async () => {
+      ctx.runner.start();
       // (A client that never answers must not hold everything up for ever: after 5 s the defaults apply.)
       const giveUp = setTimeout(() => settings.markKnown(), SETTINGS_WAIT_MS);
       try {

@@ -19,7 +19,15 @@ export interface ServerOptions {
   workerIdleRetireMs: number;
   /** How long a schedule lens's resolve waits for the simulation before it says "simulating…" (lens-handlers.ts). */
   scheduleLensWaitMs: number;
+  /** From this document size on, a diagnostics pass publishes its early phase first (diagnostics-publisher.ts). */
+  earlyDiagnosticsMinChars: number;
 }
+
+/**
+ * Below this size a whole diagnostics pass takes a few hundred milliseconds at most: an early publication would
+ * only be a second notification right before the final one.
+ */
+export const EARLY_DIAGNOSTICS_MIN_CHARS = 2 * 1024 * 1024;
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   diagnosticsDelayMs: 250,
@@ -29,4 +37,5 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
   defaultJqPath: undefined,
   workerIdleRetireMs: WORKER_IDLE_RETIRE_MS,
   scheduleLensWaitMs: SCHEDULE_LENS_WAIT_MS,
+  earlyDiagnosticsMinChars: EARLY_DIAGNOSTICS_MIN_CHARS,
 };

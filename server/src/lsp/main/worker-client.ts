@@ -8,6 +8,7 @@ import {
   BACKGROUND_JOBS,
   collectGarbage,
   WORKER_DATA,
+  type EarlySink,
   type ForgetNotice,
   type JobAnswer,
   type JobArg,
@@ -23,6 +24,8 @@ import { WORKER_RESOURCE_LIMITS } from './worker-heap';
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
+  /** What the job posts before its answer (the diagnostics' early phase). */
+  early?: (v: unknown) => void;
   /** The second part of an answer that has one (DiagnosticsOutcome's `later`). */
   later?: (v: unknown) => void;
   laterFail?: (e: Error) => void;
@@ -123,12 +126,23 @@ export class BackgroundRunner {
     };
   }
 
-  /** One job, answered by the worker (started if need be), or on this thread without one. */
-  send<K extends JobName>(job: K, arg: JobArg<K>): Promise<JobAnswer<K>> {
+  /**
+   * Starts the worker now (the server does when the client is initialized): loading the bundle in the new thread
+   * then overlaps the first document's transfer instead of delaying its first diagnostics.
+   */
+  start(): void {
+    this.ensureWorker();
+  }
+
+  /**
+   * One job, answered by the worker (started if need be), or on this thread without one. `early` receives what the
+   * job posts before its answer (the diagnostics' early phase), in the order the worker sent it.
+   */
+  send<K extends JobName>(job: K, arg: JobArg<K>, early?: EarlySink<K>): Promise<JobAnswer<K>> {
     const worker = this.ensureWorker();
-    if (!worker) return this.local.run(job, arg);
+    if (!worker) return this.local.run(job, arg, early);
     if (isJob('compare', job, arg)) this.comparing.add(arg.input.uri);
-    return this.post(worker, job, arg);
+    return this.post(worker, job, arg, early);
   }
 
   /**
@@ -174,7 +188,7 @@ export class BackgroundRunner {
   /** The worker's heap after a full collection (none without a worker, or before its first job). */
   async workerHeap(): Promise<HeapFigures | undefined> {
     if (!this.worker) return undefined;
-    return this.post(this.worker, 'memory', {});
+    return this.post(this.worker, 'memory', {}, undefined);
   }
 
   /** Engine runs started in this thread (only without a worker: tests). */
@@ -194,7 +208,12 @@ export class BackgroundRunner {
     void w?.terminate();
   }
 
-  private post<K extends JobName>(worker: Worker, job: K, arg: JobArg<K>): Promise<JobAnswer<K>> {
+  private post<K extends JobName>(
+    worker: Worker,
+    job: K,
+    arg: JobArg<K>,
+    early: EarlySink<K> | undefined,
+  ): Promise<JobAnswer<K>> {
     const id = this.nextId++;
     const background = BACKGROUND_JOBS.has(job);
     const limit = background ? this.limits.scheduleJobMs : this.limits.jobMs;
@@ -215,7 +234,9 @@ export class BackgroundRunner {
         this.restart(new Error(`${job} timed out`));
       };
       const timer = setTimeout(expired, limit);
-      this.pending.set(id, { resolve, reject, timer, settled: false });
+      // The worker posts job K's early part as K's (worker/thread.ts): the one place it is read so.
+      const onEarly = early as ((v: unknown) => void) | undefined;
+      this.pending.set(id, { resolve, reject, timer, settled: false, early: onEarly });
       worker.postMessage({ id, job, arg } satisfies JobMessage<K>);
     });
     // The worker answers a job with the dispatcher's answer to it (worker/thread.ts): the one place it is typed so.
@@ -257,6 +278,10 @@ export class BackgroundRunner {
     this.lastReplyAt = Date.now();
     const p = this.pending.get(r.id);
     if (!p) return;
+    if (r.phase === 'early') {
+      if (!p.settled) p.early?.(r.value);
+      return;
+    }
     if (r.phase === 'result') {
       clearTimeout(p.timer);
       p.settled = true;

@@ -61,6 +61,19 @@ export interface DiagnosticsJob {
   cancel?: CancelCell;
   overrides?: SeverityOverrides;
   checks?: CheckSettings;
+  /** Post the early phase's diagnostics (EarlyDiagnostics) as soon as the parse and the symbol index are done. */
+  early?: boolean;
+}
+
+/**
+ * The early phase of a diagnostics pass (asked for with DiagnosticsJob.early): the cheap, decisive checks (syntax
+ * errors, references to nothing, includes) run right after the parse and the symbol index, capped and with the
+ * severity overrides applied as the full pass's are. Every one of them is also in the full pass's answer, which
+ * replaces them. Sent only when it found something.
+ */
+export interface EarlyDiagnostics {
+  diagnostics: TemplateDiagnostic[];
+  omitted: SeverityCounts;
 }
 
 /**
@@ -107,7 +120,8 @@ export interface HostsComparison {
 
 /** Every job of the worker: what it is sent with and what it answers. */
 export interface WorkerJobs {
-  diagnostics: { arg: DiagnosticsJob; answer: DiagnosticsOutcome };
+  /** `early`: what a job may post before its answer (WorkerReply phase 'early'). */
+  diagnostics: { arg: DiagnosticsJob; answer: DiagnosticsOutcome; early: EarlyDiagnostics };
   /** Task counts without jq or includes (lenses, group hovers). */
   counts: { arg: { text: string }; answer: TaskFact[] };
   expand: { arg: ExpandJob; answer: ExpandTasksResult };
@@ -129,6 +143,10 @@ export interface WorkerJobs {
 export type JobName = keyof WorkerJobs;
 export type JobArg<K extends JobName> = WorkerJobs[K]['arg'];
 export type JobAnswer<K extends JobName> = WorkerJobs[K]['answer'];
+/** What job K posts before its answer (never, for most jobs). */
+export type JobEarly<K extends JobName> = WorkerJobs[K] extends { early: infer E } ? E : never;
+/** Where a job's early part goes. */
+export type EarlySink<K extends JobName> = (value: JobEarly<K>) => void;
 
 /**
  * What the worker is told without an answer: drop the full expansion, the comparison and the simulated schedule
@@ -153,10 +171,12 @@ export interface JobMessage<K extends JobName = JobName> {
 }
 
 /**
- * The worker's answers: `result` (with `later` when a second part follows: the diagnostics' jq checks), `later`
- * (that part), `error` (the job failed: an exception's stack).
+ * The worker's answers: `early` (before the answer: the diagnostics' early phase), `result` (with `later` when a
+ * second part follows: the diagnostics' jq checks), `later` (that part), `error` (the job failed: an exception's
+ * stack).
  */
 export type WorkerReply =
+  | { id: number; phase: 'early'; value: unknown }
   | { id: number; phase: 'result'; value: unknown; later?: true }
   | { id: number; phase: 'later'; value: unknown }
   | { id: number; phase: 'error'; message: string };

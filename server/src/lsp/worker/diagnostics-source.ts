@@ -9,7 +9,7 @@ import {
 } from '../../template/diagnostics';
 import { jqRunnerFor, type JqConfig } from '../../template/jq/config';
 import { policyFor, type IncludeScope } from '../../template/includes/scope';
-import { capDiagnostics, type SeverityCounts } from '../../template/diagnostic-cap';
+import { capDiagnostics, type CappedDiagnostics, type SeverityCounts } from '../../template/diagnostic-cap';
 import { applySeverityOverrides, type SeverityOverrides } from '../../template/severity-overrides';
 
 /** A pass stopped because `isCancelled` said so (nothing to publish: whoever cancelled queues the next pass), or
@@ -33,7 +33,8 @@ export type DiagnosticsPass =
  * Includes are read under `scope` before the checks run. `isCancelled`: polled between the checks' passes and
  * while jq compiles; an edit makes this pass stale, and the rest of it is skipped (its jq processes killed).
  * The cap is applied here, where every problem is known, after `overrides` (an ignored code frees room, a code
- * raised to an error is kept first), so only the shown ones cross to the main thread.
+ * raised to an error is kept first), so only the shown ones cross to the main thread. `early`: receives the early
+ * phase's findings (ValidateOptions.early), capped the same way, before the slower checks run.
  */
 export async function computeDiagnostics(
   text: string,
@@ -42,10 +43,24 @@ export async function computeDiagnostics(
   isCancelled?: () => boolean,
   overrides?: SeverityOverrides,
   checks: CheckSettings = {},
+  early?: (found: CappedDiagnostics) => void,
 ): Promise<DiagnosticsPass> {
   let result: ValidationResult;
+  // The early phase: after the parse and the symbol index, syntax errors and references to nothing go out at once,
+  // under the same overrides and cap as the full pass (which has every one of them too); nothing when it found
+  // nothing (the full pass follows anyway).
+  const onEarly = early
+    ? (found: TemplateDiagnostic[]): void => {
+        const capped = capDiagnostics(applySeverityOverrides(found, overrides));
+        if (capped.shown.length > 0) early(capped);
+      }
+    : undefined;
   try {
-    result = await validateTemplateWithIncludes(text, await policyFor(scope), { ...checks, isCancelled });
+    result = await validateTemplateWithIncludes(text, await policyFor(scope), {
+      ...checks,
+      isCancelled,
+      early: onEarly,
+    });
   } catch (err) {
     if (!(err instanceof ChecksCancelled)) throw err;
     return { kind: 'cancelled' };

@@ -7,6 +7,7 @@ import { heapFigures } from '../shared/memory-report';
 import {
   pollerOf,
   type DiagnosticsOutcome,
+  type EarlySink,
   type ForgetNotice,
   type JobAnswer,
   type JobArg,
@@ -19,7 +20,9 @@ import { SharedSchedules } from './schedule-shared';
 import { TaskComparisons } from './task-comparison';
 import { countTasks } from './task-counts';
 
-type Handlers = { [K in JobName]: (arg: JobArg<K>) => JobAnswer<K> | Promise<JobAnswer<K>> };
+type Handlers = {
+  [K in JobName]: (arg: JobArg<K>, early: EarlySink<K> | undefined) => JobAnswer<K> | Promise<JobAnswer<K>>;
+};
 
 export class JobDispatcher {
   private readonly expansions = new SharedExpansions();
@@ -28,10 +31,18 @@ export class JobDispatcher {
   private readonly comparisons = new TaskComparisons(this.expansions);
 
   private readonly handlers: Handlers = {
-    diagnostics: async (a) =>
+    diagnostics: async (a, early) =>
       outcomeOf(
         await this.priority.request(() =>
-          computeDiagnostics(a.text, a.jq, a.includeScope, pollerOf(a.cancel), a.overrides, a.checks),
+          computeDiagnostics(
+            a.text,
+            a.jq,
+            a.includeScope,
+            pollerOf(a.cancel),
+            a.overrides,
+            a.checks,
+            a.early && early ? (c) => early({ diagnostics: c.shown, omitted: c.omitted }) : undefined,
+          ),
         ),
       ),
     counts: (a) => countTasks(a.text),
@@ -52,10 +63,10 @@ export class JobDispatcher {
     memory: () => heapFigures('worker'),
   };
 
-  /** Answers one job (an exception, even a synchronous one, rejects). */
-  run<K extends JobName>(job: K, arg: JobArg<K>): Promise<JobAnswer<K>> {
+  /** Answers one job (an exception, even a synchronous one, rejects); `early` receives what it posts before. */
+  run<K extends JobName>(job: K, arg: JobArg<K>, early?: EarlySink<K>): Promise<JobAnswer<K>> {
     try {
-      return Promise.resolve(this.handlers[job](arg));
+      return Promise.resolve(this.handlers[job](arg, early));
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }

@@ -30,7 +30,10 @@ function lowerThreadPriority(): void {
   }
 }
 
-/** The worker's message loop: each job to the dispatcher, each answer back (a `later` part as a second message). */
+/**
+ * The worker's message loop: each job to the dispatcher, each answer back (an `early` part before it, a `later`
+ * part after it, each as a message of its own).
+ */
 export function serveBackgroundJobs(): void {
   const port = parentPort;
   if (!port) return;
@@ -44,24 +47,26 @@ export function serveBackgroundJobs(): void {
       jobs.forget(m.arg);
       return;
     }
-    jobs.run(m.job, m.arg).then(
-      (answer) => {
-        const later = laterOf(answer);
-        if (!later) {
-          post({ id: m.id, phase: 'result', value: answer });
-          return;
-        }
-        // A promise cannot cross threads: the answer goes without it, its value follows.
-        const first: Record<string, unknown> = { ...(answer as object) };
-        delete first.later;
-        post({ id: m.id, phase: 'result', value: first, later: true });
-        later.then(
-          (value) => post({ id: m.id, phase: 'later', value }),
-          (err: unknown) => fail(m.id, err),
-        );
-      },
-      (err: unknown) => fail(m.id, err),
-    );
+    jobs
+      .run(m.job, m.arg, (value) => post({ id: m.id, phase: 'early', value }))
+      .then(
+        (answer) => {
+          const later = laterOf(answer);
+          if (!later) {
+            post({ id: m.id, phase: 'result', value: answer });
+            return;
+          }
+          // A promise cannot cross threads: the answer goes without it, its value follows.
+          const first: Record<string, unknown> = { ...(answer as object) };
+          delete first.later;
+          post({ id: m.id, phase: 'result', value: first, later: true });
+          later.then(
+            (value) => post({ id: m.id, phase: 'later', value }),
+            (err: unknown) => fail(m.id, err),
+          );
+        },
+        (err: unknown) => fail(m.id, err),
+      );
   });
 }
 
