@@ -71,25 +71,27 @@ export function timeParams(t: TimeFilters): Record<string, number | undefined> {
   return out;
 }
 
+/** The metadata search's named filters (esmond's REST interface), in the order they are sent. */
+export const SEARCH_FIELDS = [
+  'source',
+  'destination',
+  'measurement-agent',
+  'input-source',
+  'input-destination',
+  'tool-name',
+  'event-type',
+  'summary-type',
+  'summary-window',
+  'dns-match-rule',
+  'subject-type',
+  'metadata-key',
+] as const;
+
 /** Query parameters of a metadata search (every filter of the interface; free-form fields verbatim). */
 export function searchParams(f: SearchFilters): Record<string, Param> {
   const out: Record<string, Param> = {};
   for (const [k, v] of Object.entries(f.fields ?? {})) out[k] = v;
-  const named = [
-    'source',
-    'destination',
-    'measurement-agent',
-    'input-source',
-    'input-destination',
-    'tool-name',
-    'event-type',
-    'summary-type',
-    'summary-window',
-    'dns-match-rule',
-    'subject-type',
-    'metadata-key',
-  ] as const;
-  for (const k of named) if (f[k] !== undefined) out[k] = f[k];
+  for (const k of SEARCH_FIELDS) if (f[k] !== undefined) out[k] = f[k];
   checkInteger('limit', f.limit);
   checkInteger('offset', f.offset);
   for (const [k, v] of Object.entries({ ...timeParams(f), limit: f.limit, offset: f.offset }))

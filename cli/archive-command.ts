@@ -6,7 +6,7 @@ import { searchMetadata } from '../archive-client/search';
 import { fetchSeries } from '../archive-client/series';
 import { parseSeriesUri } from '../archive-client/summaries';
 import type { ArchiveOptions, Metadata, SearchFilters } from '../archive-client/types';
-import { parseTimestamp, readDuration } from '../archive-client/url';
+import { parseTimestamp, readDuration, SEARCH_FIELDS } from '../archive-client/url';
 import { normalisePoints } from '../archive-client/values';
 import { toCsv } from '../archive-client/export-csv';
 import { bulk, explainWriteError, post, register, writeToken, WriteUsageError } from './archive-write';
@@ -50,20 +50,7 @@ const valueOption = (key: string): ValueOption<Parsed> => ({
 });
 
 const TIME_OPTIONS = ['time', 'time-start', 'time-end', 'time-range'];
-const KNOWN_SEARCH = [
-  'source',
-  'destination',
-  'measurement-agent',
-  'input-source',
-  'input-destination',
-  'tool-name',
-  'event-type',
-  'summary-type',
-  'summary-window',
-  'dns-match-rule',
-  'subject-type',
-  'metadata-key',
-] as const;
+const KNOWN_SEARCH = SEARCH_FIELDS;
 const ALIASES: Record<string, string> = {
   agent: 'measurement-agent',
   tool: 'tool-name',
