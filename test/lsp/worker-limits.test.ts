@@ -15,7 +15,7 @@ import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BackgroundRunner, type Logger } from '../../server/src/lsp/main';
-import { CancelFlag, type EngineInput } from '../../server/src/lsp/shared';
+import { CancelFlag, type EngineInput } from '../../server/src/lsp/jobs';
 import { commandLineScope } from '../../server/src/template/includes/scope';
 import { serverJs } from './lsp-client';
 

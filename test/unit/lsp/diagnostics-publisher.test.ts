@@ -13,7 +13,7 @@ import {
   type DiagnosticsOutcome,
   type EarlyDiagnostics,
   type ScheduleDiagnosticsOutcome,
-} from '../../../server/src/lsp/shared';
+} from '../../../server/src/lsp/jobs';
 import type { TemplateDiagnostic } from '../../../server/src/template/rules/diagnostic';
 
 interface Deferred<T> {

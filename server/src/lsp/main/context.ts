@@ -31,7 +31,7 @@ export interface ServerContext {
   readonly schema: SchemaService;
   readonly includes: IncludeTracker;
   readonly includeWatcher: IncludeWatcher;
-  /** The worker thread's client: every heavy job goes through its `send` (shared/jobs.ts). */
+  /** The worker thread's client: every heavy job goes through its `send` (jobs/jobs.ts). */
   readonly runner: BackgroundRunner;
   readonly expansion: ExpansionService;
   readonly publisher: DiagnosticsPublisher;

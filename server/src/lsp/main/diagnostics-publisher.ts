@@ -3,7 +3,7 @@
 // document has not changed meanwhile (an edit stops them). On a large document the pass's early phase (syntax
 // errors, references to nothing: right after the parse) is published first, when it tells something new; the
 // pass's full answer replaces it.
-// The checks run in the worker thread (the `diagnostics` job of shared/jobs.ts), so the main thread keeps answering
+// The checks run in the worker thread (the `diagnostics` job of jobs/jobs.ts), so the main thread keeps answering
 // requests.
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -11,7 +11,7 @@ import type { TemplateDiagnostic } from '../../template/rules/diagnostic';
 import type { CheckSettings } from '../../template/diagnostics';
 import { MAX_ANALYSIS_CHARS } from './analysis';
 import { toDiagnostic } from './to-lsp';
-import { CancelFlag, type DiagnosticsOutcome, type EarlyDiagnostics, type ScheduleDiagnosticsOutcome } from '../shared';
+import { CancelFlag, type DiagnosticsOutcome, type EarlyDiagnostics, type ScheduleDiagnosticsOutcome } from '../jobs';
 import type { BackgroundRunner } from './worker-client';
 import type { JqConfig } from '../../template/jq/config';
 import type { Logger } from './guard';

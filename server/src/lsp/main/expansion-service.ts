@@ -22,7 +22,7 @@ import {
   type EngineInput,
   type HostsComparison,
   type ScheduleDiagnosticsOutcome,
-} from '../shared';
+} from '../jobs';
 import type { BackgroundRunner } from './worker-client';
 import { jqConfigOf } from './settings';
 

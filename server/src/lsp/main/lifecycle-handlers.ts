@@ -2,7 +2,7 @@
 // (the settings asked for), settings and workspace folders changing, the server's memory.
 import { TextDocumentSyncKind, CodeActionKind, type InitializeResult } from 'vscode-languageserver/node';
 import { ServerCommands, ServerMemoryRequest, type ServerMemoryResult } from '../../../../common/protocol';
-import { heapFigures } from '../shared';
+import { heapFigures } from '../jobs';
 import { readClientCapabilities } from './client-capabilities';
 import { recheck, type ServerContext } from './context';
 import { guarded, runSafe } from './guard';

@@ -1,4 +1,4 @@
-// The main thread's client of the worker thread (../worker/): starts it, sends it jobs (shared/jobs.ts WorkerJobs:
+// The main thread's client of the worker thread (../worker/): starts it, sends it jobs (jobs/jobs.ts WorkerJobs:
 // one typed `send` for all of them), restarts it when a job passes its limit, and retires it when it is idle after a
 // document was closed. Without a worker (the code is not running from the bundle, or PSCONFIG_NO_WORKER) the
 // worker's dispatcher runs here, on the main thread, with the same code and the same priorities.
@@ -16,7 +16,7 @@ import {
   type JobName,
   type ToWorker,
   type WorkerReply,
-} from '../shared';
+} from '../jobs';
 import { JobDispatcher } from '../worker';
 import type { Logger } from './guard';
 import { WORKER_RESOURCE_LIMITS } from './worker-heap';

@@ -1,9 +1,9 @@
-// The worker's one dispatcher: each job of WorkerJobs (shared/jobs.ts) to the code that answers it, at its priority.
+// The worker's one dispatcher: each job of WorkerJobs (jobs/jobs.ts) to the code that answers it, at its priority.
 // Requests a user waits for (a diagnostics pass, a preview, a grid, a comparison) run through JobPriority.request;
 // the simulated schedule runs in slices that wait while any of them is in flight (job-priority.ts). The worker thread
 // (thread.ts) serves it to the main thread's messages; without a worker thread the main thread runs one of its own
 // (main/worker-client.ts), so both paths answer with the same code at the same priorities.
-import { heapFigures } from '../shared/memory-report';
+import { heapFigures } from '../jobs/memory-report';
 import {
   pollerOf,
   type DiagnosticsOutcome,
@@ -12,7 +12,7 @@ import {
   type JobAnswer,
   type JobArg,
   type JobName,
-} from '../shared/jobs';
+} from '../jobs/jobs';
 import { computeDiagnostics, type DiagnosticsPass } from './diagnostics-source';
 import { runAlone, SharedExpansions } from './expansion-shared';
 import { JobPriority } from './job-priority';

@@ -2,7 +2,7 @@
 import type { ExpandTasksResult } from '../../../../common/protocol';
 import { expandText } from '../../template/expand/from-text';
 import { policyFor } from '../../template/includes/scope';
-import type { EngineInput } from '../shared/engine-input';
+import type { EngineInput } from '../jobs/engine-input';
 
 /** `isCancelled` is polled by the engine between phases; a cancelled run answers `error: 'cancelled'`. */
 export async function runEngine(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {

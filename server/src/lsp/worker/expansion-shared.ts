@@ -4,8 +4,8 @@
 import type { DashboardPairsResult, ExpandTasksResult, HostRead } from '../../../../common/protocol';
 import { dashboardPairsOf } from '../../template/expand/dashboard-pairs';
 import { compareHosts } from '../../template/hosts';
-import type { HostsComparison } from '../shared/jobs';
-import { includeScopeKey, type EngineInput } from '../shared/engine-input';
+import type { HostsComparison } from '../jobs/jobs';
+import { includeScopeKey, type EngineInput } from '../jobs/engine-input';
 import { runEngine } from './expansion-engine';
 import { capAnswer, sliceableText, sliceExpansion } from './expansion-slice';
 

@@ -26,8 +26,8 @@ import {
   tasksSharingSchedule,
   type ScheduleAnswer,
 } from '../../template/schedule-view';
-import type { EngineInput } from '../shared/engine-input';
-import type { ScheduleDiagnosticsOutcome } from '../shared/jobs';
+import type { EngineInput } from '../jobs/engine-input';
+import type { ScheduleDiagnosticsOutcome } from '../jobs/jobs';
 import type { SharedExpansions } from './expansion-shared';
 
 /** Days simulated after the warm-up day, and the seed of `sliprand`'s choices (the CLI's defaults). */

@@ -14,8 +14,8 @@ import type {
 } from '../../../../common/protocol';
 import { policyFor } from '../../template/includes/scope';
 import { diagnosticsOf, diffExpansions, scheduleHostLoads, type LoadShares } from '../../template/task-diff';
-import { includeScopeKey, type EngineInput } from '../shared/engine-input';
-import type { CompareJob } from '../shared/jobs';
+import { includeScopeKey, type EngineInput } from '../jobs/engine-input';
+import type { CompareJob } from '../jobs/jobs';
 import { runEngine } from './expansion-engine';
 import type { SharedExpansions } from './expansion-shared';
 

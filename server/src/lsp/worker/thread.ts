@@ -1,9 +1,9 @@
 // The worker thread: the same bundle as the server (dist/server.js) started with workerData WORKER_DATA; the entry
-// point (server/src/server.ts) sees that and serves the main thread's jobs (shared/jobs.ts) with the dispatcher.
+// point (server/src/server.ts) sees that and serves the main thread's jobs (jobs/jobs.ts) with the dispatcher.
 import { parentPort, workerData, isMainThread } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import { WORKER_DATA, type ToWorker, type WorkerReply } from '../shared/jobs';
+import { WORKER_DATA, type ToWorker, type WorkerReply } from '../jobs/jobs';
 import { JobDispatcher } from './dispatcher';
 
 export function isBackgroundWorker(): boolean {
