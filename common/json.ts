@@ -8,3 +8,11 @@
 export function isObject<T extends object = Record<string, unknown>>(v: unknown): v is T {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * A JSON value in a message: a string as it is, anything else as JSON text (`String()` would print an object as
+ * "[object Object]" and an array without its brackets); `undefined` as "undefined".
+ */
+export function jsonText(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined');
+}
