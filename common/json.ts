@@ -10,9 +10,11 @@ export function isObject<T extends object = Record<string, unknown>>(v: unknown)
 }
 
 /**
- * A JSON value in a message: a string as it is, anything else as JSON text (`String()` would print an object as
- * "[object Object]" and an array without its brackets); `undefined` as "undefined".
+ * A JSON value in a message: a string or a number as `String()` writes it, anything else as JSON text (`String()`
+ * would print an object as "[object Object]" and an array without its brackets); `undefined` as "undefined".
  */
 export function jsonText(v: unknown): string {
-  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined');
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  return JSON.stringify(v) ?? 'undefined';
 }

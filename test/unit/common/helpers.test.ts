@@ -40,6 +40,7 @@ test("the task diff's headline and load wording", () => {
 test('jsonText: a string as it is, any other JSON value as JSON text', () => {
   assert.equal(jsonText('ps1.example.net'), 'ps1.example.net');
   assert.equal(jsonText(5), '5');
+  assert.equal(jsonText(NaN), 'NaN');
   assert.equal(jsonText(null), 'null');
   assert.equal(jsonText(false), 'false');
   assert.equal(jsonText({ a: 1 }), '{"a":1}');
