@@ -79,7 +79,7 @@ suite('hosts', () => {
     const { doc } = await openTemplate(TEMPLATE);
     const s = await vscode.commands.executeCommand<Summary>('psconfig.readHosts', doc.uri);
     // The busy task with non-starters (which of the two lost runs depends on the recorded minutes).
-    const busy = s!.result!.hosts[1].entries.find((e) => e.task?.startsWith('busy') && (e.runs?.nonStarters ?? 0) > 0)!;
+    const busy = s.result!.hosts[1].entries.find((e) => e.task?.startsWith('busy') && (e.runs?.nonStarters ?? 0) > 0)!;
     const lens = await lensOf(doc.uri, 'psconfig.showHosts', busy.task!);
     assert.match(
       lens.command!.title,

@@ -19,13 +19,11 @@ if (process.env.E2E_RESTRICTED === '1')
       // Machine-scoped and restricted: VS Code does not apply the workspace's value.
       assert.notEqual(vscode.workspace.getConfiguration('psconfig').get('jq.path'), '/bin/false');
       const { doc } = await openTemplate('taskgenerator-jq.psconfig.json');
-      const diags = await waitForDiagnostics(doc.uri, (d) =>
-        d.some((x) => String(x.code) === 'psconfig/jq-unavailable'),
-      );
-      const note = diags.find((x) => String(x.code) === 'psconfig/jq-unavailable')!;
+      const diags = await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'psconfig/jq-unavailable'));
+      const note = diags.find((x) => x.code === 'psconfig/jq-unavailable')!;
       assert.match(note.message, /jq does not run in a restricted workspace/);
       assert.match(doc.getText(note.range), /\.addresses\[\d\]\._meta/, 'the note sits on a jq expression');
-      assert.ok(!diags.some((x) => String(x.code) === 'psconfig/jq-compile'));
+      assert.ok(!diags.some((x) => x.code === 'psconfig/jq-compile'));
     });
 
     test('the preview shows which values need jq, nothing else is lost', async () => {

@@ -9,6 +9,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   type Diagnostic,
+  type MarkupContent,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type InitializeResult,
@@ -422,4 +423,9 @@ export function applyEdits(
   let out = text;
   for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
   return out;
+}
+
+/** A diagnostic's message as text (this server sends plain strings; the protocol also allows MarkupContent). */
+export function messageText(m: string | MarkupContent | undefined): string {
+  return m === undefined ? 'undefined' : typeof m === 'string' ? m : m.value;
 }

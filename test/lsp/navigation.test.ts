@@ -20,6 +20,7 @@ import {
   exampleUri,
   positionOf,
   positionToOffset,
+  messageText,
 } from './lsp-client';
 
 let client: LspClient;
@@ -234,7 +235,7 @@ test('quick fixes for a misspelt reference: replace with the closest name, or cr
   const after = await client.change(uri, [{ text: created }]);
   assert.ok(
     !after.some(
-      (d) => d.range.start.line === at.line && d.severity === 1 && String(d.message).includes('example-test-trac'),
+      (d) => d.range.start.line === at.line && d.severity === 1 && messageText(d.message).includes('example-test-trac'),
     ),
   );
   client.close(uri);

@@ -97,7 +97,7 @@ test('organization and site filters match as MeshConfig matched: ignoring case, 
   assert.equal(old.pairs.ny, undefined);
   const warned = old.notes.find((n) => n.path.join('/') === 'host_classes/0/match_filters/0/description');
   assert.equal(warned?.severity, 'warning');
-  assert.match(warned!.message, /"Internet2"/);
+  assert.match(warned.message, /"Internet2"/);
 });
 
 test('the translated jq compares both sides lower-cased (ASCII), and a host without the name never matches', () => {

@@ -556,6 +556,6 @@ test('an archive that took one test type in MeshConfig, and now takes every type
   assert.deepEqual(tpl.tasks.bw.archives, ['ma.example.net', 'all.example.net']);
   const note = noteAt(notes, 'measurement_archives', 0, 'type');
   assert.equal(note?.severity, 'information');
-  assert.match(note!.message, /perfsonarbuoy\/bwctl results go there too/);
+  assert.match(note.message, /perfsonarbuoy\/bwctl results go there too/);
   assert.equal(noteAt(notes, 'measurement_archives', 1, 'type'), undefined);
 });
