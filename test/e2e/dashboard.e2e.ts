@@ -23,7 +23,7 @@ suite('mesh dashboard', () => {
     assert.equal(lens.command?.title, 'Dashboard');
     const opened = await vscode.commands.executeCommand<Opened>(
       lens.command.command,
-      ...(lens.command.arguments ?? []),
+      ...((lens.command.arguments ?? []) as unknown[]),
     );
     assert.ok(opened, 'psconfig.openDashboard returned what it shows');
     assert.equal(opened.error, undefined);

@@ -103,7 +103,7 @@ suite('hosts', () => {
     // The lens opens the view on the task.
     const shown = await vscode.commands.executeCommand<Summary>(
       lens.command!.command,
-      ...(lens.command!.arguments ?? []),
+      ...((lens.command!.arguments ?? []) as unknown[]),
     );
     assert.equal(shown?.template, doc.uri.toString());
   });

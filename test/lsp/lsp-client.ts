@@ -205,13 +205,12 @@ export class LspClient {
   }
 
   private async initialize(options: StartOptions) {
-    const client = this;
     const itemDefaults = options.itemDefaults === true;
     const completion = {
       ...(itemDefaults ? { completionList: { itemDefaults: ['editRange'] } } : {}),
       ...(options.snippets ? { completionItem: { snippetSupport: true } } : {}),
     };
-    client.initializeResult = await client.connection.sendRequest<InitializeResult>('initialize', {
+    this.initializeResult = await this.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: null,
       workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder-${i}` })) ?? null,
@@ -231,7 +230,7 @@ export class LspClient {
         ...(options.showDocument ? { window: { showDocument: { support: true } } } : {}),
       },
     });
-    await client.connection.sendNotification('initialized', {});
+    await this.connection.sendNotification('initialized', {});
   }
 
   get alive(): boolean {
@@ -358,7 +357,7 @@ export class LspClient {
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+    return this.connection.sendRequest<R>(method, params);
   }
 
   /** Errors the server logged (handler exceptions become log lines, never a dead server). */

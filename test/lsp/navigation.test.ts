@@ -272,7 +272,7 @@ test('with a client that takes itemDefaults, the shared edit range is sent once'
     });
     assert.equal(many.items.length, 400);
     assert.equal(many.items[0].detail, undefined);
-    const data = many.itemDefaults?.data;
+    const data: unknown = many.itemDefaults?.data;
     assert.ok(data);
     const resolved = await other.request<CompletionItem>('completionItem/resolve', { ...many.items[5], data });
     assert.equal(resolved.detail, 'address · address: h5.example.net');

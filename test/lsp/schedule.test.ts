@@ -205,7 +205,11 @@ test('quick fixes: the schedule changes the re-simulation showed to fit, applied
   await client.open(fixedUri, fixedText);
   const r = await schedule({ uri: fixedUri });
   const busy = r.templateTasks.find((t) => t.task === 'busy')!;
-  assert.equal(busy.losing, 0, JSON.parse(fixedText).schedules['every-minute']);
+  assert.equal(
+    busy.losing,
+    0,
+    JSON.stringify((JSON.parse(fixedText) as { schedules: Record<string, unknown> }).schedules['every-minute']),
+  );
   client.close(fixedUri);
 });
 

@@ -177,7 +177,7 @@ function readSeries(
     const [a, b] = row.base.range(t.start, t.end);
     const from = Math.min(b, a + offset);
     const to = Math.min(b, from + limit);
-    points = new Array(Math.max(0, to - from));
+    points = new Array<{ ts: number; val: unknown }>(Math.max(0, to - from));
     for (let i = from; i < to; i++)
       points[i - from] = { ts: row.base.ts[i], val: ArchiveStore.output(row, row.base.vals[i]) };
     return { status: 200, body: points };

@@ -14,10 +14,10 @@ import {
   parseTaskDocumentQuery,
 } from '../../../client/src/preview/task-json';
 import type { CompareTasksResult, TaskDiffResult } from '../../../common/protocol';
-import { exampleText } from '../../fixtures';
+import { exampleText, type TemplateFixture } from '../../fixtures';
 import { diffObjs } from '../task-diff/helpers';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = TemplateFixture;
 
 async function comparison(): Promise<TaskDiffResult> {
   const before = JSON.parse(exampleText('perl-shared--client-psconfig-mesh.json')) as Obj;

@@ -22,7 +22,7 @@ function service() {
       {
         uri: 'file:///schema.json',
         fileMatch: ['*grafana-agent.json'],
-        schema: JSON.parse(readFileSync(SCHEMA, 'utf8')),
+        schema: JSON.parse(readFileSync(SCHEMA, 'utf8')) as object,
       },
     ],
   });
