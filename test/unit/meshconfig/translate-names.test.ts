@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { translateMeshConfig, type TranslationNote } from '../../../server/src/template/meshconfig/translate';
 import { expand } from '../expand/helpers';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const NOW = new Date('2026-01-02T03:04:05Z');
 
 function mesh(tests: Obj[], hostClasses: Obj[] = []): Obj {
