@@ -103,7 +103,7 @@ export function statisticsFromHistograms(points: readonly NormalPoint[], window 
     if (p.val.kind !== 'histogram') continue;
     const bin = window > 0 ? Math.floor(p.ts / window) * window : p.ts;
     let acc = bins.get(bin);
-    if (!acc) bins.set(bin, (acc = new Map()));
+    if (!acc) bins.set(bin, (acc = new Map<number, number>()));
     for (const [v, c] of p.val.buckets) acc.set(v, (acc.get(v) ?? 0) + c);
   }
   const out: StatisticsPoint[] = [];

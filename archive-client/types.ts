@@ -61,7 +61,7 @@ export interface SearchFilters extends TimeFilters {
   'event-type'?: string;
   'summary-type'?: string;
   'summary-window'?: number | string;
-  'dns-match-rule'?: 'v4v6' | 'only-v4' | 'only-v6' | 'prefer-v4' | 'prefer-v6' | string;
+  'dns-match-rule'?: 'v4v6' | 'only-v4' | 'only-v6' | 'prefer-v4' | 'prefer-v6' | (string & {}); // the known rules, or any string
   'subject-type'?: string;
   'metadata-key'?: string;
   limit?: number;

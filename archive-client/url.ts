@@ -1,5 +1,6 @@
 // Archive URLs: what users paste (`host`, `https://host`, `https://host/esmond/perfsonar/archive`, with or without
 // a slash) becomes the list URL `…/esmond/perfsonar/archive/` (esmond requires the trailing slash, §1a).
+import { jsonText } from '../common/json';
 import { ArchiveError } from './errors';
 import type { SearchFilters, TimeFilters } from './types';
 
@@ -58,7 +59,7 @@ const TIME_KEYS = ['time', 'time-start', 'time-end', 'time-range'] as const;
 function checkInteger(name: string, v: unknown): void {
   if (v === undefined) return;
   if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v)) {
-    throw new ArchiveError(`${name} must be an integer number of seconds, got ${String(v)}`, { kind: 'bad-input' });
+    throw new ArchiveError(`${name} must be an integer number of seconds, got ${jsonText(v)}`, { kind: 'bad-input' });
   }
 }
 

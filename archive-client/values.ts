@@ -4,7 +4,7 @@
 // becomes `{kind: 'invalid'}` with the reason, never an exception, so one bad point cannot blank a chart.
 import { type HistogramStatistics, histogramBuckets } from './statistics';
 import type { RawPoint } from './types';
-import { isObject } from '../common/json';
+import { isObject, jsonText } from '../common/json';
 
 export type ValueKind =
   | 'number'
@@ -188,7 +188,7 @@ export function normaliseValue(eventType: string, summaryType: string, v: unknow
         : invalid('a stream has malformed subintervals', v);
     }
     case 'failure': {
-      if (isObject(v) && v.error !== undefined) return { kind: 'failure', error: String(v.error) };
+      if (isObject(v) && v.error !== undefined) return { kind: 'failure', error: jsonText(v.error) };
       return typeof v === 'string' ? { kind: 'failure', error: v } : invalid('failure must be {error}', v);
     }
     case 'json':
@@ -197,7 +197,7 @@ export function normaliseValue(eventType: string, summaryType: string, v: unknow
 }
 
 export function normalisePoints(eventType: string, summaryType: string, points: readonly RawPoint[]): NormalPoint[] {
-  const out: NormalPoint[] = new Array(points.length);
+  const out = new Array<NormalPoint>(points.length);
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
     out[i] = { ts: typeof p.ts === 'number' ? p.ts : Number(p.ts), val: normaliseValue(eventType, summaryType, p.val) };

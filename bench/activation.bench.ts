@@ -18,7 +18,7 @@ interface Sample {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 
-export async function run(): Promise<void> {
+export function run(): void {
   const root = repoRoot();
   const dist = mkdtempSync(join(tmpdir(), 'psconfig-activation-'));
   try {

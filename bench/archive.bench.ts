@@ -32,7 +32,7 @@ export async function run(): Promise<void> {
     const range = { 'time-start': now - POINTS * 10, 'time-end': now };
     const rawUrl = `${uri}?time-start=${range['time-start']}&time-end=${now}&limit=${POINTS}`;
     const rows: [string, number, string][] = [];
-    const record = async (label: string, fn: () => Promise<unknown>, note = ''): Promise<number> => {
+    const record = async (label: string, fn: () => unknown, note = ''): Promise<number> => {
       await fn(); // warm-up
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) times.push((await timed(fn))[0]);
@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
       if (pts.length !== POINTS) throw new Error(`baseline got ${pts.length} points`);
     });
     const text = await (await request(rawUrl, { headers: { accept: 'application/json' } })).body.text();
-    const parseOnly = await record('baseline: JSON.parse of those bytes alone', async () => JSON.parse(text));
+    const parseOnly = await record('baseline: JSON.parse of those bytes alone', (): unknown => JSON.parse(text));
     let pages = 0;
     const fetch1000 = await record(
       'client fetchSeries, pages of 1000 (esmond client size)',
@@ -68,11 +68,11 @@ export async function run(): Promise<void> {
     });
     rows[rows.length - 1][2] = `${pages} requests`;
     const series = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 10000 });
-    const transform = await record('transform: normalisePoints (100k numbers)', async () =>
+    const transform = await record('transform: normalisePoints (100k numbers)', () =>
       normalisePoints('throughput', 'base', series.points),
     );
     const normal = normalisePoints('throughput', 'base', series.points);
-    await record('transform: CSV export of the normalised series', async () => toCsv(normal));
+    await record('transform: CSV export of the normalised series', () => toCsv(normal));
     const both = await record('client fetch (10000/page) + transform', async () => {
       const r = await fetchSeries({ url: archive.url }, uri, { ...range, pageSize: 10000 });
       return normalisePoints('throughput', 'base', r.points);
@@ -84,10 +84,8 @@ export async function run(): Promise<void> {
       val: { '20': 30 + (i % 7), '21': 20, '22': 5 + (i % 3), '25': 1 },
     })).reverse();
     const normalH = normalisePoints('histogram-owdelay', 'base', hists);
-    await record('statistics from 20,000 base histograms (per point)', async () => statisticsFromHistograms(normalH));
-    await record('statistics from 20,000 base histograms (3600 s bins)', async () =>
-      statisticsFromHistograms(normalH, 3600),
-    );
+    await record('statistics from 20,000 base histograms (per point)', () => statisticsFromHistograms(normalH));
+    await record('statistics from 20,000 base histograms (3600 s bins)', () => statisticsFromHistograms(normalH, 3600));
 
     console.log(
       `${POINTS} points, ${(bytes / 1e6).toFixed(1)} MB of JSON unpaged; median of ${RUNS} runs after a warm-up`,

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface BenchModule {
-  run(): Promise<void>;
+  run(): void | Promise<void>;
 }
 
 async function main(): Promise<void> {

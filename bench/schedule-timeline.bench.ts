@@ -49,7 +49,7 @@ export async function run(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       const h = await startTimelineHarness({
         browser,
-        load: async () => ({ report, span: SPAN }),
+        load: () => Promise.resolve({ report, span: SPAN }),
         viewport: { width: 1400, height: 1000 },
       });
       try {

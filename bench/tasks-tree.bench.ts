@@ -53,7 +53,7 @@ function time<T>(fn: () => T): { ms: number; value: T } {
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
 }
 
-export async function run(): Promise<void> {
+export function run(): void {
   console.log(
     'addresses  combinations  result MB  JSON.parse ms  index+roots ms  open agent+task ms  ratio(tree/parse)',
   );

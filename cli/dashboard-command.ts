@@ -166,12 +166,13 @@ export async function runDashboardCommand(argv: string[]): Promise<number> {
     maxReads: args.maxReads,
     // The one token of the environment belongs to the one archive named on the command line: never sent to the
     // archives the tasks name (one per agent, say), whose hosts could read it.
-    archiveOptions: async (url) => ({
-      token: args.archive && url === session.options.archive ? token : undefined,
-      tokenOnReads: args.tokenOnReads && !!token && !!args.archive && url === session.options.archive,
-      timeoutMs: args.timeoutMs,
-      maxResponseBytes: args.maxResponseBytes,
-    }),
+    archiveOptions: (url) =>
+      Promise.resolve({
+        token: args.archive && url === session.options.archive ? token : undefined,
+        tokenOnReads: args.tokenOnReads && !!token && !!args.archive && url === session.options.archive,
+        timeoutMs: args.timeoutMs,
+        maxResponseBytes: args.maxResponseBytes,
+      }),
   });
   let report: DashboardReport;
   try {

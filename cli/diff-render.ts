@@ -49,8 +49,14 @@ export function rowsByTask(d: TaskDiffResult): TaskRow[] {
     return r;
   };
   for (const a of d.agents) {
-    for (const e of a.added) (row(e.task).added++, row(e.task).agentSet.add(a.agent));
-    for (const e of a.removed) (row(e.task).removed++, row(e.task).agentSet.add(a.agent));
+    for (const e of a.added) {
+      row(e.task).added++;
+      row(e.task).agentSet.add(a.agent);
+    }
+    for (const e of a.removed) {
+      row(e.task).removed++;
+      row(e.task).agentSet.add(a.agent);
+    }
     for (const e of a.changed) {
       const r = row(e.task);
       r.changed++;

@@ -88,7 +88,7 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number, what:
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += b.length;
     if (total > maxBytes) {
       (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();

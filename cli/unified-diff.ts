@@ -61,11 +61,17 @@ function editScript(a: string[], b: string[]): Op[] {
     const pk = down ? k + 1 : k - 1;
     const px = at(pk);
     const py = px - pk;
-    while (x > px + (down ? 0 : 1) && y > py + (down ? 1 : 0)) (ops.push({ kind: ' ', line: a[--x] }), y--);
+    while (x > px + (down ? 0 : 1) && y > py + (down ? 1 : 0)) {
+      ops.push({ kind: ' ', line: a[--x] });
+      y--;
+    }
     if (down) ops.push({ kind: '+', line: b[--y] });
     else ops.push({ kind: '-', line: a[--x] });
   }
-  while (x > 0 && y > 0) (ops.push({ kind: ' ', line: a[--x] }), y--);
+  while (x > 0 && y > 0) {
+    ops.push({ kind: ' ', line: a[--x] });
+    y--;
+  }
   return ops.reverse();
 }
 

@@ -234,7 +234,7 @@ export class DashboardSession {
     pairs: readonly DashboardTaskPairs[],
     public options: SessionOptions,
   ) {
-    this.cache = options.cache ?? new Map();
+    this.cache = options.cache ?? new Map<string, CacheEntry>();
     this.grids = pairs.map(buildGrid);
     this.results = this.grids.map((g) => g.directions.map((): DirectionResult => ({ state: 'pending' })));
     this.shown = this.grids.map(() => ({ start: 0, end: 0 }));
@@ -457,7 +457,7 @@ export class DashboardSession {
           destination: typeof m.destination === 'string' ? m.destination : undefined,
           inputSource: typeof m['input-source'] === 'string' ? m['input-source'] : undefined,
           inputDestination: typeof m['input-destination'] === 'string' ? m['input-destination'] : undefined,
-          alternatives: found!.alternatives || undefined,
+          alternatives: found.alternatives || undefined,
         });
         const tuE = timeUpdated(m, eventType);
         const tuF = eventTypeInfo(m, 'failures') ? timeUpdated(m, 'failures') : undefined;

@@ -109,7 +109,7 @@ function gate(n: number): <T>(f: () => Promise<T>) => Promise<T> {
 function archivingOf(v: unknown): ObservedArchiving {
   const a = isObject(v) ? v : {};
   const archiver = isObject(a.archiver) && typeof a.archiver.name === 'string' ? a.archiver.name : '(unknown archiver)';
-  const diags = Array.isArray(a.diags) ? a.diags : [];
+  const diags: unknown[] = Array.isArray(a.diags) ? a.diags : [];
   const last = diags.length ? diags[diags.length - 1] : undefined;
   const out: ObservedArchiving = {
     archiver,

@@ -76,3 +76,12 @@ export function dashboardFixturePath(name: string): string {
 
 /** psconfig-tools hosts: the templates of its live test and the reads it recorded (test/pscheduler/hosts-live.ts). */
 export const pschedulerHostsDir = join(fixturesDir, 'pscheduler-hosts');
+
+/** A template fixture parsed for a test to edit: its sections as maps of JSON objects, the members tests change typed. */
+export interface TemplateFixture {
+  addresses: Record<string, Record<string, unknown>>;
+  groups: Record<string, { addresses: unknown[]; [k: string]: unknown }>;
+  tests: Record<string, { spec: Record<string, unknown>; [k: string]: unknown }>;
+  tasks: Record<string, Record<string, unknown>>;
+  [k: string]: unknown;
+}

@@ -79,7 +79,7 @@ export function runCli(
   options: { env?: Record<string, string | undefined>; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...options.env } as NodeJS.ProcessEnv;
+    const env = { ...process.env, ...options.env };
     const child = spawn(process.execPath, [cli, ...args], { env, cwd: options.cwd });
     let stdout = '';
     let stderr = '';

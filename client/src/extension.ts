@@ -106,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): PsconfigExtensionApi
     void comparison?.load().catch(() => undefined);
   };
 
+  // eslint-disable-next-line prefer-const -- read by the closure above (undefined until assigned below)
   let comparison: { load: () => Promise<TaskComparison> } | undefined;
   const languageSwitch = new TemplateLanguageSwitch(output);
   const tasks = new TasksView(expansion, output);

@@ -52,7 +52,7 @@ test('esmond search vectors on its metadata fixture give the expected counts', a
   assert.equal(vectors.metadata_search.expected_counts.length, 22);
   for (const { params, count } of vectors.metadata_search.expected_counts) {
     assert.ok(Object.keys(params).every((k) => known.has(k)));
-    const got = await searchMetadata({ url: fixture.url }, params as SearchFilters);
+    const got = await searchMetadata({ url: fixture.url }, params);
     assert.equal(got.metadata.length, count, JSON.stringify(params));
   }
 });

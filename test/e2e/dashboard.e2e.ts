@@ -22,8 +22,8 @@ suite('mesh dashboard', () => {
     const lens = await lensOf(doc.uri, 'psconfig.openDashboard', 'mesh-throughput');
     assert.equal(lens.command?.title, 'Dashboard');
     const opened = await vscode.commands.executeCommand<Opened>(
-      lens.command!.command,
-      ...(lens.command!.arguments ?? []),
+      lens.command.command,
+      ...((lens.command.arguments ?? []) as unknown[]),
     );
     assert.ok(opened, 'psconfig.openDashboard returned what it shows');
     assert.equal(opened.error, undefined);

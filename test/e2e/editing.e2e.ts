@@ -159,7 +159,7 @@ suite('editing', () => {
     );
     if (create.edit) assert.ok(await vscode.workspace.applyEdit(create.edit));
     if (create.command)
-      await vscode.commands.executeCommand(create.command.command, ...(create.command.arguments ?? []));
+      await vscode.commands.executeCommand(create.command.command, ...((create.command.arguments ?? []) as unknown[]));
     const parsed = JSON.parse(doc.getText()) as { tests: Record<string, unknown> };
     assert.ok('trace-test' in parsed.tests, 'tests now defines trace-test');
     await waitForDiagnostics(

@@ -79,7 +79,7 @@ suite('hosts', () => {
     const { doc } = await openTemplate(TEMPLATE);
     const s = await vscode.commands.executeCommand<Summary>('psconfig.readHosts', doc.uri);
     // The busy task with non-starters (which of the two lost runs depends on the recorded minutes).
-    const busy = s!.result!.hosts[1].entries.find((e) => e.task?.startsWith('busy') && (e.runs?.nonStarters ?? 0) > 0)!;
+    const busy = s.result!.hosts[1].entries.find((e) => e.task?.startsWith('busy') && (e.runs?.nonStarters ?? 0) > 0)!;
     const lens = await lensOf(doc.uri, 'psconfig.showHosts', busy.task!);
     assert.match(
       lens.command!.title,
@@ -103,7 +103,7 @@ suite('hosts', () => {
     // The lens opens the view on the task.
     const shown = await vscode.commands.executeCommand<Summary>(
       lens.command!.command,
-      ...(lens.command!.arguments ?? []),
+      ...((lens.command!.arguments ?? []) as unknown[]),
     );
     assert.equal(shown?.template, doc.uri.toString());
   });

@@ -29,7 +29,10 @@ suite('MeshConfig and Grafana', () => {
     const translate = actions.find((a) => a.title.startsWith('Translate MeshConfig to pSConfig'));
     assert.ok(translate?.edit && translate.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(translate.edit));
-    await vscode.commands.executeCommand(translate.command.command, ...(translate.command.arguments ?? []));
+    await vscode.commands.executeCommand(
+      translate.command.command,
+      ...((translate.command.arguments ?? []) as unknown[]),
+    );
 
     const target = workspaceUri('translate-me.psconfig.json');
     const editor = await waitFor('the translation to open beside the MeshConfig file', () => {

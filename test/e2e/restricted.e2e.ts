@@ -19,20 +19,18 @@ if (process.env.E2E_RESTRICTED === '1')
       // Machine-scoped and restricted: VS Code does not apply the workspace's value.
       assert.notEqual(vscode.workspace.getConfiguration('psconfig').get('jq.path'), '/bin/false');
       const { doc } = await openTemplate('taskgenerator-jq.psconfig.json');
-      const diags = await waitForDiagnostics(doc.uri, (d) =>
-        d.some((x) => String(x.code) === 'psconfig/jq-unavailable'),
-      );
-      const note = diags.find((x) => String(x.code) === 'psconfig/jq-unavailable')!;
+      const diags = await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'psconfig/jq-unavailable'));
+      const note = diags.find((x) => x.code === 'psconfig/jq-unavailable')!;
       assert.match(note.message, /jq does not run in a restricted workspace/);
       assert.match(doc.getText(note.range), /\.addresses\[\d\]\._meta/, 'the note sits on a jq expression');
-      assert.ok(!diags.some((x) => String(x.code) === 'psconfig/jq-compile'));
+      assert.ok(!diags.some((x) => x.code === 'psconfig/jq-compile'));
     });
 
     test('the preview shows which values need jq, nothing else is lost', async () => {
       const { doc } = await openTemplate('taskgenerator-jq.psconfig.json');
-      const summary = (await vscode.commands.executeCommand('psconfig.previewTasks', doc.uri)) as {
+      const summary = await vscode.commands.executeCommand<{
         result?: { combinations: { error?: string; pscheduler?: unknown }[] };
-      };
+      }>('psconfig.previewTasks', doc.uri);
       const combos = summary.result?.combinations ?? [];
       assert.ok(combos.length > 0, 'the template still expands');
       assert.ok(
@@ -43,10 +41,10 @@ if (process.env.E2E_RESTRICTED === '1')
 
     test('the Hosts view reads no host: the template names them and its settings their URLs', async () => {
       const { doc } = await openTemplate('hosts-mesh.psconfig.json');
-      const s = (await vscode.commands.executeCommand('psconfig.readHosts', doc.uri)) as {
-        error?: string;
-        result?: unknown;
-      };
+      const s = await vscode.commands.executeCommand<{ error?: string; result?: unknown }>(
+        'psconfig.readHosts',
+        doc.uri,
+      );
       assert.match(s.error ?? '', /only in a trusted workspace/);
       assert.equal(s.result, undefined);
     });

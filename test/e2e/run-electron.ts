@@ -59,4 +59,4 @@ function report(resultFile: string, exitCode: number): number {
   return failed > 0 || passed === 0 || exitCode !== 0 ? 1 : 0;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

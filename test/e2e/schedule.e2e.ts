@@ -49,7 +49,7 @@ suite('simulated schedule', () => {
     assert.match(lens.command!.title, /^schedule: [\d,.]+ of 8,640 runs a day fit \(6 of 6 tasks lose runs\)$/);
     const opened = await vscode.commands.executeCommand<Opened>(
       lens.command!.command,
-      ...(lens.command!.arguments ?? []),
+      ...((lens.command!.arguments ?? []) as unknown[]),
     );
     assert.ok(opened, 'psconfig.openSchedule returned what it shows');
     assert.equal(opened.error, undefined);

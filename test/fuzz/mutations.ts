@@ -90,7 +90,10 @@ function walk(
     const cur = stack.pop() as Json;
     if (Array.isArray(cur)) cur.forEach((x, i) => (visit(cur, i, x), stack.push(x)));
     else if (cur && typeof cur === 'object')
-      for (const [k, x] of Object.entries(cur)) (visit(cur, k, x), stack.push(x));
+      for (const [k, x] of Object.entries(cur)) {
+        visit(cur, k, x);
+        stack.push(x);
+      }
   }
 }
 

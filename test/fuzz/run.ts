@@ -19,6 +19,7 @@
 // pSConfig would produce too). The preview's answer is bounded (4 MB, capAnswer); the expansion itself is not.
 import { mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonText } from '../../common/json';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CompletionList, Diagnostic, DocumentSymbol, Hover } from 'vscode-languageserver-protocol';
@@ -103,7 +104,7 @@ async function timed<T>(work: () => Promise<T>, limitMs = HANG_MS): Promise<Outc
   try {
     const r = await Promise.race([work(), timeout]);
     if (r === 'timeout') return new Outcome<T>(undefined, performance.now() - t0, true);
-    return new Outcome<T>(r as T, performance.now() - t0, false);
+    return new Outcome<T>(r, performance.now() - t0, false);
   } catch (e) {
     return new Outcome<T>(undefined, performance.now() - t0, false, e);
   } finally {
@@ -218,13 +219,13 @@ export async function runFuzz(o: Options): Promise<number> {
     note('validate CPU', validateCpu, i);
     if (validateCpu > STALL_MS) finding(stalls, 'validate', `${Math.round(validateCpu)} ms of CPU`);
     cpu0 = selfCpuMs();
-    if (v.error) finding(crashes, 'validate', String((v.error as Error).stack ?? v.error));
+    if (v.error) finding(crashes, 'validate', (v.error as Error).stack ?? jsonText(v.error));
     else if (v.timedOut) finding(hangs, 'validate', `no result within ${HANG_MS} ms`);
     note('validate', v.ms, i);
     const e = await timed(() =>
       expandText({ uri: `file://${work}/input-${i}.json`, version: null, text, includes: policy, jq, limit: 2000 }),
     );
-    if (e.error) finding(crashes, 'expand', String((e.error as Error).stack ?? e.error));
+    if (e.error) finding(crashes, 'expand', (e.error as Error).stack ?? jsonText(e.error));
     else if (e.timedOut) finding(hangs, 'expand', `no result within ${HANG_MS} ms`);
     else if (e.value?.error?.startsWith('Internal error')) finding(crashes, 'expand', e.value.error);
     note('expand', e.ms, i);
@@ -293,7 +294,8 @@ export async function runFuzz(o: Options): Promise<number> {
         for (const [name, ask] of asks) {
           const a = await timed(ask);
           if (a.timedOut) finding(hangs, `server ${name}`, `no answer within ${HANG_MS} ms`);
-          else if (a.error && !client.alive) finding(crashes, `server ${name}`, String(a.error));
+          else if (a.error && !client.alive)
+            finding(crashes, `server ${name}`, a.error instanceof Error ? String(a.error) : jsonText(a.error));
           note(`server ${name}`, a.ms, i);
         }
         const x = await timed(

@@ -2,6 +2,7 @@
 // template compared with another version's text gives the same diff as the engine in-process, part values left out;
 // each side of a task reads back; a file not open is read from disk; a restricted workspace runs no jq.
 import { test } from 'node:test';
+import type { TemplateFixture } from '../fixtures';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { exampleText, LspClient, serverForSuite } from './lsp-client';
 let client: LspClient;
 serverForSuite((c) => (client = c), { env: { JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' } });
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = TemplateFixture;
 const old = (): Obj => JSON.parse(exampleText('qa--testbed-nightly-psconfig.json')) as Obj;
 function edited(): Obj {
   const t = old();

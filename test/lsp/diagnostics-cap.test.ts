@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { LspClient, serverForSuite } from './lsp-client';
+import { LspClient, serverForSuite, messageText } from './lsp-client';
 import { unusedInventory } from '../generated-templates';
 
 let client: LspClient;
@@ -29,7 +29,7 @@ test(
     const ds = client.lastDiagnostics(uri) ?? [];
     assert.equal(ds.length, 5001);
     assert.deepEqual(codes(ds, 1), ['psconfig/unknown-group']);
-    assert.match(String(ds.find((d) => d.severity === 1)!.message), /no-such-group/);
+    assert.match(messageText(ds.find((d) => d.severity === 1)!.message), /no-such-group/);
     assert.equal(codes(ds, 4).length, 4999);
     const hidden = inv.unused - 4999;
     assert.equal(
@@ -52,7 +52,7 @@ test("jq's later error joins a capped list; overrides apply before the cut", asy
   assert.deepEqual(codes(ds, 1).sort(), ['psconfig/jq-compile', 'psconfig/unknown-group']);
   const hidden = inv.unused - 4998;
   assert.match(
-    String(note(ds)?.message ?? ''),
+    messageText(note(ds)?.message ?? ''),
     new RegExp(`^${n(hidden)} more problems are not shown \\(${n(hidden)} hints\\)`),
   );
   client.setPsconfigSettings({ diagnostics: { severity: { 'unused-definition': 'off' } } });

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletionList, DocumentSymbol, Hover } from 'vscode-languageserver-protocol';
 import type { ExpandTasksResult } from '../../common/protocol';
-import { LspClient, positionOf } from './lsp-client';
+import { LspClient, positionOf, messageText } from './lsp-client';
 
 let client: LspClient;
 before(async () => {
@@ -32,7 +32,7 @@ test('nesting of 10,000 levels: one diagnostic from the server, and every reques
   const diagnostics = await client.open(uri, text);
   const deep = diagnostics.filter((d) => d.code === 'psconfig/too-deep');
   assert.equal(deep.length, 1, JSON.stringify(diagnostics));
-  assert.match(String(deep[0].message), /Nested 10,00\d levels deep/);
+  assert.match(messageText(deep[0].message), /Nested 10,00\d levels deep/);
   const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
   assert.ok(symbols.length > 0);
   const inside = positionOf(text, '[[[[', 5_000);

@@ -21,7 +21,9 @@ serverForSuite((x) => (client = x), { showDocument: true }, [[meshUri, meshText]
 /** The lenses of a document, each resolved as a client does before showing it. */
 async function resolvedLenses(lsp: LspClient, uri: string): Promise<CodeLens[]> {
   const lenses = await lsp.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  return Promise.all(lenses.map((l) => (l.command ? l : lsp.request<CodeLens>('codeLens/resolve', l))));
+  return Promise.all(
+    lenses.map((l) => (l.command ? Promise.resolve(l) : lsp.request<CodeLens>('codeLens/resolve', l))),
+  );
 }
 
 /** Runs a lens as Neovim's vim.lsp.codelens.run() does: its command, through workspace/executeCommand. */

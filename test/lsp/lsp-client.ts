@@ -9,6 +9,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   type Diagnostic,
+  type MarkupContent,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type InitializeResult,
@@ -207,13 +208,12 @@ export class LspClient {
   }
 
   private async initialize(options: StartOptions) {
-    const client = this;
     const itemDefaults = options.itemDefaults === true;
     const completion = {
       ...(itemDefaults ? { completionList: { itemDefaults: ['editRange'] } } : {}),
       ...(options.snippets ? { completionItem: { snippetSupport: true } } : {}),
     };
-    client.initializeResult = await client.connection.sendRequest<InitializeResult>('initialize', {
+    this.initializeResult = await this.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: null,
       workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder-${i}` })) ?? null,
@@ -233,7 +233,7 @@ export class LspClient {
         ...(options.showDocument ? { window: { showDocument: { support: true } } } : {}),
       },
     });
-    await client.connection.sendNotification('initialized', {});
+    await this.connection.sendNotification('initialized', {});
   }
 
   get alive(): boolean {
@@ -360,7 +360,7 @@ export class LspClient {
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+    return this.connection.sendRequest<R>(method, params);
   }
 
   /** Errors the server logged (handler exceptions become log lines, never a dead server). */
@@ -425,4 +425,9 @@ export function applyEdits(
   let out = text;
   for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
   return out;
+}
+
+/** A diagnostic's message as text (this server sends plain strings; the protocol also allows MarkupContent). */
+export function messageText(m: string | MarkupContent | undefined): string {
+  return m === undefined ? 'undefined' : typeof m === 'string' ? m : m.value;
 }

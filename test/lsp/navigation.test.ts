@@ -20,6 +20,7 @@ import {
   exampleUri,
   positionOf,
   positionToOffset,
+  messageText,
 } from './lsp-client';
 
 let client: LspClient;
@@ -234,7 +235,7 @@ test('quick fixes for a misspelt reference: replace with the closest name, or cr
   const after = await client.change(uri, [{ text: created }]);
   assert.ok(
     !after.some(
-      (d) => d.range.start.line === at.line && d.severity === 1 && String(d.message).includes('example-test-trac'),
+      (d) => d.range.start.line === at.line && d.severity === 1 && messageText(d.message).includes('example-test-trac'),
     ),
   );
   client.close(uri);
@@ -271,7 +272,7 @@ test('with a client that takes itemDefaults, the shared edit range is sent once'
     });
     assert.equal(many.items.length, 400);
     assert.equal(many.items[0].detail, undefined);
-    const data = many.itemDefaults?.data;
+    const data: unknown = many.itemDefaults?.data;
     assert.ok(data);
     const resolved = await other.request<CompletionItem>('completionItem/resolve', { ...many.items[5], data });
     assert.equal(resolved.detail, 'address · address: h5.example.net');

@@ -28,7 +28,7 @@ function mesh(n: number): string {
 async function scheduleLens(client: LspClient, uri: string): Promise<CodeLens> {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
   const resolved = await Promise.all(
-    lenses.map((l) => (l.command ? l : client.request<CodeLens>('codeLens/resolve', l))),
+    lenses.map((l) => (l.command ? Promise.resolve(l) : client.request<CodeLens>('codeLens/resolve', l))),
   );
   const own = resolved.filter((l) => l.command?.command === ServerCommands.showSchedule);
   assert.equal(own.length, 1);

@@ -27,7 +27,7 @@ import {
   type ScheduleParams,
   type ScheduleResult,
 } from '../../common/protocol';
-import { applyEdits, LspClient, positionOf, serverForSuite } from './lsp-client';
+import { applyEdits, LspClient, positionOf, serverForSuite, messageText } from './lsp-client';
 
 const template = {
   addresses: {
@@ -150,11 +150,14 @@ test('findings as warnings: runs lost (how many, who took the slots), hosts over
     lost.map((d) => d.range.start),
     [positionOf(text, '"busy"', 1), positionOf(text, '"long"', 1)],
   );
-  assert.match(String(lost[0].message), /of 17,280 runs of 'busy' would run in 2 simulated days/);
-  assert.match(String(lost[0].message), /Their slots went to 'busy' /);
-  assert.match(String(lost[1].message), /^\d+ of 12 runs of 'long' would run in 2 simulated days/);
-  assert.match(String(lost[1].message), /runs? a day lost in steady state, with pSConfig's agent renewing its tasks/);
-  assert.match(String(lost[1].message), /Their slots went to 'busy' /);
+  assert.match(messageText(lost[0].message), /of 17,280 runs of 'busy' would run in 2 simulated days/);
+  assert.match(messageText(lost[0].message), /Their slots went to 'busy' /);
+  assert.match(messageText(lost[1].message), /^\d+ of 12 runs of 'long' would run in 2 simulated days/);
+  assert.match(
+    messageText(lost[1].message),
+    /runs? a day lost in steady state, with pSConfig's agent renewing its tasks/,
+  );
+  assert.match(messageText(lost[1].message), /Their slots went to 'busy' /);
   // Each host over an exclusive load of 1, on its address object.
   const hosts = byCode('psconfig/host-overloaded');
   assert.equal(hosts.length, 3);
@@ -166,16 +169,16 @@ test('findings as warnings: runs lost (how many, who took the slots), hosts over
   const limits = byCode('psconfig/throughput-remote-limits');
   assert.equal(limits.length, 1);
   assert.deepEqual(limits[0].range.start, positionOf(text, '"PT90S"'));
-  assert.match(String(limits[0].message), /60 seconds or less/);
+  assert.match(messageText(limits[0].message), /60 seconds or less/);
   // A repeat of a minute with a minute of slip: pScheduler cuts the slip to the repeat less the run.
   // An information on the schedule's slip (the second "PT1M" of the text).
   const slip = byCode('psconfig/schedule-slip-cut');
   assert.equal(slip.length, 1);
   assert.equal(slip[0].severity, 3);
   assert.deepEqual(slip[0].range.start, positionOf(text, '"PT1M"', 0, 1));
-  assert.match(String(slip[0].message), /pScheduler cuts the slip to 41 s/);
+  assert.match(messageText(slip[0].message), /pScheduler cuts the slip to 41 s/);
   // Nothing about the task whose runs all fit.
-  assert.ok(!ds.some((d) => String(d.message).includes("'pings'")), JSON.stringify(ds.map((d) => d.message)));
+  assert.ok(!ds.some((d) => messageText(d.message).includes("'pings'")), JSON.stringify(ds.map((d) => d.message)));
 });
 
 test('quick fixes: the schedule changes the re-simulation showed to fit, applied to the schedule object', async () => {
@@ -202,14 +205,18 @@ test('quick fixes: the schedule changes the re-simulation showed to fit, applied
   await client.open(fixedUri, fixedText);
   const r = await schedule({ uri: fixedUri });
   const busy = r.templateTasks.find((t) => t.task === 'busy')!;
-  assert.equal(busy.losing, 0, JSON.parse(fixedText).schedules['every-minute']);
+  assert.equal(
+    busy.losing,
+    0,
+    JSON.stringify((JSON.parse(fixedText) as { schedules: Record<string, unknown> }).schedules['every-minute']),
+  );
   client.close(fixedUri);
 });
 
 test('the schedule lens: runs a day, opening the host timeline (a text file here) on the task', async () => {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
   const resolved = await Promise.all(
-    lenses.map((l) => (l.command ? l : client.request<CodeLens>('codeLens/resolve', l))),
+    lenses.map((l) => (l.command ? Promise.resolve(l) : client.request<CodeLens>('codeLens/resolve', l))),
   );
   const own = resolved.filter((l) => l.command?.command === ServerCommands.showSchedule);
   assert.equal(own.length, 3, 'one per task');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { ExpandTasksResult } from '../../common/protocol';
 import { descendants, haveProc } from '../processes';
-import { LspClient } from './lsp-client';
+import { LspClient, messageText } from './lsp-client';
 
 const JQ = process.env.JQ_PATH ?? '/usr/bin/jq';
 let client: LspClient;
@@ -50,7 +50,7 @@ test('restricted workspace: no jq process, one note saying why, expansion explai
   await client.open(uri, TEMPLATE);
   const d = await until(uri, (x) => x.some((y) => y.code === 'psconfig/jq-unavailable'));
   const note = d.find((y) => y.code === 'psconfig/jq-unavailable');
-  assert.match(String(note?.message), /jq does not run in a restricted workspace/);
+  assert.match(messageText(note?.message), /jq does not run in a restricted workspace/);
   assert.ok(!d.some((y) => y.code === 'psconfig/jq-compile'));
   const r = await client.request<ExpandTasksResult>('psconfig/expandTasks', { uri });
   assert.equal(r.combinations.length, 2);

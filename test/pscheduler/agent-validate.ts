@@ -124,7 +124,11 @@ export function mutations(bases: TemplateCase[], count: number, seed = 7): Templ
     const paths: { parent: Json; key: string | number }[] = [];
     const walk = (v: Json): void => {
       if (Array.isArray(v)) v.forEach((x, k) => (paths.push({ parent: v, key: k }), walk(x)));
-      else if (isObject(v)) for (const k of Object.keys(v)) (paths.push({ parent: v, key: k }), walk(v[k]));
+      else if (isObject(v))
+        for (const k of Object.keys(v)) {
+          paths.push({ parent: v, key: k });
+          walk(v[k]);
+        }
     };
     walk(t);
     const edits = rnd() < 0.67 ? 1 : 2;

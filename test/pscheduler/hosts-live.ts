@@ -48,7 +48,10 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z
 
 /** The task as the agent posts it (task_manager.py add_task / _create_tasks). */
 function asPosted(c: ExpandedCombination, start: number | undefined, until: number): unknown {
-  const t = JSON.parse(JSON.stringify(c.pscheduler)) as Record<string, any>;
+  const t = JSON.parse(JSON.stringify(c.pscheduler)) as {
+    reference: { psconfig: Record<string, unknown> };
+    schedule: Record<string, unknown>;
+  };
   t.reference.psconfig['created-by'] = {
     address: c.agent,
     uuid: 'c0ffee00-0000-4000-8000-000000000028',
@@ -156,7 +159,9 @@ before(
         });
         const answers = {
           tasks: await getJson(`${a.url}/tasks?expanded=true&detail=true&json=${encodeURIComponent(filter)}`),
-          runs: Object.fromEntries(await Promise.all(pick.map(async (x) => [x.href, await getJson(x.href)]))),
+          runs: Object.fromEntries(
+            await Promise.all(pick.map(async (x): Promise<[string, unknown]> => [x.href, await getJson(x.href)])),
+          ),
         };
         writeFileSync(join(dir, 'answers.json'), `${JSON.stringify(answers, null, 1)}\n`);
         const recorded = { readAt: reads[0].readAt, since: 'PT1H', hosts: wire };
@@ -176,6 +181,7 @@ after(async () => {
 });
 
 const host = (h: string) => {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error before() caught, rethrown as it was
   if (failure) throw failure;
   const r = result!.hosts.find((x) => x.host === h);
   assert.ok(r, `no report for ${h}`);

@@ -94,6 +94,7 @@ after(async () => {
 });
 
 test('the live run itself: harness prepared, instances and agents started, everything read back', () => {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error before() caught, rethrown as it was
   if (failure) throw failure;
   assert.ok(live);
   const have = new Set(live.scenarios.map((r) => r.scenario));
@@ -107,6 +108,7 @@ for (const scenario of chosen) {
   describe(`${scenario.name}: ${scenario.shows}`, () => {
     checkScenario(scenario.name, () => {
       const v = views.get(scenario.name);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error before() caught, rethrown as it was
       if (!v) throw failure ?? new Error(`${scenario.name}: no live result`);
       return { ...v, live: live as LiveRunResult };
     });
@@ -142,6 +144,7 @@ describe("pSConfig's own template checks (Config.validate, validate_refs) vs whe
     'the repository’s templates and 600 seeded mutations of the examples: the same verdict',
     { timeout: 10 * 60_000 },
     async () => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error before() caught, rethrown as it was
       if (failure) throw failure; // the harness (and its pSConfig) was not built
       const repo = repositoryTemplates();
       const cases = [
@@ -183,6 +186,7 @@ describe("the real migration files (test/fixtures/migration/), translated or fix
     .filter((f) => f.endsWith('.json'))
     .sort())
     test(file, { timeout: 20 * 60_000 }, async () => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error before() caught, rethrown as it was
       if (failure) throw failure; // the harness (and its plug-ins) was not built
       checker ??= new PluginChecker();
       const c = await compareTemplateText(

@@ -35,8 +35,12 @@ function run(cmd: string, args: string[], cwd: string): { status: number | null;
 }
 
 /** The flags `npm run package` gives `vsce package`, with the output file moved into the stage. */
+/** The packaged package.json (the fields the tests read by name). */
+type Manifest = Record<string, unknown> & { icon: string; keywords: string[]; license?: string };
+
 function vsceArgs(out: string): string[] {
-  const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.package as string;
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.package;
   const vsce = script
     .split('&&')
     .map((s) => s.trim())
@@ -143,7 +147,7 @@ test('the .vsix holds what runs and nothing else, within its size budget', (t) =
 });
 
 test('the icon is a square PNG of at least 128×128 pixels (the Marketplace refuses SVG icons)', () => {
-  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8'));
+  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8')) as Manifest;
   assert.equal(manifest.icon, 'media/icon.png');
   const png = entry(`extension/${manifest.icon}`).read();
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
@@ -155,7 +159,7 @@ test('the icon is a square PNG of at least 128×128 pixels (the Marketplace refu
 });
 
 test('the gallery fields: publisher, repository, bugs, homepage, keywords, banner, licence, changelog', () => {
-  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8'));
+  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8')) as Manifest;
   const meta = readVsixManifest(entry('extension.vsixmanifest').read().toString('utf8'));
   assert.equal(meta.namespace, 'perfsonar-tools');
   assert.equal(meta.name, 'psconfig-vscode');
@@ -167,7 +171,7 @@ test('the gallery fields: publisher, repository, bugs, homepage, keywords, banne
   assert.match(meta.properties.get('Microsoft.VisualStudio.Services.Branding.Color') ?? '', /^#[0-9a-f]{6}$/i);
   for (const k of ['perfSONAR', 'pSConfig', 'pScheduler']) assert.ok(meta.tags.includes(k), `keyword ${k}`);
   // The Marketplace shows at most 30 keywords' worth of tags; vsce refuses more.
-  assert.ok((manifest.keywords as string[]).length <= 30);
+  assert.ok(manifest.keywords.length <= 30);
   assert.equal(manifest.license, 'Apache-2.0');
   assert.equal(meta.license, 'extension/LICENSE.txt');
   assert.equal(meta.assets.get('Microsoft.VisualStudio.Services.Content.Changelog'), 'extension/changelog.md');
@@ -175,7 +179,7 @@ test('the gallery fields: publisher, repository, bugs, homepage, keywords, banne
 });
 
 test('Open VSX would accept it: its publishing client and server checks, reproduced offline', () => {
-  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8'));
+  const manifest = JSON.parse(entry('extension/package.json').read().toString('utf8')) as Manifest;
   const meta = readVsixManifest(entry('extension.vsixmanifest').read().toString('utf8'));
   const folder = readdirSync(stage).filter((f) => statSync(join(stage, f)).isFile());
   assert.deepEqual(openVsxIssues(meta, manifest, entries, folder), []);

@@ -54,7 +54,7 @@ async function locate(h: DashboardHarness, grid: number, want: (s: DirState) => 
   const d = g.directions[dir];
   const cell = await h.page.evaluate(([a, b]) => window.dashboardTest.cellOf(a, b), [d.source, d.destination] as const);
   assert.ok(cell);
-  const at = await h.page.evaluate(([r, c, half]) => window.dashboardTest.halfCenter(r, c, half as 0 | 1), [
+  const at = await h.page.evaluate(([r, c, half]) => window.dashboardTest.halfCenter(r, c, half), [
     cell.row,
     cell.col,
     cell.half,

@@ -228,7 +228,7 @@ test('a hung archive times out with a clear message', async () => {
 
 test('export returns CSV and JSON text through the save dependency', async () => {
   const saved: string[] = [];
-  const { ask } = makeHost({ save: async (name, text) => (saved.push(name), { path: `/tmp/${name}` }) });
+  const { ask } = makeHost({ save: async (name) => (saved.push(name), { path: `/tmp/${name}` }) });
   const shown = [
     {
       direction: 'forward' as const,

@@ -170,28 +170,31 @@ test('a read host gets a tinted ↳ pScheduler row: its runs by time of day, a f
     // tput's real run in tput's colour, the failed one in the error colour (#e51400 in the harness's theme), each
     // seen 90 s wide.
     await zoom(landed(3) - 30, landed(3) + 60);
-    const at = await h.page.evaluate((r) => window.timelineTest.locateReal(r), finished!);
+    const at = await h.page.evaluate((r) => window.timelineTest.locateReal(r), finished);
     assert.ok(at);
     const full = await colourAt(h.page, at.x, at.y);
-    assert.ok(near(full, await swatchRgb(h.page, 'tput')), `real run drawn ${full}, not in its task colour`);
+    assert.ok(near(full, await swatchRgb(h.page, 'tput')), `real run drawn ${full.join(',')}, not in its task colour`);
     await zoom(landed(4) - 30, landed(4) + 60);
-    const fat = await h.page.evaluate((r) => window.timelineTest.locateReal(r), failed!);
+    const fat = await h.page.evaluate((r) => window.timelineTest.locateReal(r), failed);
     assert.ok(fat);
     const red = await colourAt(h.page, fat.x, fat.y);
-    assert.ok(near(red, [0xe5, 0x14, 0x00]), `failed real run drawn ${red}, not in the error colour`);
+    assert.ok(near(red, [0xe5, 0x14, 0x00]), `failed real run drawn ${red.join(',')}, not in the error colour`);
 
     // From 02:30 to 06:30 of the second day: the real row is tinted where nothing runs; the simulated row above it
     // (22 px rows, its upper band's middle 26 px above the real band's) is not: the canvas is transparent there. At
     // 03:20, a third of the way from the 03:00 run to the 04:00 one, neither row has a run (owd runs at 03:15 and
     // 03:25) nor a grid line (every 30 min).
     await zoom(landed(2.5), landed(6.5));
-    const wideAt = await h.page.evaluate((r) => window.timelineTest.locateReal(r), finished!);
-    const wideFailed = await h.page.evaluate((r) => window.timelineTest.locateReal(r), failed!);
+    const wideAt = await h.page.evaluate((r) => window.timelineTest.locateReal(r), finished);
+    const wideFailed = await h.page.evaluate((r) => window.timelineTest.locateReal(r), failed);
     assert.ok(wideAt && wideFailed);
     const qx = wideAt.x + (wideFailed.x - wideAt.x) / 3;
     const realPixel = await colourAt(h.page, qx, wideAt.y);
     const simulatedPixel = await colourAt(h.page, qx, wideAt.y - 26);
-    assert.ok(realPixel[3] > 0 && simulatedPixel[3] === 0, `real ${realPixel}, simulated ${simulatedPixel}`);
+    assert.ok(
+      realPixel[3] > 0 && simulatedPixel[3] === 0,
+      `real ${realPixel.join(',')}, simulated ${simulatedPixel.join(',')}`,
+    );
 
     await h.page.mouse.move(wideFailed.x, wideFailed.y);
     await h.page.waitForFunction(() => window.timelineMetrics.hoverText.startsWith('pScheduler on'));
@@ -214,7 +217,7 @@ test('a read host gets a tinted ↳ pScheduler row: its runs by time of day, a f
     await h.page.click('#legend .item[data-task="owd"]');
     await h.page.waitForFunction(() => window.timelineMetrics.focusTask === 'owd');
     const faded = await colourAt(h.page, at.x, at.y);
-    assert.ok(full[3] === 255 && faded[3] < 100, `${full} vs ${faded}`);
+    assert.ok(full[3] === 255 && faded[3] < 100, `${full.join(',')} vs ${faded.join(',')}`);
 
     // A click on a real run of a template task shows that task.
     await h.page.mouse.click(at.x, at.y);
@@ -285,7 +288,7 @@ test("a real pScheduler's recorded runs beside the simulation of their template,
     await h.page.evaluate(([a, b]) => window.timelineTest.zoomTo(a, b), [hms(6, 54, 20), hms(6, 56, 10)] as const);
     const archivedFailed = await h.page.evaluate(() => window.timelineTest.findReal('failed', '127.0.0.40'));
     assert.equal(archivedFailed, 3);
-    const at = await h.page.evaluate((r) => window.timelineTest.locateReal(r), archivedFailed!);
+    const at = await h.page.evaluate((r) => window.timelineTest.locateReal(r), archivedFailed);
     assert.ok(at);
     await h.page.mouse.move(at.x, at.y);
     await h.page.waitForFunction(() => window.timelineMetrics.hoverText.startsWith('pScheduler on'));

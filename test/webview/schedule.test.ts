@@ -116,7 +116,7 @@ test('one row per host, runs in their task colour, non-starters hatched and outl
     const got = await colourAt(h.page, at.x, at.y);
     assert.ok(
       Math.abs(got[0] - want[0]) + Math.abs(got[1] - want[1]) + Math.abs(got[2] - want[2]) < 30,
-      `scheduled run drawn ${got} not in the task colour ${want}`,
+      `scheduled run drawn ${got.join(',')} not in the task colour ${want.join(',')}`,
     );
     // A non-starter: its outline in the error colour (#e51400 in the harness's theme).
     const ns = await runOf(h, 'nonstart', 'tput');
@@ -258,7 +258,7 @@ test('opened from a task and from an agent: the task highlighted, the agent firs
     await h.page.click('#legend .item[data-task="tput"]');
     await h.page.waitForFunction(() => window.timelineMetrics.focusTask === 'tput');
     const full = await colourAt(h.page, at.x, at.y);
-    assert.ok(faded[3] < 100 && full[3] === 255, `${faded} vs ${full}`);
+    assert.ok(faded[3] < 100 && full[3] === 255, `${faded.join(',')} vs ${full.join(',')}`);
     // The host changes the focus without loading again.
     h.host.setFocus({ task: 'path' });
     await h.page.waitForFunction(() => window.timelineMetrics.focusTask === 'path');

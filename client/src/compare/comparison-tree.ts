@@ -298,7 +298,7 @@ export class ComparisonTreeModel {
       case 'entry': {
         const a = d.agents[node.agent];
         const e = a[node.entryKind][node.index];
-        const parts = 'parts' in e ? (e as TaskDiffChanged).parts : [];
+        const parts = 'parts' in e ? e.parts : [];
         // A removed task that is now a duplicate of another task of its agent: say which.
         const same = e.identicalTo ? identicalText(e.identicalTo) : undefined;
         const what = same ?? parts.map((p) => (p.part === 'task' ? 'renamed' : p.part)).join(', ');

@@ -6,7 +6,6 @@
 // template Uri, or a Tasks view task node; resolves after the panel's first refresh with what it shows.
 import * as vscode from 'vscode';
 import type { DashboardPairsResult, OpenDashboardArgs } from '../../../common/protocol';
-import type { WindowChoice } from '../../../dashboard/session';
 import { createDashboardHost, type DashboardDefaults, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
 import type { DashboardToHost, HostToDashboard } from './messages';
@@ -14,7 +13,7 @@ import { fileName, logTo, onTemplateEdited, PanelSet, templateOf, type TemplateP
 
 export interface DashboardDeps extends TemplatePanelDeps {
   pairs(template: vscode.Uri, tasks: string[] | undefined): Promise<DashboardPairsResult>;
-  credentials(url: string): Promise<{ token?: string; tokenOnReads: boolean }>;
+  credentials: (url: string) => Promise<{ token?: string; tokenOnReads: boolean }>;
 }
 
 /** What an opened dashboard shows after its first refresh (for tests driving the command). */
@@ -36,7 +35,7 @@ function readDefaults(): DashboardDefaults {
   };
   return {
     thresholds: c.get<unknown>('thresholds', {}),
-    window: (WINDOWS[w] ?? 'auto') as WindowChoice,
+    window: WINDOWS[w] ?? 'auto',
     autoRefreshSeconds: num('refreshSeconds', 300),
     maxReads: num('maxReads', 40000),
     archive: c.get<string>('archive', '') ?? '',

@@ -1,6 +1,7 @@
 // From the archive client's shapes to what the explorer shows (pure): metadata → table rows, normalised points →
 // chart columns in display units (bits/s, %, ms), statistics computed from histograms when the archive has none.
 import type { EventTypeInfo, Metadata } from '../../../archive-client/types';
+import { jsonText } from '../../../common/json';
 import type { NormalPoint } from '../../../archive-client/values';
 import type { StatisticsPoint } from '../../../archive-client/summaries';
 import type { EventTypeRef, MeasurementRow, SeriesData, Subinterval, TraceHop, Unit } from './messages';
@@ -23,7 +24,7 @@ const SUBJECT_FIELDS = new Set([
 ]);
 
 function str(v: unknown): string {
-  return v === undefined || v === null ? '' : String(v);
+  return v === undefined || v === null ? '' : jsonText(v);
 }
 
 function num(v: unknown): number | null {

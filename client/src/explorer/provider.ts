@@ -106,7 +106,7 @@ class ArchiveExplorerProvider implements vscode.WebviewViewProvider {
       }),
     ];
     view.onDidDispose(() => {
-      subs.forEach((s) => s.dispose());
+      for (const s of subs) s.dispose();
       if (this.view === view) {
         this.view = undefined;
         this.host = undefined;

@@ -181,7 +181,7 @@ export class HostsTreeModel {
         };
       case 'run': {
         const r = node.run;
-        const look = RUN_ICON[r.state] ?? { icon: 'circle-outline' as HostsIcon };
+        const look = RUN_ICON[r.state] ?? { icon: 'circle-outline' };
         const arch = r.archivings.map((a) => `${a.archiver} ${a.outcome}`).join(', ');
         const why = r.reason ?? r.archivings.find((a) => a.outcome === 'failed')?.message;
         return {

@@ -45,6 +45,7 @@ export function createLanguageClient(
   };
   const globs = vscode.workspace.getConfiguration(SECTION).get<string[]>('files') ?? [];
   // `client` is assigned below; the middleware only runs after start.
+  // eslint-disable-next-line prefer-const -- the middleware below reads it before the assignment
   let client: LanguageClient | undefined;
   const clientOptions: LanguageClientOptions = {
     documentSelector: templateDocumentSelector(globs),
@@ -64,7 +65,7 @@ export function createLanguageClient(
           });
           return null;
         }
-        return next(command, args);
+        return next(command, args) as unknown;
       },
       // The server's lens commands become the extension's views (lens-commands.ts).
       provideCodeLenses: async (document, token, next) => (await next(document, token))?.map(withExtensionCommand),
@@ -74,9 +75,9 @@ export function createLanguageClient(
       },
       workspace: {
         configuration: async (params, token, next) => {
-          const base = await next(params, token);
+          const base: unknown[] | ResponseError<void> = await next(params, token);
           if (base instanceof ResponseError) return base;
-          return params.items.map((item, i) =>
+          return params.items.map((item, i): unknown =>
             item.section === SECTION
               ? currentServerSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
               : base[i],

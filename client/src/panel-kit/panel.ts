@@ -120,7 +120,7 @@ export class PanelSet<Host extends PanelHost<ToHost>, ToHost, FromHost> {
     panel.onDidDispose(() => {
       o.onDispose?.();
       host.dispose();
-      subs.forEach((s) => s.dispose());
+      for (const s of subs) s.dispose();
       if (this.open.get(o.key)?.panel === panel) this.open.delete(o.key);
     });
     panel.webview.html = o.html({

@@ -107,7 +107,7 @@ export class TaskTreeModel {
     options: { pageSize?: number; pages?: Map<string, number> } = {},
   ) {
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
-    this.pages = options.pages ?? new Map();
+    this.pages = options.pages ?? new Map<string, number>();
     if (state.kind === 'result') for (const t of state.result.tasks) this.summaries.set(t.task, t);
   }
 

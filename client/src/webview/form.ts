@@ -298,7 +298,7 @@ export class SearchFormView {
 
   write(f: Partial<SearchForm>): void {
     for (const k of Object.keys(this.inputs) as (keyof typeof this.inputs)[])
-      if (f[k] !== undefined) this.inputs[k].value = f[k] as string;
+      if (f[k] !== undefined) this.inputs[k].value = f[k];
     if (f.fields) this.fields.value = f.fields.map(([k, v]) => `${k}=${v}`).join(' ');
     if (f.dnsMatchRule !== undefined) this.dns.value = f.dnsMatchRule;
     if (f.timeFilterMetadata !== undefined) this.timeFilter.checked = f.timeFilterMetadata;

@@ -61,7 +61,7 @@ export function onHostMessage(handler: (msg: HostToWebview) => void): void {
 
 export function loadState(): Partial<ExplorerState> | undefined {
   const s = vscode().getState();
-  return s && typeof s === 'object' ? (s as Partial<ExplorerState>) : undefined;
+  return s && typeof s === 'object' ? s : undefined;
 }
 
 export function saveState(state: ExplorerState): void {

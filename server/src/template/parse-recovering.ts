@@ -96,7 +96,7 @@ class RecoveringParser {
     if (ch === '"') return this.scanString();
     const num = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     num.lastIndex = this.pos;
-    const word = /[A-Za-z0-9_.+\-]+/y;
+    const word = /[A-Za-z0-9_.+-]+/y;
     word.lastIndex = this.pos;
     const w = word.exec(t);
     const n = num.exec(t);

@@ -251,6 +251,7 @@ const INTERN_SLOTS = 65536;
 const KEPT: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** A run of string characters that need no attention (not a quote, backslash or control character). */
+// eslint-disable-next-line no-control-regex -- a JSON string cannot hold U+0000–U+001F unescaped
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
 KEEP_ALIVE.push(new StrictParser('0')); // see tree.ts

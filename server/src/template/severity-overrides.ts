@@ -74,7 +74,7 @@ export function applySeverityOverrides<T extends Pick<TemplateDiagnostic, 'code'
   if (!overrides || overrides.size === 0) return diagnostics;
   const out: T[] = [];
   for (const d of diagnostics) {
-    const level = overrides.get(d.code as DiagnosticCode);
+    const level = overrides.get(d.code);
     if (level === undefined) out.push(d);
     else if (level !== 'off') out.push(level === d.severity ? d : { ...d, severity: level });
   }

@@ -10,7 +10,7 @@
 // the same order (test/unit/template/symbols-edited.test.ts).
 import type { JsonNode } from './json-node';
 import { buildSymbolIndex, Definition, indexMembers, isSection, Reference, SECTIONS, SymbolIndex } from './symbols';
-import type { Section, SymbolKind } from './symbols';
+import type { SymbolKind } from './symbols';
 import type { TreeSplice } from './incremental';
 import { NODE, type Tree } from './tree';
 
@@ -123,7 +123,7 @@ export class EditedSymbolIndex extends SymbolIndex {
       // Only the section object pSConfig reads (the last of duplicate keys) is indexed.
       if (isSection(name) && tree.propertyValue(0, name) === sec) {
         this.order = SECTIONS.indexOf(name);
-        indexMembers(this.own, tree, name as Section, sec, range.lo, range.hiNew);
+        indexMembers(this.own, tree, name, sec, range.lo, range.hiNew);
       }
     }
   }
@@ -167,15 +167,7 @@ export class EditedSymbolIndex extends SymbolIndex {
               e.address,
               e.isKey,
             )
-          : new Definition(
-              e.kind,
-              e.name,
-              t,
-              this.at((e as Definition).keyIndex),
-              this.at((e as Definition).valueIndex),
-              e.address,
-              (e as Definition).remote,
-            );
+          : new Definition(e.kind, e.name, t, this.at(e.keyIndex), this.at(e.valueIndex), e.address, e.remote);
       this.moved.set(e, m);
     }
     return m as T;

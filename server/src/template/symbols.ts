@@ -10,7 +10,7 @@ import { KEEP_ALIVE, NODE, Tree as TreeClass } from './tree';
 const { ARRAY, COMMENT, OBJECT, STRING } = NODE;
 
 /** Names pSConfig validates (NameType); section keys outside it are not validated by pSConfig at all. */
-export const NAME_PATTERN = /^[a-zA-Z0-9:._\-]+$/;
+export const NAME_PATTERN = /^[a-zA-Z0-9:._-]+$/;
 
 export const SECTIONS = [
   'addresses',
@@ -258,7 +258,7 @@ const SHORT_LIST = 8;
 
 function byKind<T>(m: Map<SymbolKind, Map<string, T | T[]>>, kind: SymbolKind): Map<string, T | T[]> {
   let byName = m.get(kind);
-  if (!byName) m.set(kind, (byName = new Map()));
+  if (!byName) m.set(kind, (byName = new Map<string, T | T[]>()));
   return byName;
 }
 

@@ -5,6 +5,7 @@
 // statistics with string `maximum`/`minimum`/`mode`; `esmond` answers 201 (body `""`), errors with `error` and
 // DRF's `detail`, pages of 1500 for metadata and series, statistics as numbers.
 import type { IncomingMessage } from 'node:http';
+import { jsonText } from '../../../common/json';
 import { SUMMARY_URL_TO_JSON, VALUE_CLASS } from './event-types';
 import { searchRecords, type HostTable } from './search-filters';
 import { ARCHIVE_PATH, ArchiveStore, type MetadataRecord, StoreError } from './store';
@@ -112,7 +113,7 @@ function parseJsonBody(raw: string, forData: boolean, contentType: string | unde
 function bulkPut(ctx: RouteContext, record: MetadataRecord, body: unknown): Reply {
   if (!body || typeof body !== 'object' || !('data' in body))
     return err(ctx, 400, "Request must contain 'data' element");
-  const data = (body as { data: unknown }).data;
+  const data = body.data;
   if (!Array.isArray(data)) return err(ctx, 400, "The 'data' element must be an array");
   const writes: [string, number, unknown][] = [];
   for (let i = 0; i < data.length; i++) {
@@ -129,7 +130,7 @@ function bulkPut(ctx: RouteContext, record: MetadataRecord, body: unknown): Repl
       if (!v || v['event-type'] === undefined)
         return err(ctx, 400, `Missing event-type field at data item ${i + 1} in value ${j + 1} `);
       if (v.val === undefined) return err(ctx, 400, `Missing val field at data item ${i + 1} in value ${j + 1} `);
-      const et = String(v['event-type']);
+      const et = jsonText(v['event-type']);
       if (!VALUE_CLASS.has(et)) return err(ctx, 400, `Invalid event type ${et}`);
       writes.push([et, ts, v.val]);
     }
@@ -176,7 +177,7 @@ function readSeries(
     const [a, b] = row.base.range(t.start, t.end);
     const from = Math.min(b, a + offset);
     const to = Math.min(b, from + limit);
-    points = new Array(Math.max(0, to - from));
+    points = new Array<{ ts: number; val: unknown }>(Math.max(0, to - from));
     for (let i = from; i < to; i++)
       points[i - from] = { ts: row.base.ts[i], val: ArchiveStore.output(row, row.base.vals[i]) };
     return { status: 200, body: points };

@@ -9,6 +9,7 @@ import {
   VALUE_CLASS,
   type ValueClass,
 } from './event-types';
+import { jsonText } from '../../../common/json';
 import { SortedSeries } from './sorted-series';
 import { SummaryRow } from './summary-bins';
 import { checkValue } from './validate-value';
@@ -70,7 +71,7 @@ export class ArchiveStore {
     const b = body as Record<string, unknown>;
     if (b['subject-type'] === undefined) throw new StoreError(400, 'Missing subject-type field in request');
     if (b['event-types'] === undefined) throw new StoreError(400, 'Missing event-types field in request');
-    const subjectType = String(b['subject-type']);
+    const subjectType = jsonText(b['subject-type']);
     if (subjectType !== 'point-to-point' && subjectType !== 'network-element')
       throw new StoreError(400, `Invalid subject type ${subjectType}`);
     if (b['metadata-key'] !== undefined && key === undefined)
@@ -104,7 +105,7 @@ export class ArchiveStore {
       triples.push(`${name}/base/0`);
       for (const s of Array.isArray(e.summaries) ? (e.summaries as Record<string, unknown>[]) : []) {
         if (s['summary-type'] === undefined) throw new StoreError(400, 'Summary must contain summary-type');
-        const type = String(s['summary-type']);
+        const type = jsonText(s['summary-type']);
         if (type === 'base') continue;
         if (!['aggregation', 'average', 'statistics'].includes(type))
           throw new StoreError(400, `Invalid summary type '${type}'`);
@@ -226,7 +227,7 @@ function pyStr(v: unknown): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (v === null) return 'None';
-  return String(v);
+  return jsonText(v);
 }
 
 export function isIp(s: string): boolean {

@@ -36,8 +36,8 @@ export async function startArchives(): Promise<RunningArchives> {
   try {
     // Loaded lazily (a CommonJS require, like the rest of out/) so a broken archive module fails only the
     // explorer checks, not the whole run.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startArchiveServer } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, as said above
       require('../../archive/server/server') as typeof import('../../archive/server/server');
     // With the dashboard's generated mesh (20 hosts) beside the esmond fixtures and the generated series.
     const archive = await startArchiveServer({ port: 0, host: '127.0.0.1', seed: { mesh: true } });

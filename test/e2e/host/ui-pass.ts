@@ -750,7 +750,7 @@ async function halfPosition(
 ): Promise<{ x: number; y: number }> {
   const pos = await frame.evaluate(
     ([r, c, h]) => {
-      const at = window.dashboardTest.halfCenter(r, c, h as 0 | 1);
+      const at = window.dashboardTest.halfCenter(r, c, h);
       const box = document.querySelector('.grid-overlay')!.getBoundingClientRect();
       return at ? { x: at.x - box.left, y: at.y - box.top } : undefined;
     },

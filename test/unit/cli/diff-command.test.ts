@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleText, repoRoot } from '../../fixtures';
+import { exampleText, repoRoot, type TemplateFixture } from '../../fixtures';
 import type { TaskDiffResult } from '../../../common/protocol';
 
 const root = repoRoot();
@@ -18,7 +18,7 @@ const env = { ...process.env, JQ_PATH: process.env.JQ_PATH || '/usr/bin/jq' };
 const repo = mkdtempSync(join(tmpdir(), 'diff-cli-'));
 after(() => rmSync(repo, { recursive: true, force: true }));
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = TemplateFixture;
 
 function git(...args: string[]): string {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.net', ...args], {
@@ -92,9 +92,11 @@ test('two git revisions: the issue’s JSON shape, the removed and changed tasks
 });
 
 test("each host's load before and after: its runs' share of the repeat, by hand from pScheduler's duration program", () => {
-  const d = JSON.parse(
-    run(['HEAD~1:meshes/mesh.psconfig.json', 'HEAD:meshes/mesh.psconfig.json', '--format', 'json']).out,
-  ).hosts as { host: string; exclusiveLoad: { old: number; new: number }; normalLoad: { old: number; new: number } }[];
+  const d = (
+    JSON.parse(run(['HEAD~1:meshes/mesh.psconfig.json', 'HEAD:meshes/mesh.psconfig.json', '--format', 'json']).out) as {
+      hosts: { host: string; exclusiveLoad: { old: number; new: number }; normalLoad: { old: number; new: number } }[];
+    }
+  ).hosts;
   // iperf3 (the throughput tool pick_tool chooses) books setup 4 s (its default 200 ms rtt: one second per 50 ms)
   // + omit 0 + the test's duration + wait 3 s + shutdown 2 s (pscheduler-tool-iperf3/iperf3/duration,
   // iperf3_defaults.py): 39 s of a 30 s test, 29 s of a 20 s one. The schedule repeats every 4 h (14,400 s).

@@ -3,6 +3,7 @@
 // suites of this folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { jsonText } from '../../../common/json';
 import {
   allowRemoteOption,
   flag,
@@ -47,7 +48,7 @@ function scan(argv: string[], spec: CommandOptions<Args> = SPEC): Args | string 
 
 function parsed(argv: string[]): Args {
   const r = scan(argv);
-  assert.equal(typeof r, 'object', `${argv.join(' ')}: ${String(r)}`);
+  assert.equal(typeof r, 'object', `${argv.join(' ')}: ${jsonText(r)}`);
   return r as Args;
 }
 

@@ -14,10 +14,10 @@ import {
   parseTaskDocumentQuery,
 } from '../../../client/src/preview/task-json';
 import type { CompareTasksResult, TaskDiffResult } from '../../../common/protocol';
-import { exampleText } from '../../fixtures';
+import { exampleText, type TemplateFixture } from '../../fixtures';
 import { diffObjs } from '../task-diff/helpers';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = TemplateFixture;
 
 async function comparison(): Promise<TaskDiffResult> {
   const before = JSON.parse(exampleText('perl-shared--client-psconfig-mesh.json')) as Obj;
@@ -73,7 +73,7 @@ test('the tree: header, new failures and diagnostics, agents, and each task with
   // runs are shorter, so every host is less busy; one row each, worded as the CLI's text.
   assert.ok(diff.hosts?.length, 'the diff carries host loads');
   const loads = tree.find((n) => n.contextValue === 'loads')!;
-  assert.equal(loads.label, `Host load changes (${diff.hosts!.length})`);
+  assert.equal(loads.label, `Host load changes (${diff.hosts.length})`);
   assert.equal(loads.description, undefined, 'no host is busier');
   // By hand: iperf3 books 4 + 30 + 3 + 2 = 39 s of a 30 s test and 29 s of a 20 s one (its duration program);
   // every 4 h (14,400 s). Before, each host is in 4 tasks: 4 × 39 / 14,400 = 1.08 %. After, host-a and host-b are
@@ -87,7 +87,7 @@ test('the tree: header, new failures and diagnostics, agents, and each task with
       ['host-c.perfsonar.net', 'exclusive 1.1% → 0.0%, normal 0.0% → 0.0%'],
     ],
   );
-  for (const h of diff.hosts!) assert.ok(h.exclusiveLoad.new < h.exclusiveLoad.old, h.host);
+  for (const h of diff.hosts) assert.ok(h.exclusiveLoad.new < h.exclusiveLoad.old, h.host);
   assert.deepEqual(
     tree.map((n) => n.contextValue).filter((c) => c !== 'agent'),
     ['header', 'failures', 'diagnostics', 'loads'],

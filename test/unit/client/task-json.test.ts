@@ -48,7 +48,11 @@ test('a task document shows the task JSON, or why there is none', () => {
   assert.deepEqual(JSON.parse(formatCombinationDocument(ok('b'), 'gone')), ok('b').pscheduler);
   assert.deepEqual(JSON.parse(formatCombinationDocument(undefined, 'gone')), { error: 'gone' });
   assert.equal(
-    JSON.parse(formatCombinationDocument({ task: 't', addresses: ['a'], addressValues: [], error: 'x' }, 'gone')).error,
+    (
+      JSON.parse(formatCombinationDocument({ task: 't', addresses: ['a'], addressValues: [], error: 'x' }, 'gone')) as {
+        error: unknown;
+      }
+    ).error,
     'x',
   );
 });

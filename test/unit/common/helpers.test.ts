@@ -2,7 +2,7 @@
 // the CLI, the extension and the webview pages, so their wording is pinned here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isObject } from '../../../common/json';
+import { isObject, jsonText } from '../../../common/json';
 import { count, noun, plural, pluralPlain } from '../../../common/text';
 import { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../../../common/task-diff-text';
 
@@ -35,4 +35,15 @@ test("the task diff's headline and load wording", () => {
     hostLoadChangeText({ host: 'a', exclusiveLoad: { old: 0.125, new: 0.15 }, normalLoad: { old: 0, new: 0 } }),
     'exclusive 12.5% → 15.0%, normal 0.0% → 0.0%',
   );
+});
+
+test('jsonText: a string as it is, any other JSON value as JSON text', () => {
+  assert.equal(jsonText('ps1.example.net'), 'ps1.example.net');
+  assert.equal(jsonText(5), '5');
+  assert.equal(jsonText(NaN), 'NaN');
+  assert.equal(jsonText(null), 'null');
+  assert.equal(jsonText(false), 'false');
+  assert.equal(jsonText({ a: 1 }), '{"a":1}');
+  assert.equal(jsonText(['a', 'b']), '["a","b"]');
+  assert.equal(jsonText(undefined), 'undefined');
 });

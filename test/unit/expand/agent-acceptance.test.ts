@@ -33,7 +33,7 @@ test('the official schema as python-jsonschema checks it: `excludes-self: false`
 
 test('formats are not checked (no FormatChecker), `#` keys are stripped first, unknown keys are not allowed', () => {
   assert.equal(
-    firstSchemaProblem({ ...base(), addresses: { a: { address: 'not a host!!' }, b: { address: 'b' } } } as never),
+    firstSchemaProblem({ ...base(), addresses: { a: { address: 'not a host!!' }, b: { address: 'b' } } }),
     undefined,
   );
   const commented = { ...base(), '#why': 'a note' };
@@ -41,7 +41,7 @@ test('formats are not checked (no FormatChecker), `#` keys are stripped first, u
     assert.equal(r.rejected, undefined);
     assert.deepEqual(pairs(r), ['a->b', 'b->a']);
     assert.match(
-      firstSchemaProblem({ ...base(), extra: 1 } as never) ?? '',
+      firstSchemaProblem({ ...base(), extra: 1 }) ?? '',
       /Additional properties are not allowed \('extra' was unexpected\)/,
     );
   });
@@ -133,7 +133,7 @@ test('what makes validate_refs raise: an address label with contexts; an uncheck
     contexts: { ns: { context: 'linuxnns', data: { namespace: 'x' } } },
   };
   assert.equal(firstSchemaProblem(labelled as never), undefined);
-  assert.match(agentRejection(labelled as never) ?? '', /addresses\/a\/labels\/v4 has contexts.*TypeError/);
+  assert.match(agentRejection(labelled) ?? '', /addresses\/a\/labels\/v4 has contexts.*TypeError/);
   // and the editor says so where it is written: an error on the label's `contexts`
   const text = JSON.stringify(labelled, null, 2);
   const crash = validateTemplate(text).diagnostics.filter((d) => d.code === 'psconfig/label-contexts-crash');

@@ -41,7 +41,7 @@ test('json format: one element per combination, in pSConfig order, with the agen
   assert.equal(r.code, 0, r.err);
   const out = JSON.parse(r.out) as JsonElement[];
   assert.deepEqual(
-    out.map((e) => e.pscheduler?.test.spec.source + '->' + e.pscheduler?.test.spec.dest),
+    out.map((e) => `${String(e.pscheduler?.test.spec.source)}->${String(e.pscheduler?.test.spec.dest)}`),
     ['host-a', 'host-a', 'host-b', 'host-b', 'host-c', 'host-c'].map(
       (s, i) => `${s}.perfsonar.net->${['host-b', 'host-c', 'host-a', 'host-c', 'host-a', 'host-b'][i]}.perfsonar.net`,
     ),

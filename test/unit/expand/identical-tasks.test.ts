@@ -221,10 +221,18 @@ const same = (a: PSchedulerTask, b: PSchedulerTask): boolean => {
   assert.equal(pair[1].identicalTo !== undefined, equal, 'the hash buckets agree with the text');
   return equal;
 };
-const edit = (f: (t: Record<string, any>) => void): PSchedulerTask => {
-  const t = base() as unknown as Record<string, any>;
+/** base()'s task, each part the tests edit open to any JSON value. */
+interface EditableTask {
+  test: { type: string; spec: Record<string, unknown> };
+  archives: { archiver: string; data: Record<string, unknown>; [k: string]: unknown }[];
+  schedule: Record<string, unknown>;
+  reference: Record<string, unknown>;
+  [k: string]: unknown;
+}
+const edit = (f: (t: EditableTask) => void): PSchedulerTask => {
+  const t = base() as unknown as EditableTask;
   f(t);
-  return t as unknown as PSchedulerTask;
+  return t;
 };
 
 test('checksum rule: schema, test.spec.schema, tool, href, detail, schedule.start/until are blanked', () => {
@@ -279,13 +287,13 @@ test('checksum rule: schema, test.spec.schema, tool, href, detail, schedule.star
   // absent archives are [] and an absent schedule {} (task.py:711-712)
   assert.ok(
     same(
-      edit((t) => delete t.archives),
+      edit((t) => delete (t as Partial<EditableTask>).archives),
       edit((t) => (t.archives = [])),
     ),
   );
   assert.ok(
     same(
-      edit((t) => delete t.schedule),
+      edit((t) => delete (t as Partial<EditableTask>).schedule),
       edit((t) => (t.schedule = { until: 'x' })),
     ),
   );
@@ -352,7 +360,7 @@ test('checksum rule: key order never matters, list order does; tools, priority, 
     t.archives[0] = { data: { op: 'put', _url: 'https://a/', schema: 2 }, archiver: 'http' };
   });
   assert.ok(same(base(), reordered));
-  const two = (t: Record<string, any>): void => void t.archives.push({ archiver: 'syslog', data: { ident: 'x' } });
+  const two = (t: EditableTask): void => void t.archives.push({ archiver: 'syslog', data: { ident: 'x' } });
   assert.ok(
     !same(
       edit(two),

@@ -22,7 +22,7 @@ function service() {
       {
         uri: 'file:///schema.json',
         fileMatch: ['*grafana-agent.json'],
-        schema: JSON.parse(readFileSync(SCHEMA, 'utf8')),
+        schema: JSON.parse(readFileSync(SCHEMA, 'utf8')) as object,
       },
     ],
   });
@@ -66,7 +66,9 @@ test('mistakes in a grafana-agent.json are reported: unknown keys, a wrong selec
   cfg['grafana-urls'] = 'https://localhost/grafana';
   cfg.displays.packet_loss.datasource_selector = 'automatic';
   delete cfg.displays.rtt_min.unit;
-  const messages = (await validate(JSON.stringify(cfg, null, 2))).map((d) => String(d.message));
+  const messages = (await validate(JSON.stringify(cfg, null, 2))).map((d) =>
+    typeof d.message === 'string' ? d.message : d.message.value,
+  );
   assert.ok(
     messages.some((m) => /grafana-urls/.test(m)),
     messages.join('\n'),

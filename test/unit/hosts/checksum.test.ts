@@ -12,6 +12,14 @@ const template = {
   reference: { psconfig: { 'created-by': { uuid: '<preview>', 'user-agent': 'psconfig-pscheduler-agent' } } },
 };
 
+/** A task's JSON, each part the test edits open to any JSON value. */
+interface EditableTask {
+  test: { spec: Record<string, unknown> };
+  archives: unknown[];
+  schedule: Record<string, unknown>;
+  reference: Record<string, unknown>;
+}
+
 const onHost = {
   schema: 2,
   test: { type: 'idle', spec: { schema: 1, host: 'a', duration: 'PT2S', _secret: null } },
@@ -30,8 +38,8 @@ test('what pScheduler adds and private values do not count', () => {
 });
 
 test('a spec value, an archive, the repeat or a user reference does', () => {
-  const changed = (f: (t: any) => void): string => {
-    const t = JSON.parse(JSON.stringify(onHost));
+  const changed = (f: (t: EditableTask) => void): string => {
+    const t = JSON.parse(JSON.stringify(onHost)) as EditableTask;
     f(t);
     return checksumKey(t);
   };

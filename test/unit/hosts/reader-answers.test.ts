@@ -9,10 +9,18 @@ import { join } from 'node:path';
 import { pschedulerHostsDir } from '../../fixtures';
 import { runOf, tasksOf } from '../../../pscheduler-client';
 
-type Obj = Record<string, any>;
+/** A run as pScheduler answers it (the parts the test reads). */
+interface RawRun {
+  state?: string;
+  errors?: unknown;
+  'result-merged'?: { error?: unknown };
+  archivings?: { completed?: boolean; archived?: boolean; archiver: { name: string }; diags: { stderr?: string }[] }[];
+}
+/** A task's JSON: the reference pSConfig's agent wrote. */
+type TaskJson = { reference: { psconfig: Record<string, Record<string, unknown>> } };
 const answers = JSON.parse(readFileSync(join(pschedulerHostsDir, 'answers.json'), 'utf8')) as {
   tasks: unknown;
-  runs: Record<string, Obj>;
+  runs: Record<string, RawRun>;
 };
 
 test('the task list: every task pSConfig created, with its href and JSON', () => {
@@ -20,7 +28,7 @@ test('the task list: every task pSConfig created, with its href and JSON', () =>
   assert.equal(tasks.length, 4); // archived and its renewal, commented (old), retired (old)
   for (const t of tasks) {
     assert.match(t.href, /^https:\/\/127\.0\.0\.40\/pscheduler\/tasks\/[0-9a-f-]{36}$/);
-    assert.equal((t.json as Obj).reference.psconfig['created-by']['user-agent'], 'psconfig-pscheduler-agent');
+    assert.equal((t.json as TaskJson).reference.psconfig['created-by']['user-agent'], 'psconfig-pscheduler-agent');
   }
 });
 
@@ -32,7 +40,7 @@ test('each recorded run: its state, its reason, its archivings as pScheduler mar
     assert.equal(r.state, raw.state);
     if (raw.state === 'nonstart') assert.equal(r.reason, 'No times available for this run.');
     if (raw.state === 'failed') assert.equal(r.reason, raw.errors ?? raw['result-merged']?.error);
-    const archivings = (raw.archivings ?? []) as Obj[];
+    const archivings = raw.archivings ?? [];
     assert.equal(r.archivings.length, archivings.length);
     archivings.forEach((a, i) => {
       const expected = a.completed ? (a.archived ? 'succeeded' : 'failed') : 'pending';

@@ -24,7 +24,7 @@ import { buildScheduleModel, simulateSchedule } from '../../../server/src/templa
 import { expand, pairs } from '../expand/helpers';
 import { migrationDir } from '../../fixtures';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const NOW = new Date('2026-01-02T03:04:05Z');
 const read = (f: string): string => readFileSync(join(migrationDir, f), 'utf8');
 
@@ -66,7 +66,7 @@ for (const [file, hosts] of [
     const mc = JSON.parse(read(file)) as Obj;
     const t = translateMeshConfig(mc, { now: NOW });
     // bwctl/iperf → pScheduler's iperf2 (perl-shared fe81fc0c, RegularTesting/Tests/Bwctl.pm:191)
-    const tasks = t.template.tasks as Obj;
+    const tasks = t.template.tasks as Record<string, { tools?: string[] }>;
     assert.deepEqual(tasks.TCP_BWCTL_Test_Between_DICE_Bandwidth_Hosts.tools, ['iperf2']);
     assert.deepEqual(tasks.UDP_BWCTL_Test_Between_DICE_Bandwidth_Hosts.tools, ['iperf2']);
     const fixed = fixText(translationText(t));
@@ -83,7 +83,7 @@ for (const [file, hosts] of [
     // psconfig/archive-logstash-auth per archive, each also in the fix's to-do; and the 2015 file's Internet2 × ESnet
     // test selects by address class, which pSConfig 5.x (Python) cannot do in a group
     // (psconfig/class-selector-python: one on each of its two class selectors).
-    const auth = Array(fixed.applied.length).fill('warning psconfig/archive-logstash-auth');
+    const auth = Array<string>(fixed.applied.length).fill('warning psconfig/archive-logstash-auth');
     assert.deepEqual(
       fixed.todo.map((t) => t.code),
       auth.map(() => 'psconfig/archive-logstash-auth'),
@@ -96,7 +96,7 @@ for (const [file, hosts] of [
     );
     const counts = await expandAndSchedule(fixed.text);
     const expected: Record<string, number> = {};
-    for (const test of mc.tests as Obj[]) {
+    for (const test of mc.tests as { description: string; members: { type: string; members: unknown[] } }[]) {
       const name = String(test.description)
         .replace(/\s/g, '_')
         .replace(/[^a-zA-Z0-9:._-]/g, '');
@@ -137,22 +137,22 @@ test('mesh-config--example-3-circuits-4x.psconfig.json: fixed, no error, 2 tasks
   // its nine per-host esmond archives (archive-lsvn … archive-cern-513), each converted
   assert.deepEqual(
     fixed.applied.map((a) => a.code),
-    Array(9).fill('psconfig/esmond-archiver'),
+    Array<string>(9).fill('psconfig/esmond-archiver'),
   );
   assert.equal(fixed.unfixed.length, 0);
   const text = JSON.parse(fixed.text) as Obj;
-  assert.ok(Object.values(text.archives as Obj).every((a: Obj) => a.archiver === 'http'));
+  assert.ok(Object.values(text.archives as Record<string, Obj>).every((a) => a.archiver === 'http'));
   // Left, none an error: no task sets reference.display-task-name, so perfSONAR 5's Grafana agent finds no results
   // for its grids (information, one per task); and each of the nine archives now posts to its host's /logstash
   // (https://lsvn-pt1.es.net/logstash …), which a perfSONAR 5 archive host takes only with HTTP Basic credentials or
   // from an allowed address: a credential no fix can know, so a warning per archive and a line of the fix's to-do.
   assert.deepEqual(
     fixed.todo.map((t) => t.code),
-    Array(9).fill('psconfig/archive-logstash-auth'),
+    Array<string>(9).fill('psconfig/archive-logstash-auth'),
   );
   assert.deepEqual(diagnosticsOf(fixed.text), [
-    ...Array(2).fill('information psconfig/grafana-no-display-name'),
-    ...Array(9).fill('warning psconfig/archive-logstash-auth'),
+    ...Array<string>(2).fill('information psconfig/grafana-no-display-name'),
+    ...Array<string>(9).fill('warning psconfig/archive-logstash-auth'),
   ]);
   // Both groups are disjoint with `default-address-label: backup-path`, and no address has a `labels` entry of its
   // own: only the `remote-addresses` entries carry the label, so pSConfig builds a pair a→b only where a names b

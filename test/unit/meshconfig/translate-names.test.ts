@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { translateMeshConfig, type TranslationNote } from '../../../server/src/template/meshconfig/translate';
 import { expand } from '../expand/helpers';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const NOW = new Date('2026-01-02T03:04:05Z');
 
 function mesh(tests: Obj[], hostClasses: Obj[] = []): Obj {
@@ -97,14 +97,16 @@ test('organization and site filters match as MeshConfig matched: ignoring case, 
   assert.equal(old.pairs.ny, undefined);
   const warned = old.notes.find((n) => n.path.join('/') === 'host_classes/0/match_filters/0/description');
   assert.equal(warned?.severity, 'warning');
-  assert.match(warned!.message, /"Internet2"/);
+  assert.match(warned.message, /"Internet2"/);
 });
 
 test('the translated jq compares both sides lower-cased (ASCII), and a host without the name never matches', () => {
   const t = translateMeshConfig(mesh([], [cls('i2', { type: 'organization', description: 'Inter"net' })]), {
     now: NOW,
   });
-  const f = (t.template['address-classes'] as Obj).i2['match-filter'].filters[0].filters[0];
+  type Filter = { filters: Filter[] } & Record<string, unknown>;
+  const classes = t.template['address-classes'] as Record<string, { 'match-filter': Filter }>;
+  const f = classes.i2['match-filter'].filters[0].filters[0];
   assert.deepEqual(f, {
     type: 'host',
     jq: {
@@ -132,7 +134,7 @@ test('tools: iperf → iperf2 (said), tools pScheduler 5 lacks are warned, a tes
     tr('trace', 'bwctl/tracepath,traceroute'),
   ]);
   const { template, notes } = translateMeshConfig(mc, { now: NOW });
-  const tasks = template.tasks as Obj;
+  const tasks = template.tasks as Record<string, { tools?: string[] }>;
   assert.deepEqual(tasks.iperf.tools, ['iperf2']);
   assert.deepEqual(tasks.all.tools, ['iperf3', 'nuttcp']);
   assert.deepEqual(tasks.none.tools, ['thrulay']);
@@ -147,6 +149,9 @@ test('tools: iperf → iperf2 (said), tools pScheduler 5 lacks are warned, a tes
   assert.match(at(2)[1], /no tool in common/);
   assert.deepEqual(at(3), []);
   // --as-4x keeps Config.pm's names (lines 712-723): bwctliperf2 first, then iperf
-  const old = translateMeshConfig(mc, { now: NOW, perfsonar5: false }).template.tasks as Obj;
+  const old = translateMeshConfig(mc, { now: NOW, perfsonar5: false }).template.tasks as Record<
+    string,
+    { tools?: string[] }
+  >;
   assert.deepEqual(old.iperf.tools, ['bwctliperf2', 'iperf']);
 });

@@ -17,7 +17,9 @@ import { LineIndex } from '../../../server/src/template/positions';
 import { expand, pairs } from '../expand/helpers';
 import { exampleFiles, exampleText, meshconfigDir } from '../../fixtures';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
+/** A translated template as these tests read it: every member another level (a missing one is undefined at run time). */
+type Tree = { readonly [key: string]: Tree };
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 
@@ -35,7 +37,7 @@ const T = (description: string, members: Obj, parameters: Obj, extra: Obj = {}):
 });
 function translate(mc: Obj, opts: Parameters<typeof translateMeshConfig>[1] = {}) {
   const t = translateMeshConfig(mc, { now: NOW, ...opts });
-  return { ...t, tpl: t.template as Obj };
+  return { ...t, tpl: t.template as unknown as Tree };
 }
 const noteAt = (notes: TranslationNote[], ...path: (string | number)[]): TranslationNote | undefined =>
   notes.find((n) => n.path.join('/') === path.join('/'));
@@ -197,7 +199,9 @@ test('latencybg, rtt and trace parameters; slip and slip_randomize', () => {
     // 0.5 s keeps its fraction (Perl's int() would make it PT0S); no `deadline` from flowlabel (line 828's slip)
     interval: 'PT0.5S',
   });
-  assert.deepEqual(tpl.schedules[tpl.tasks.ping.schedule], { repeat: 'PT900S', slip: 'PT60S' });
+  const pingSchedule = tpl.tasks.ping.schedule as unknown;
+  assert.equal(typeof pingSchedule, 'string');
+  assert.deepEqual(tpl.schedules[pingSchedule as string], { repeat: 'PT900S', slip: 'PT60S' });
   assert.deepEqual(tpl.tests.trace_0.spec, {
     source: '{% address[0] %}',
     dest: '{% address[1] %}',
@@ -321,7 +325,9 @@ test('equal groups, tests and schedules are shared; the names follow the order m
   );
   const { tpl } = translate(mc);
   assert.deepEqual(
-    Object.entries(tpl.tasks as Record<string, Obj>).map(([n, t]) => `${n} ${t.group} ${t.test} ${t.schedule}`),
+    Object.entries(tpl.tasks as unknown as Record<string, Record<string, string>>).map(
+      ([n, t]) => `${n} ${t.group} ${t.test} ${t.schedule}`,
+    ),
     [
       'one group_0 throughput_0 schedule_0',
       'two group_0 throughput_1 schedule_0',
@@ -556,6 +562,6 @@ test('an archive that took one test type in MeshConfig, and now takes every type
   assert.deepEqual(tpl.tasks.bw.archives, ['ma.example.net', 'all.example.net']);
   const note = noteAt(notes, 'measurement_archives', 0, 'type');
   assert.equal(note?.severity, 'information');
-  assert.match(note!.message, /perfsonarbuoy\/bwctl results go there too/);
+  assert.match(note.message, /perfsonarbuoy\/bwctl results go there too/);
   assert.equal(noteAt(notes, 'measurement_archives', 1, 'type'), undefined);
 });

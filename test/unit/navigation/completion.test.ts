@@ -94,7 +94,7 @@ test('variables: indexes valid for the groups that use the object', () => {
   const inside = atCursor(TEMPLATE.replace('"note": "{% address[0] %}"', '"note": "{% addr|ess[0] %}"'));
   const i = completeAt(inside.model, inside.offset).items.find((x) => x.label === 'address[0]');
   assert.equal(i?.insertText, 'address[0]');
-  assert.equal(inside.model.text.slice(i!.replaceStart, i!.replaceEnd), 'address[0]');
+  assert.equal(inside.model.text.slice(i.replaceStart, i.replaceEnd), 'address[0]');
 });
 
 test('positions that name nothing are left to schema completion', () => {

@@ -35,7 +35,7 @@ test('a reference shows the object it names as JSON', () => {
   const h = hoverAt(model, at('"schedule": "often"', 13));
   assert.ok(h);
   assert.match(h.markdown, /\*\*schedule\*\* `often`/);
-  assert.match(h.markdown, /```json\n\{\n  "repeat": "PT1H"\n\}\n```/);
+  assert.match(h.markdown, /```json\n\{\n {2}"repeat": "PT1H"\n\}\n```/);
   assert.equal(TEMPLATE.slice(h.start, h.end), 'often');
 });
 

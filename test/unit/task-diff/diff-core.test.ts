@@ -163,7 +163,7 @@ test('jsonEqual agrees with canonical JSON on generated values', () => {
   let equal = 0;
   for (let i = 0; i < 5000; i++) {
     const a = gen(0);
-    const b = rnd(3) === 0 ? JSON.parse(JSON.stringify(a)) : gen(0);
+    const b = rnd(3) === 0 ? (JSON.parse(JSON.stringify(a)) as typeof a) : gen(0);
     const same = canonicalJson(a) === canonicalJson(b);
     if (same) equal++;
     assert.equal(jsonEqual(a, b), same, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);

@@ -37,7 +37,7 @@ test('strict parse: repeated short strings decode the same (shared copies), diff
   const { root } = parseTemplate(text);
   assert.deepEqual(
     root!.children!.map((c) => c.value),
-    values.map((v) => JSON.parse(`"${v}"`)),
+    values.map((v): unknown => JSON.parse(`"${v}"`)),
   );
 });
 

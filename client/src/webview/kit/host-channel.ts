@@ -10,11 +10,12 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 export interface HostChannel<ToHost, FromHost> {
-  post(msg: ToHost): void;
-  loadState<T>(): T | undefined;
-  saveState<T>(state: T): void;
+  // Function-valued properties, not methods: the pages take them apart (`export const { post, … } = hostChannel()`).
+  post: (msg: ToHost) => void;
+  loadState: <T>() => T | undefined;
+  saveState: <T>(state: T) => void;
   /** Every message from the host that has a string `type` (anything else is dropped). */
-  onHostMessage(handler: (msg: FromHost) => void): void;
+  onHostMessage: (handler: (msg: FromHost) => void) => void;
 }
 
 let api: VsCodeApi | undefined;

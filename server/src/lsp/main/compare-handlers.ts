@@ -1,7 +1,7 @@
 // psconfig/compareTasks and psconfig/compareTaskJson: the editor's task comparison (client/src/compare). The work
 // runs where the engine runs (worker/task-comparison.ts); here the document is found (an open one's current
 // text, else the file on disk) and a comparison superseded by an edit is asked again on the newer text.
-import { ResponseError, ErrorCodes } from 'vscode-languageserver/node';
+import { ResponseError, ErrorCodes, type CancellationToken } from 'vscode-languageserver/node';
 import {
   CompareTaskJsonRequest,
   CompareTasksRequest,
@@ -24,7 +24,7 @@ export function registerCompareHandlers(ctx: ServerContext): void {
     elapsedMs: 0,
   });
 
-  connection.onRequest(CompareTasksRequest.method, (params: CompareTasksParams, token) =>
+  connection.onRequest(CompareTasksRequest.method, (params: CompareTasksParams, token: CancellationToken) =>
     runSafe<CompareTasksResult>(
       log,
       'compareTasks',
@@ -50,7 +50,7 @@ export function registerCompareHandlers(ctx: ServerContext): void {
     ),
   );
 
-  connection.onRequest(CompareTaskJsonRequest.method, (params: CompareTaskJsonParams, token) =>
+  connection.onRequest(CompareTaskJsonRequest.method, (params: CompareTaskJsonParams, token: CancellationToken) =>
     runSafe<CompareTaskJsonResult>(
       log,
       'compareTaskJson',

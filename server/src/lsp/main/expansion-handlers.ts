@@ -69,7 +69,7 @@ export function registerExpansionHandlers(ctx: ServerContext): TemplateRequests 
     return expansion.schedule(t.doc, clean, t.open, token);
   };
 
-  connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token) =>
+  connection.onRequest(ExpandTasksRequest.method, (params: ExpandTasksParams, token: CancellationToken) =>
     runSafe<ExpandTasksResult>(
       log,
       'expandTasks',
@@ -79,7 +79,7 @@ export function registerExpansionHandlers(ctx: ServerContext): TemplateRequests 
     ),
   );
 
-  connection.onRequest(ScheduleRequest.method, (params: ScheduleParams, token) =>
+  connection.onRequest(ScheduleRequest.method, (params: ScheduleParams, token: CancellationToken) =>
     runSafe<ScheduleResult>(
       log,
       'schedule',
@@ -89,7 +89,7 @@ export function registerExpansionHandlers(ctx: ServerContext): TemplateRequests 
     ),
   );
 
-  connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token) =>
+  connection.onRequest(DashboardPairsRequest.method, (params: DashboardPairsParams, token: CancellationToken) =>
     runSafe<DashboardPairsResult>(
       log,
       'dashboardPairs',

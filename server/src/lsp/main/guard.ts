@@ -64,8 +64,8 @@ export function runSafe<T>(
 export function guarded(log: Logger, what: string, work: () => void | Promise<void>): void {
   try {
     const r = work();
-    if (r && typeof (r as Promise<void>).catch === 'function') {
-      (r as Promise<void>).catch((err: unknown) => log.error(`${what} failed: ${describe(err)}`));
+    if (r && typeof r.catch === 'function') {
+      r.catch((err: unknown) => log.error(`${what} failed: ${describe(err)}`));
     }
   } catch (err) {
     log.error(`${what} failed: ${describe(err)}`);

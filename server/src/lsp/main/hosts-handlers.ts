@@ -2,7 +2,7 @@
 // demand, in the extension host); the comparison runs where the engine runs, on the document's full expansion
 // (expansion-shared.ts `hosts`). The last answer per document is kept here, on the main thread, for the task lenses
 // and hovers ("how did this task's last day go on its hosts"); it is dropped when the document closes.
-import { CodeLensRefreshRequest, ResponseError, ErrorCodes } from 'vscode-languageserver/node';
+import { CodeLensRefreshRequest, ResponseError, ErrorCodes, type CancellationToken } from 'vscode-languageserver/node';
 import {
   CompareHostsRequest,
   type CompareHostsParams,
@@ -34,7 +34,7 @@ export function registerHostsHandlers(ctx: ServerContext): void {
   const kept: Map<string, HostsResult> = ctx.hostsResults;
   documents.onDidClose((e) => kept.delete(e.document.uri));
 
-  connection.onRequest(CompareHostsRequest.method, (params: CompareHostsParams, token) =>
+  connection.onRequest(CompareHostsRequest.method, (params: CompareHostsParams, token: CancellationToken) =>
     runSafe<CompareHostsResult>(
       log,
       'compareHosts',

@@ -1,6 +1,11 @@
 // The session: initialize (the client's capabilities and first settings, the server's capabilities), initialized
 // (the settings asked for), settings and workspace folders changing, the server's memory.
-import { TextDocumentSyncKind, CodeActionKind, type InitializeResult } from 'vscode-languageserver/node';
+import {
+  TextDocumentSyncKind,
+  CodeActionKind,
+  type CancellationToken,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { ServerCommands, ServerMemoryRequest, type ServerMemoryResult } from '../../../../common/protocol';
 import { heapFigures } from '../jobs';
 import { readClientCapabilities } from './client-capabilities';
@@ -83,7 +88,7 @@ export function registerLifecycleHandlers(ctx: ServerContext): void {
   );
 
   // Live heaps after a full collection, and the resident size (for leak checks: `npm run fuzz`).
-  connection.onRequest(ServerMemoryRequest.method, (_params, token) =>
+  connection.onRequest(ServerMemoryRequest.method, (_params: unknown, token: CancellationToken) =>
     runSafe<ServerMemoryResult | null>(log, 'serverMemory', null, token, async () => {
       const worker = await ctx.runner.workerHeap();
       const main = heapFigures('main');

@@ -282,7 +282,7 @@ function reusedItems(
   convert: () => CompletionItem[],
 ): CompletionItem[] {
   let perSource = convertedItems.get(reuse.source);
-  if (!perSource) convertedItems.set(reuse.source, (perSource = new Map()));
+  if (!perSource) convertedItems.set(reuse.source, (perSource = new Map<string, CompletionItem[]>()));
   const key = `${reuse.quoted}|${lazy}`;
   let items = perSource.get(key);
   if (!items) perSource.set(key, (items = convert()));

@@ -18,7 +18,7 @@ export class SchemaService {
       this.service.configure({
         validate: false,
         allowComments: false,
-        schemas: [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: officialSchema() as object }],
+        schemas: [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: officialSchema() }],
       });
     }
     return this.service;

@@ -34,6 +34,7 @@ interface Pending {
 }
 
 /** `job` is `name`: then `arg` is that job's argument. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- `arg` is what the type predicate narrows
 function isJob<K extends JobName>(name: K, job: JobName, arg: unknown): arg is JobArg<K> {
   return job === name;
 }

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { JqRunner, runJqBatch } from '../jq';
 import { checkJqCompiles } from '../jq/batch';
 import { JsonObject, NameLabelAddress, str, strList, TemplateView, truthy, Json } from './template-view';
-import { isObject } from '../../../../common/json';
+import { isObject, jsonText } from '../../../../common/json';
 
 export interface ClassContext {
   view: TemplateView;
@@ -76,7 +76,7 @@ export async function prefetchClassJq(
     r: { ok: true; value: Json | undefined } | { ok: false; error: string },
   ): void => {
     let m = results.get(script);
-    if (!m) results.set(script, (m = new Map()));
+    if (!m) results.set(script, (m = new Map<JsonObject, typeof r>()));
     m.set(doc, r);
   };
   items.forEach(([setIdx, doc], i) => {
@@ -176,7 +176,7 @@ export function filterMatches(
       );
       const r = ipInCidr(a, typeof f.netmask === 'string' ? f.netmask : '');
       if (r === undefined)
-        ctx.note(`Netmask ${String(f.netmask)} is not a valid CIDR for ${a}; the filter does not match.`);
+        ctx.note(`Netmask ${jsonText(f.netmask)} is not a valid CIDR for ${a}; the filter does not match.`);
       return r === true;
     }
     case 'address-class': {

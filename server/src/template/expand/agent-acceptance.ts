@@ -216,7 +216,7 @@ function has(t: JsonObject, sectionName: string, name: Json | undefined): boolea
 
 const entries = (t: JsonObject, sectionName: string): [string, JsonObject][] =>
   isObject(t[sectionName])
-    ? Object.entries(t[sectionName] as JsonObject).filter((e): e is [string, JsonObject] => isObject(e[1]))
+    ? Object.entries(t[sectionName]).filter((e): e is [string, JsonObject] => isObject(e[1]))
     : [];
 
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
@@ -265,7 +265,7 @@ export function referenceProblems(t: JsonObject): string[] {
       // list or object as the name cannot be looked up (unhashable): the error that raises is swallowed upstream.
       if (!isObject(s) || !truthy(s.name) || Array.isArray(s.name) || isObject(s.name)) continue;
       const addressName = pyStr(s.name);
-      const a = isObject(t.addresses) ? (t.addresses as JsonObject)[addressName] : undefined;
+      const a = isObject(t.addresses) ? t.addresses[addressName] : undefined;
       if (typeof s.name !== 'string' || a === undefined || a === null) {
         out.push(`Group ${name} references an address object ${addressName} that does not exist.`);
         continue;

@@ -12,7 +12,7 @@ import {
   str,
   truthy,
 } from './template-view';
-import { isObject } from '../../../../common/json';
+import { isObject, jsonText } from '../../../../common/json';
 
 /** Hands out AddressNodes, reusing one per (address, label, remote key) so a 300-address mesh stays cheap. */
 export class NodeTable {
@@ -128,7 +128,7 @@ function select(ctx: GroupContext, groupName: string, sel: JsonObject): NameLabe
     const r = cls ? selectClass(ctx.classes, cls) : undefined;
     if (!r)
       ctx.note(
-        `Group ${groupName} selects address class ${String(sel.class)}, which does not exist; those combinations are skipped.`,
+        `Group ${groupName} selects address class ${jsonText(sel.class)}, which does not exist; those combinations are skipped.`,
       );
     return r;
   }
@@ -136,7 +136,7 @@ function select(ctx: GroupContext, groupName: string, sel: JsonObject): NameLabe
   const data = name ? ctx.classes.view.addresses.get(name) : undefined;
   if (!name || !data) {
     ctx.note(
-      `Group ${groupName} references an address object ${String(sel.name)} that does not exist; pSConfig 4.x skips those combinations (5.x would stop with an exception).`,
+      `Group ${groupName} references an address object ${jsonText(sel.name)} that does not exist; pSConfig 4.x skips those combinations (5.x would stop with an exception).`,
     );
     return undefined;
   }

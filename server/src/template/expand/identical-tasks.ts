@@ -189,8 +189,10 @@ function hashMember(as: As, k: string, v: unknown): number {
         if (v === undefined) return hashValue([]);
         if (!Array.isArray(v)) return hashValue(v);
         let h = 0x61c88647 ^ v.length;
-        for (let i = 0; i < v.length; i++)
-          h = mix(Math.imul(h, 31) + (isObject(v[i]) ? hashObject(v[i], As.Archive) : hashValue(v[i])));
+        for (let i = 0; i < v.length; i++) {
+          const a: unknown = v[i];
+          h = mix(Math.imul(h, 31) + (isObject(a) ? hashObject(a, As.Archive) : hashValue(a)));
+        }
         return h;
       }
       if (k === 'schedule')

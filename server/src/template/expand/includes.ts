@@ -92,7 +92,7 @@ export function mergeInto(merged: JsonObject, inc: JsonObject): void {
   for (const s of MERGED_SECTIONS) {
     const add = inc[s];
     if (!isObject(add)) continue;
-    const target: JsonObject = isObject(merged[s]) ? { ...(merged[s] as JsonObject) } : {};
+    const target: JsonObject = isObject(merged[s]) ? { ...merged[s] } : {};
     for (const [k, v] of Object.entries(add)) if (!(k in target)) target[k] = v;
     merged[s] = target;
   }

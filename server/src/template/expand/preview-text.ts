@@ -1,11 +1,6 @@
 // The Tasks view as plain text, for editors without it (Neovim, Emacs, Helix call the server's
 // `psconfig.server.previewTasks` command): agent → task → combination, in pSConfig order, plus the bare task JSON.
-import {
-  identicalText,
-  type ExpandTasksResult,
-  type PreviewTasksText,
-  type PSchedulerTask,
-} from '../../../../common/protocol';
+import { identicalText, type ExpandTasksResult, type PreviewTasksText } from '../../../../common/protocol';
 
 export function previewText(r: ExpandTasksResult): PreviewTasksText {
   const out: PreviewTasksText = {
@@ -29,7 +24,7 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
   for (const c of r.combinations) {
     const agent = c.agent ?? '(failed)';
     let tasks = byAgent.get(agent);
-    if (!tasks) byAgent.set(agent, (tasks = new Map()));
+    if (!tasks) byAgent.set(agent, (tasks = new Map<string, string[]>()));
     let lines = tasks.get(c.task);
     if (!lines) tasks.set(c.task, (lines = []));
     const pair = c.addressValues.join(' → ');
@@ -44,7 +39,7 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
       lines.push(`    = ${pair}  ${identicalText(c.identicalTo)}`);
     } else {
       lines.push(`    ${pair}${c.flip ? '  flip' : ''}`);
-      if (c.pscheduler) out.tasks.push(c.pscheduler as PSchedulerTask);
+      if (c.pscheduler) out.tasks.push(c.pscheduler);
     }
   }
   const text: string[] = [];

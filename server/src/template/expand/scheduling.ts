@@ -1,6 +1,7 @@
 // TaskGenerator.next without the expansion: for each combination of a task's group, skip disabled ones, pick the
 // scheduler (scheduled-by, no-agent fallback and flip), keep those whose scheduler matches the agent.
 // Synchronous and jq-free, so code lenses can count tasks cheaply (psconfig.md §3.4).
+import { jsonText } from '../../../../common/json';
 import { ClassContext } from './address-classes';
 import { GroupContext, iterateGroup, NodeTable } from './groups';
 import {
@@ -64,16 +65,16 @@ export function planTask(
     plan.schedule = str(task.schedule) ? view.schedules.get(task.schedule as string) : undefined;
     if (!plan.schedule)
       note(
-        `Task ${name} references a schedule ${String(task.schedule)} that does not exist; the agent creates the task without a schedule.`,
+        `Task ${name} references a schedule ${jsonText(task.schedule)} that does not exist; the agent creates the task without a schedule.`,
       );
   }
   if (plan.disabled) return plan;
   if (!plan.group) {
-    plan.error = `Unable to find a group with name ${String(task.group)}`;
+    plan.error = `Unable to find a group with name ${jsonText(task.group)}`;
     return plan;
   }
   if (!plan.test) {
-    plan.error = `Unable to find a test with name ${String(task.test)}`;
+    plan.error = `Unable to find a test with name ${jsonText(task.test)}`;
     return plan;
   }
   if (plan.group.type !== 'mesh' && plan.group.type !== 'disjoint' && plan.group.type !== 'list') {

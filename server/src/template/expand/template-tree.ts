@@ -15,6 +15,7 @@ export type TreeNode =
   | { k: 4; keys: string[]; vals: TreeNode[] };
 
 const LEAF_VAR_RE = /\{%\s+(.+?)\s+%\}/g;
+// eslint-disable-next-line no-control-regex -- JSON strings must escape U+0000–U+001F
 const UNSAFE_CHAR = /["\\\u0000-\u001f]/;
 
 /**
@@ -45,9 +46,7 @@ export function compileTree(value: Json, index: Map<string, number>, wholeMatche
     }
     if (Array.isArray(v)) {
       const items = v.map(build);
-      return items.every((n) => n.k === 0)
-        ? { k: 0, v: items.map((n) => (n as { k: 0; v: Json }).v) }
-        : { k: 3, items };
+      return items.every((n) => n.k === 0) ? { k: 0, v: items.map((n) => n.v) } : { k: 3, items };
     }
     if (isObject(v)) {
       const keys = Object.keys(v);

@@ -322,7 +322,7 @@ function compareHost(
       if (!best || parts.length < best.parts.length) best = { t, parts };
     }
     if (best) {
-      const group = leftovers.filter((t) => !used.has(t) && checksumKey(t.json) === checksumKey(best!.t.json));
+      const group = leftovers.filter((t) => !used.has(t) && checksumKey(t.json) === checksumKey(best.t.json));
       for (const t of group) used.add(t);
       const e: HostTaskEntry = {
         verdict: 'different',

@@ -1,12 +1,13 @@
 // What each host runs, in words: one wording for the CLI's table and Markdown (cli/hosts-render.ts), the editor's
 // Hosts view (client/src/hosts/) and a task's lens and hover (the language server), so they cannot disagree.
 import type { HostReport, HostTaskEntry, HostsResult } from '../../../../common/protocol';
+import { jsonText } from '../../../../common/json';
 
 /** The task an entry is about: the template's name and addresses, or an extra task's test type and poster. */
 export function entryName(e: HostTaskEntry): string {
   if (e.task !== undefined) return `${e.task} ${(e.addresses ?? []).join(' → ')}`.trim();
   const by = e.createdBy;
-  const from = by ? ` (created by ${String(by['agent-hostname'] ?? by.address ?? by.uuid ?? '?')})` : '';
+  const from = by ? ` (created by ${jsonText(by['agent-hostname'] ?? by.address ?? by.uuid ?? '?')})` : '';
   return `${e.testType ?? '?'} task${from}`;
 }
 

@@ -25,7 +25,7 @@ import {
 import { MESHCONFIG_ROLE_VARIABLES } from '../legacy-variables';
 import { tool as pschedulerTool } from '../pscheduler/catalog';
 import { arrayOf, canonical, formatName, isDefined, isTrue, urlHost, type JsonObject } from './values';
-import { isObject } from '../../../../common/json';
+import { isObject, jsonText } from '../../../../common/json';
 
 export type NotePath = (string | number)[];
 
@@ -490,7 +490,7 @@ class Translation {
         .filter((c): c is JsonObject => c !== undefined);
     const hostJq = (level: 'organization' | 'site'): JsonObject => {
       const key = `${level}-display-name`;
-      const want = String(f.description ?? '');
+      const want = jsonText(f.description ?? '');
       const lost = this.namesMatchedOnlyByMeshConfig(level, want, exact);
       // pSConfig 4.x's translator compares exactly (Config.pm:399-408); MeshConfig's agent compared exactly only
       // with `exact`, else ignoring case and as a part of the description (perfsonar/mesh-config @ 6d0a989e,
@@ -508,6 +508,7 @@ class Translation {
         this.note(
           [...path, 'description'],
           'information',
+          // eslint-disable-next-line no-control-regex -- any character outside ASCII, U+0000 included
           `Compared as MeshConfig compared it (ignoring case, a part of the description matches), so the ${level} ${lost.map((d) => JSON.stringify(d)).join(', ')} still match${/[^\x00-\x7f]/.test(want) ? "; jq's ascii_downcase folds ASCII letters only" : ''} (pSConfig 4.x's translation compared exactly and matched none of them).`,
         );
       return {

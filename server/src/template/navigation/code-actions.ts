@@ -20,7 +20,8 @@ export interface FixableDiagnostic {
   start: number;
   end: number;
   code?: string;
-  data?: DiagnosticData | unknown;
+  /** A DiagnosticData when the rule gave one (checked by isData). */
+  data?: unknown;
 }
 
 function isData(d: unknown): d is DiagnosticData {

@@ -86,7 +86,7 @@ const nameCache = new WeakMap<TemplateModel, Map<string, NameEntry[]>>();
 
 function candidates(model: TemplateModel, slot: ReferenceSlot): NameEntry[] {
   let perModel = nameCache.get(model);
-  if (!perModel) nameCache.set(model, (perModel = new Map()));
+  if (!perModel) nameCache.set(model, (perModel = new Map<string, NameEntry[]>()));
   const key = `${slot.kind}\u0000${slot.address ?? ''}`;
   let list = perModel.get(key);
   if (list) return list;

@@ -29,6 +29,7 @@ export function toParsed(region: EditedRegion, offset: number): number {
 }
 
 /** Characters that may change the structure or the kind of completion (quotes, escapes, variables, lines). */
+// eslint-disable-next-line no-control-regex -- control characters (line breaks among them) change the structure
 const STRUCTURAL = /["\\{}%\u0000-\u001f]/;
 
 /**

@@ -97,7 +97,7 @@ export function checkPluginValue(p: PluginData, node: NodeLike, opts: ValueCheck
 const checkers = new WeakMap<ValueCheckOptions, Map<PluginData, SchemaChecker>>();
 function checkerFor(p: PluginData, opts: ValueCheckOptions): SchemaChecker {
   let byPlugin = checkers.get(opts);
-  if (!byPlugin) checkers.set(opts, (byPlugin = new Map()));
+  if (!byPlugin) checkers.set(opts, (byPlugin = new Map<PluginData, SchemaChecker>()));
   let c = byPlugin.get(p);
   if (!c) byPlugin.set(p, (c = new SchemaChecker(p, opts, valueName(p))));
   return c;
@@ -182,7 +182,7 @@ function explainVersion(p: PluginData, q: Problem, version: number | undefined):
 /** The versions of a plug-in whose top level declares the key, ascending (memoised: the data never changes). */
 export function versionsHaving(p: PluginData, key: string): number[] {
   let byKey = having.get(p);
-  if (!byKey) having.set(p, (byKey = new Map()));
+  if (!byKey) having.set(p, (byKey = new Map<string, number[]>()));
   let list = byKey.get(key);
   if (!list) {
     list = Object.entries(p.versions)

@@ -1,6 +1,7 @@
 // What a schema asks for, in words ("an integer >= 1 (pScheduler type Cardinal)"), for messages and hovers.
 import { pschedulerType, typeDoc, type Schema } from './catalog';
 import type { NodeLike } from './nodes';
+import { jsonText } from '../../../../common/json';
 
 export function jsonTypeOf(node: NodeLike): string {
   if (node.type === 'number') return Number.isInteger(node.value) ? 'integer' : 'number';
@@ -12,7 +13,7 @@ export function jsonTypeOf(node: NodeLike): string {
 export function describeValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
   if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v) ?? String(v);
+  const s = jsonText(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 

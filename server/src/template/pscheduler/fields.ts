@@ -130,7 +130,7 @@ const memo = new WeakMap<PluginData, Map<string, unknown>>();
 const MAX_MEMO = 2000;
 function memoised<T>(p: PluginData, key: string, compute: () => T): T {
   let table = memo.get(p);
-  if (!table) memo.set(p, (table = new Map()));
+  if (!table) memo.set(p, (table = new Map<string, unknown>()));
   if (table.has(key)) return table.get(key) as T;
   const value = compute();
   if (table.size >= MAX_MEMO) table.clear();

@@ -125,6 +125,7 @@ export function urlScheme(url: string): string | undefined {
  * schemes that take no `;params` (file among them).
  */
 export function urlSplit(url: string): { scheme: string; path: string } | undefined {
+  // eslint-disable-next-line no-control-regex -- the URL standard strips leading C0 controls and spaces
   let s = url.replace(/^[\x00-\x20]+/, '').replace(/[\t\r\n]/g, '');
   let scheme = '';
   const i = s.indexOf(':');

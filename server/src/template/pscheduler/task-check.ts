@@ -152,7 +152,7 @@ function contextLists(contexts: unknown): unknown[][] {
   if (typeof contexts !== 'object' || contexts === null || Array.isArray(contexts)) return [];
   const lists = (contexts as { contexts?: unknown }).contexts;
   if (!Array.isArray(lists)) return [];
-  return lists.map((l) => (Array.isArray(l) ? l : []));
+  return lists.map((l: unknown) => (Array.isArray(l) ? (l as unknown[]) : []));
 }
 
 /** Problems of the task's own schema for a part (its envelope: `type`/`spec`, archive fields, `context`/`data`). */

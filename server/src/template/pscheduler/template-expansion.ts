@@ -104,7 +104,10 @@ function cacheOf(model: TemplateModel): ModelCache {
         hostsText,
         groupIds: new Map(),
         groups: new Map(),
-        expansions: [new Map(), new Map()],
+        expansions: [
+          new Map<string, Map<string, Expansion | undefined>>(),
+          new Map<string, Map<string, Expansion | undefined>>(),
+        ],
         single: new Map(),
         count: 0,
         generation: ++generations,
@@ -183,7 +186,7 @@ export function templateExpansion(model: TemplateModel): Expander {
         const all = cacheOf(model).shared.expansions[w];
         o.usersKey ??= usersKey(model, o.users);
         cache = all.get(o.usersKey);
-        if (!cache) all.set(o.usersKey, (cache = new Map()));
+        if (!cache) all.set(o.usersKey, (cache = new Map<string, Expansion | undefined>()));
       }
       o.byText[w] = cache;
     }
@@ -233,9 +236,14 @@ function singleCache(model: TemplateModel, t: TaskInfo, w: 0 | 1): Map<string, E
   const gid = g ? groupKey(model, g) : -1;
   const sched = scheduledBy(model, t);
   let bySched = shared.single.get(gid);
-  if (!bySched) shared.single.set(gid, (bySched = new Map()));
+  if (!bySched)
+    shared.single.set(
+      gid,
+      (bySched = new Map<number, [Map<string, Expansion | undefined>, Map<string, Expansion | undefined>]>()),
+    );
   let pair = bySched.get(sched);
-  if (!pair) bySched.set(sched, (pair = [new Map(), new Map()]));
+  if (!pair)
+    bySched.set(sched, (pair = [new Map<string, Expansion | undefined>(), new Map<string, Expansion | undefined>()]));
   return pair[w];
 }
 

@@ -115,7 +115,7 @@ export class SchemaChecker {
   resolve(ref: string): Resolved {
     const key = this.plugin ?? NO_PLUGIN;
     let table = resolved.get(key);
-    if (!table) resolved.set(key, (table = new Map()));
+    if (!table) resolved.set(key, (table = new Map<string, Resolved>()));
     let r = table.get(ref);
     if (!r) {
       const m = /^#\/(pScheduler|local)\/(.+)$/.exec(ref);
@@ -189,7 +189,7 @@ export class SchemaChecker {
     const known = memo?.get(s);
     if (known === true || (known === false && !out)) return known;
     const ok = this.checkConcrete(schema, node, out, frame);
-    if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map()));
+    if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map<string, boolean>()));
     const k = cacheKey(s); // a copy: the memo outlives the template the string was cut from
     if (k !== undefined) memo.set(k, ok);
     return ok;
@@ -234,12 +234,12 @@ export class SchemaChecker {
     const values = exp.values;
     exp.verdicts ??= new Map();
     let bySchema = exp.verdicts.get(schema);
-    if (!bySchema) exp.verdicts.set(schema, (bySchema = new Map()));
+    if (!bySchema) exp.verdicts.set(schema, (bySchema = new Map<HostProfile, number>()));
     let failing = bySchema.get(this.profile);
     if (failing === undefined) {
       const memos = this.profile === 'el8' ? candidateMemoEl8 : candidateMemo;
       let memo = memos.get(schema);
-      if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map()));
+      if (!memo || memo.size > MAX_MEMO) memos.set(schema, (memo = new Map<string, boolean>()));
       failing = -1;
       for (let i = 0; i < values.length && failing < 0; i++) {
         const key = values[i].value;
@@ -571,7 +571,7 @@ export function closestKey(key: string, declared: Record<string, Schema>): strin
   // A key this long is no typo (and splitting 60 KB of filled variables at every `-` took 0.3 s per expansion).
   if (key.length > MAX_SUGGEST_LENGTH) return undefined;
   let memo = closestMemo.get(declared);
-  if (!memo || memo.size > 1000) closestMemo.set(declared, (memo = new Map()));
+  if (!memo || memo.size > 1000) closestMemo.set(declared, (memo = new Map<string, string | undefined>()));
   if (memo.has(key)) return memo.get(key);
   const found = findClosestKey(key, Object.keys(declared));
   memo.set(ownString(key), found);

@@ -14,7 +14,7 @@ import { mergeInto } from '../expand/includes';
 import { planTask } from '../expand/scheduling';
 import { isDisabled, isNoAgent, str, viewOf, type JsonObject, type TemplateView } from '../expand/template-view';
 import { diag, type TemplateDiagnostic } from './diagnostic';
-import { isObject } from '../../../../common/json';
+import { isObject, jsonText } from '../../../../common/json';
 
 /** Combinations looked at before giving up on a verdict (a huge mesh whose members are nearly all disabled). */
 const MAX_COMBINATIONS = 100_000;
@@ -113,7 +113,7 @@ class EmptySelectionCheck {
     if (!group.checkable) return;
     // Tasks of one group differ only in scheduled-by here: plan each (group, scheduled-by) once.
     const groupKey = this.groupIds.get(groupName)!;
-    const planKey = `${groupKey}\u0000${String(task['scheduled-by'] ?? 0)}`;
+    const planKey = `${groupKey}\u0000${jsonText(task['scheduled-by'] ?? 0)}`;
     let yields = verdicts.plans.get(planKey);
     if (yields === undefined) {
       const { view, classes, nodes } = this.plan();
@@ -383,7 +383,7 @@ function whyEmpty(view: TemplateView, ctx: GroupContext, group: JsonObject): str
   return `every pair it forms is excluded (${[
     excludes ? '`excludes`' : '',
     self !== 'disabled'
-      ? `\`excludes-self: ${String(self)}\` (members on the same ${self === 'address' ? 'address' : 'host or address'})`
+      ? `\`excludes-self: ${jsonText(self)}\` (members on the same ${self === 'address' ? 'address' : 'host or address'})`
       : '',
     'or a disabled member',
   ]

@@ -69,7 +69,7 @@ class ModelResults implements ResultCache {
       ? `${section}\u0000${context}\u0000${usersSignature(this.model, this.model.usersOf(section, name))}`
       : `${section}\u0000${context}`;
     let byBody = store.get(key);
-    if (!byBody) store.set(key, (byBody = new Map()));
+    if (!byBody) store.set(key, (byBody = new Map<string, CheckedObject>()));
     const entry = byBody.get(body);
     this.pending = entry ? undefined : { byBody, body };
     return entry;

@@ -10,6 +10,7 @@ import { hostLoads, type ScheduleModel, type ScheduleTask } from './task-model';
 import { isoSeconds } from '../pscheduler/tools';
 import { pyTruthy } from './participants';
 import { count, plural, pluralPlain } from '../../../../common/text';
+import { jsonText } from '../../../../common/json';
 
 export type ScheduleFindingKind =
   /** Some of the template task's pScheduler tasks lose runs in the simulation. */
@@ -206,7 +207,7 @@ function blockersOfTasks(
   for (const found of blockersOfEach(model, sim.runs, sim.blockerQueries, tasks.slice(0, 50)))
     for (const hb of found) {
       let m = perHost.get(hb.host);
-      if (!m) perHost.set(hb.host, (m = new Map()));
+      if (!m) perHost.set(hb.host, (m = new Map<number, number>()));
       for (const b of hb.tasks) m.set(b.task, (m.get(b.task) ?? 0) + b.runs);
     }
   // Each host's total once, not in every comparison of the sort.
@@ -295,7 +296,7 @@ function remoteLimits(name: string, tasks: ScheduleTask[]): ScheduleFinding | un
   const what = [
     typeof spec.duration === 'string' ? `duration ${spec.duration}` : undefined,
     typeof spec.parallel === 'number' ? `parallel ${spec.parallel}` : undefined,
-    pyTruthy(spec.udp) ? `udp, bandwidth ${spec.bandwidth ?? 'not set'}` : undefined,
+    pyTruthy(spec.udp) ? `udp, bandwidth ${jsonText(spec.bandwidth ?? 'not set')}` : undefined,
   ]
     .filter(Boolean)
     .join(', ');

@@ -68,7 +68,7 @@ function nodeOr(spec: Record<string, unknown>, key: 'source' | 'dest' | 'host'):
 export function pyTruthy(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === 0 || v === '') return false;
   if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v as object).length > 0;
+  if (typeof v === 'object') return Object.keys(v).length > 0;
   return true;
 }
 

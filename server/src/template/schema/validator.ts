@@ -327,7 +327,7 @@ export class SchemaChecker implements SchemaCheck {
           diag(
             'psconfig/name-not-validated',
             'warning',
-            `${quote(k)} has characters outside \`[a-zA-Z0-9:._-]\`: pSConfig skips validating this ${singular(section)} entirely, and validated objects cannot reference it. Rename it, e.g. ${quote(k.replace(/[^a-zA-Z0-9:._\-]+/g, '-'))}.`,
+            `${quote(k)} has characters outside \`[a-zA-Z0-9:._-]\`: pSConfig skips validating this ${singular(section)} entirely, and validated objects cannot reference it. Rename it, e.g. ${quote(k.replace(/[^a-zA-Z0-9:._-]+/g, '-'))}.`,
             t.start[key],
             t.end[key],
           ),
