@@ -39,7 +39,9 @@ test(
     assert.deepEqual(codes(early), ['psconfig/unknown-group']);
     assert.equal(early.length, 1);
     assert.equal(early[0].severity, 1);
-    assert.match(String(early[0].message), new RegExp(inv.missingGroup));
+    const message = early[0].message;
+    assert.ok(typeof message === 'string', 'a plain-text message');
+    assert.match(message, new RegExp(inv.missingGroup));
     // Over the cap: the error, 4,999 of the hints and the note counting the others.
     assert.deepEqual(codes(full), [
       'psconfig/too-many-problems',
