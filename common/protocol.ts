@@ -170,7 +170,18 @@ export interface ExpandTasksParams {
   limit?: number;
 }
 
-export interface ExpandTasksResult {
+/**
+ * An answer a newer version of the document or a newer request stopped before it was worked out: `cancelled` is what
+ * callers branch on (never the text of `error`); `error` says it for anyone who only shows errors.
+ */
+export interface Stoppable {
+  cancelled?: true;
+}
+
+/** The fields of a stopped answer (see Stoppable). */
+export const STOPPED = { cancelled: true, error: 'stopped: a newer version or request replaced it' } as const;
+
+export interface ExpandTasksResult extends Stoppable {
   uri: string;
   version: number | null;
   /** Set when the template cannot be expanded at all (JSON syntax error, not an object, ...). */
@@ -644,7 +655,7 @@ export interface ScheduleTemplateTask {
 }
 
 /** psconfig/schedule: the simulated schedule of a template as the CLI prints it, with what the editor adds. */
-export interface ScheduleResult extends ScheduleReport {
+export interface ScheduleResult extends ScheduleReport, Stoppable {
   uri: string;
   version: number | null;
   /** Set when the template cannot be expanded or simulated at all. */
@@ -680,7 +691,7 @@ export interface CompareTasksParams {
   summaryOnly?: boolean;
 }
 
-export interface CompareTasksResult {
+export interface CompareTasksResult extends Stoppable {
   uri: string;
   version: number | null;
   /**

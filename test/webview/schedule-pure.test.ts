@@ -3,7 +3,7 @@
 // draws a host, orders, runs under a point in time, totals per task) and the host's message handling (host.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ScheduleReport } from '../../common/protocol';
+import { STOPPED, type ScheduleReport } from '../../common/protocol';
 import { createScheduleHost, STOPPED_MESSAGE, type TimelineSource } from '../../client/src/schedule/host';
 import { buildTimelineHtml } from '../../client/src/schedule/html';
 import { CLASS_CODES, RUN_NONSTART, type HostToTimeline } from '../../client/src/schedule/messages';
@@ -263,13 +263,9 @@ test('the host: loads on ready, says why a load failed, loads again after an edi
   assert.equal(calls, 2);
   loadWaits = undefined;
 
-  // A load an edit stopped ('cancelled') is no error of the template: the page keeps loading and the same refresh
+  // A load an edit stopped (`cancelled`) is no error of the template: the page keeps loading and the same refresh
   // asks again; after three stopped loads in a row it says why it stopped.
-  const answers: TimelineSource[] = [
-    { error: 'cancelled' },
-    { error: 'cancelled' },
-    { report: smallReport(), span: SPAN },
-  ];
+  const answers: TimelineSource[] = [{ ...STOPPED }, { ...STOPPED }, { report: smallReport(), span: SPAN }];
   release = undefined;
   calls = 0;
   posted.length = 0;
@@ -284,7 +280,7 @@ test('the host: loads on ready, says why a load failed, loads again after an edi
   assert.equal(calls, 3);
   assert.ok(shown && shown.hosts.length === 3, 'the third load is drawn');
   assert.ok(!posted.some((m) => m.type === 'status' && m.error), JSON.stringify(posted));
-  loaded.push({ error: 'cancelled' }, { error: 'cancelled' }, { error: 'cancelled' }, { error: 'cancelled' });
+  loaded.push({ ...STOPPED }, { ...STOPPED }, { ...STOPPED }, { ...STOPPED });
   posted.length = 0;
   await reloading.refresh();
   assert.equal(reloading.current(), shown, 'the last good schedule stays');

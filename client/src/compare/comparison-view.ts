@@ -105,7 +105,7 @@ export class ComparisonView implements vscode.TreeDataProvider<ComparisonNode>, 
         cts.token,
       );
       // Superseded by an edit while the worker compared: once more on the newer text.
-      if (result.error === 'cancelled' && !cts.token.isCancellationRequested)
+      if (result.cancelled && !cts.token.isCancellationRequested)
         result = await this.client.compare(c.template, { text, source: c.base.label }, false, cts.token);
       return show({ kind: 'result', template, base: c.base.label, result });
     } catch (err) {

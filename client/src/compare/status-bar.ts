@@ -70,7 +70,7 @@ export class ComparisonStatusBar implements vscode.Disposable {
     if (cts.token.isCancellationRequested) return;
     if (head.text === doc.getText()) return this.hide();
     const r = await this.client.compare(doc.uri, { text: head.text, source: 'HEAD' }, true, cts.token);
-    if (cts.token.isCancellationRequested || r.error === 'cancelled') return;
+    if (cts.token.isCancellationRequested || r.cancelled) return;
     const view = r.diff && !r.error ? statusText(r.diff) : undefined;
     if (!view) return this.hide();
     this.item.text = view.text;

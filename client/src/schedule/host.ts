@@ -1,13 +1,13 @@
 // The host timeline's host side (pure: no vscode import): loads the schedule report, turns it into the page's arrays
 // (timeline-data.ts), answers the page's messages and reloads when the template changes. The VS Code panel and the
 // Chromium harness both run it.
-import type { ScheduleReport } from '../../../common/protocol';
+import type { ScheduleReport, Stoppable } from '../../../common/protocol';
 import type { HostToTimeline, TimelineData, TimelineFocus, TimelineToHost } from './messages';
 import { timelineOf } from './timeline-data';
 import { realRunsOf, type TimelineObserved } from './timeline-observed';
 
 /** What a load gives: the report (with runs), the simulated span, or why there is none. */
-export interface TimelineSource {
+export interface TimelineSource extends Stoppable {
   report?: ScheduleReport;
   span?: { start: string; end: string };
   error?: string;
@@ -58,7 +58,7 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
   let generation = 0;
   let running: Promise<TimelineData | undefined> | undefined;
   let again = false;
-  /** Loads in a row that an edit stopped (the server answers 'cancelled'): each is followed by one more. */
+  /** Loads in a row that an edit stopped (the server answers `cancelled`): each is followed by one more. */
   let stopped = 0;
 
   const post = (m: HostToTimeline): void => {
@@ -92,7 +92,7 @@ export function createScheduleHost(deps: ScheduleHostDeps): ScheduleHost {
     if (disposed || mine !== generation) return data;
     // An edit stopped this version's simulation: not an error of the template. The page keeps loading and the next
     // version is asked for (a few times in a row at most: after that, while the typing goes on, it says so).
-    if (source.error === 'cancelled') {
+    if (source.cancelled) {
       if (++stopped <= MAX_STOPPED_LOADS) return load();
       stopped = 0;
       return fail(STOPPED_MESSAGE);

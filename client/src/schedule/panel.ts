@@ -51,7 +51,7 @@ function targetOf(arg: unknown, deps: SchedulePanelDeps): Target {
 
 /** The schedule as the page's source; an agent's focus becomes the host that leads its tasks. */
 function sourceOf(r: ScheduleResult, target: Target): TimelineSource {
-  if (r.error) return { error: r.error };
+  if (r.error) return { error: r.error, ...(r.cancelled ? { cancelled: true } : {}) };
   const notes = [...r.notes];
   if (r.runsLeftOut)
     notes.push(

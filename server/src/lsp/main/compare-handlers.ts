@@ -43,7 +43,7 @@ export function registerCompareHandlers(ctx: ServerContext): void {
         let r = await runner.send('compare', { input: await expansion.engineInput(doc, true), base, summaryOnly });
         // An edit superseded the run: once more on the newer text.
         const now = documents.get(params.uri);
-        if (r.error === 'cancelled' && now && now.version !== doc.version && !token.isCancellationRequested)
+        if (r.cancelled && now && now.version !== doc.version && !token.isCancellationRequested)
           r = await runner.send('compare', { input: await expansion.engineInput(now, true), base, summaryOnly });
         return r;
       },

@@ -123,7 +123,7 @@ export class ExpansionService {
     run.result.then(
       (v) => {
         // A cancelled or failed run is not kept: the next request tries again.
-        if (v.error === 'cancelled' && this.full.get(doc.uri) === run) this.full.delete(doc.uri);
+        if (v.cancelled && this.full.get(doc.uri) === run) this.full.delete(doc.uri);
       },
       () => this.full.get(doc.uri) === run && this.full.delete(doc.uri),
     );
@@ -140,7 +140,7 @@ export class ExpansionService {
   async expand(doc: TextDocument, params: ExpandTasksParams, token?: Cancellable): Promise<ExpandTasksResult> {
     let r = await this.expandOnce(doc, params, token);
     // (Open documents are updated in place, so the version the run was for is the result's, not doc.version.)
-    for (let i = 0; i < MAX_SUPERSEDED_RETRIES && r.error === 'cancelled' && !token?.isCancellationRequested; i++) {
+    for (let i = 0; i < MAX_SUPERSEDED_RETRIES && r.cancelled && !token?.isCancellationRequested; i++) {
       const now = this.current(doc.uri);
       if (!now || now.version === r.version) break;
       doc = now;

@@ -122,7 +122,7 @@ export function registerLensHandlers(ctx: ServerContext): void {
           return { ...lens, command: scheduleLensCommand(data.uri, data.task, [], 'simulating…') };
         }
         // Stopped by an edit: the client asks for the new version's lenses.
-        if (r.error === 'cancelled') return { ...lens, command: { title: '(outdated)', command: '' } };
+        if (r.cancelled) return { ...lens, command: { title: '(outdated)', command: '' } };
         return { ...lens, command: scheduleLensCommand(data.uri, data.task, r.templateTasks, r.error) };
       }
       const result = await expansion.firstCombinations(doc).catch(() => undefined);

@@ -4,7 +4,7 @@ import { expandText } from '../../template/expand/from-text';
 import { policyFor } from '../../template/includes/scope';
 import type { EngineInput } from '../jobs/engine-input';
 
-/** `isCancelled` is polled by the engine between phases; a cancelled run answers `error: 'cancelled'`. */
+/** `isCancelled` is polled by the engine between phases; a cancelled run answers with `cancelled` set (protocol.ts Stoppable). */
 export async function runEngine(input: EngineInput, isCancelled?: () => boolean): Promise<ExpandTasksResult> {
   return expandText({
     uri: input.uri,

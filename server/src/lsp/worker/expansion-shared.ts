@@ -31,7 +31,7 @@ export class SharedExpansions {
     if (firstsOnly) return firstCombinations(full);
     const filtered = input.agentAddresses.length > 0 || input.limit !== undefined;
     // A cancelled full run was superseded by a newer version: the caller retries on it.
-    if (!filtered || full.error === 'cancelled') return full;
+    if (!filtered || full.cancelled) return full;
     // A limited request is a preview: its answer is also bounded in size (capAnswer).
     const bounded = (r: ExpandTasksResult): ExpandTasksResult => (input.limit !== undefined ? capAnswer(r) : r);
     if (sliceableText(input.text, input.agentAddresses)) {
@@ -121,7 +121,7 @@ export class SharedExpansions {
       if (failed) this.full.delete(input.uri);
     };
     run.result.then(
-      (r) => done(r.error === 'cancelled'),
+      (r) => done(r.cancelled === true),
       () => done(true),
     );
     return run.result;

@@ -36,7 +36,7 @@ export function sliceableText(text: string, agentAddresses: string[]): boolean {
 
 /** The filtered result, or undefined when it cannot be derived exactly from `full` (run the engine instead). */
 export function sliceExpansion(full: ExpandTasksResult, req: SliceRequest): ExpandTasksResult | undefined {
-  if (full.truncated || full.error === 'cancelled') return undefined;
+  if (full.truncated || full.cancelled) return undefined;
   const matches = matcherOf(req.agentAddresses);
   const limit = req.limit !== undefined && req.limit >= 0 ? req.limit : Infinity;
   if (!matches && limit === Infinity) return full;

@@ -5,7 +5,7 @@
 // stale, and a time limit all stop it; only small answers cross to the main thread (runs are bounded).
 // The simulation and the quick-fix search run in slices and yield to requests between them (job-priority.ts); their
 // time limits count the time they ran, not the time they waited.
-import { emptyScheduleResult, type ScheduleParams, type ScheduleResult } from '../../../../common/protocol';
+import { emptyScheduleResult, STOPPED, type ScheduleParams, type ScheduleResult } from '../../../../common/protocol';
 import { analyseTemplate } from '../../template/model';
 import type { TemplateDiagnostic } from '../../template/rules/diagnostic';
 import {
@@ -61,9 +61,11 @@ export type ScheduleOutcome =
   | { kind: 'unexpandable'; message: string }
   | { kind: 'time-limit'; message: string };
 
-/** What the schedule's answers say for an outcome that is not a simulation (`cancelled`, as the protocol has it). */
-function errorOf(o: Exclude<ScheduleOutcome, { kind: 'simulated' }>): string {
-  return o.kind === 'cancelled' ? 'cancelled' : o.message;
+/** What the schedule's answer says for an outcome that is not a simulation (a stopped one: protocol.ts Stoppable). */
+function notSimulatedAnswer(uri: string, o: Exclude<ScheduleOutcome, { kind: 'simulated' }>): ScheduleResult {
+  return o.kind === 'cancelled'
+    ? { ...emptyScheduleResult(uri, STOPPED.error), cancelled: true }
+    : emptyScheduleResult(uri, o.message);
 }
 
 interface Run {
@@ -132,8 +134,7 @@ export class SharedSchedules {
 
   private async simulate(input: EngineInput, isCancelled: () => boolean): Promise<ScheduleOutcome> {
     const full = await this.expansions.expand({ ...input, agentAddresses: [], limit: undefined }, isCancelled);
-    // (`'cancelled'` is how the engine's answer, a protocol type, says it was stopped.)
-    if (isCancelled() || full.error === 'cancelled') return { kind: 'cancelled' };
+    if (isCancelled() || full.cancelled) return { kind: 'cancelled' };
     if (full.error) return { kind: 'unexpandable', message: `The template cannot be expanded: ${full.error}` };
     const clock = new RunningClock(this.pause);
     this.simulations++;
@@ -170,8 +171,7 @@ export class SharedSchedules {
     const asked = Date.now();
     const o = await this.analysis(input, isCancelled);
     const base = { uri: input.uri, version: input.version };
-    if (o.kind !== 'simulated')
-      return { ...emptyScheduleResult(input.uri, errorOf(o)), ...base, elapsedMs: Date.now() - asked };
+    if (o.kind !== 'simulated') return { ...notSimulatedAnswer(input.uri, o), ...base, elapsedMs: Date.now() - asked };
     const a = o.analysis;
     // The simulation's own time plus this answer's (not the wait for the simulation: that is the simulation).
     const t0 = Date.now();

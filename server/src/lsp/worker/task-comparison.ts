@@ -12,6 +12,7 @@ import type {
   TaskDiffDiagnostic,
   TaskDiffResult,
 } from '../../../../common/protocol';
+import { STOPPED } from '../../../../common/protocol';
 import { policyFor } from '../../template/includes/scope';
 import { diagnosticsOf, diffExpansions, scheduleHostLoads, type LoadShares } from '../../template/task-diff';
 import { includeScopeKey, type EngineInput } from '../jobs/engine-input';
@@ -70,7 +71,7 @@ export class TaskComparisons {
     });
     const base = this.baseOf(input, job.base.text);
     const current = await this.expansions.fullExpansion(input);
-    if (current.error === 'cancelled') return answer({ error: 'cancelled' });
+    if (current.cancelled) return answer({ ...STOPPED });
     const policy = await policyFor(input.includeScope);
     const [old, oldDiagnostics, newDiagnostics] = await Promise.all([
       base.result,
@@ -138,7 +139,7 @@ export class TaskComparisons {
     const drop = (): void => {
       if (this.bases.get(input.uri) === base) this.bases.delete(input.uri);
     };
-    base.result.then((r) => r.error === 'cancelled' && drop(), drop);
+    base.result.then((r) => r.cancelled && drop(), drop);
     base.diagnostics.catch(drop);
     return base;
   }

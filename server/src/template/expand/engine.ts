@@ -6,7 +6,7 @@
 //            (pscheduler/task-check.ts); per-task summary                                    (fill.ts)
 //   identical  per agent, a task identical to an earlier one is marked: pSConfig creates it once
 //                                                                                (identical-tasks.ts)
-import { ExpandTasksResult } from '../../../../common/protocol';
+import { STOPPED, type ExpandTasksResult } from '../../../../common/protocol';
 import { JqRunner } from '../jq';
 import { runTemplateJq } from './template-jq';
 import { ClassContext, prefetchClassJq } from './address-classes';
@@ -31,7 +31,7 @@ export interface ExpandOptions extends IncludeOptions {
   jq: JqRunner;
   /** Addresses of the `requesting-agent` class data source; default: one `{address}` per agent address. */
   requestingAgent?: Record<string, JsonObject>;
-  /** Checked between phases: a cancelled expansion returns early with `error: 'cancelled'`. */
+  /** Checked between phases: a cancelled expansion returns early, `cancelled` set (protocol.ts Stoppable). */
   isCancelled?: () => boolean;
 }
 
@@ -111,7 +111,7 @@ export async function expandTemplate(template: unknown, options: ExpandOptions):
   // ---- gather (one jq batch) -----------------------------------------------------------------------------------
   const limit = options.limit !== undefined && options.limit >= 0 ? options.limit : Infinity;
   const gathered = gatherCombinations(view, plans.list, limit, notes);
-  if (options.isCancelled?.()) return nothing('cancelled');
+  if (options.isCancelled?.()) return { ...nothing(STOPPED.error), cancelled: true };
   const jqCell = await runTemplateJq(
     options.jq,
     gathered.jqSets,

@@ -1,6 +1,6 @@
 // Template text → ExpandTasksResult: the one entry point the CLI and the language server share.
 // Parses, reads includes under the caller's policy (includes/loader.ts), picks the jq runner, and never throws.
-import { emptyExpansionResult, ExpandTasksResult } from '../../../../common/protocol';
+import { emptyExpansionResult, STOPPED, type ExpandTasksResult } from '../../../../common/protocol';
 import { jqRunnerFor, type JqConfig } from '../jq/config';
 import { LineIndex } from '../positions';
 import { expandTemplate } from './engine';
@@ -18,7 +18,7 @@ export interface ExpandTextInput {
   jqPath?: string;
   /** jq binary, limits, or the reason jq may not run (restricted workspace). */
   jq?: JqConfig;
-  /** A newer request superseded this one: the expansion stops early with `error: 'cancelled'`. */
+  /** A newer request superseded this one: the expansion stops early, `cancelled` set (protocol.ts Stoppable). */
   isCancelled?: () => boolean;
 }
 
@@ -59,7 +59,7 @@ export async function expandText(input: ExpandTextInput): Promise<ExpandTasksRes
       isCancelled: input.isCancelled,
     });
     // Cancelled while jq ran: its runs were killed, so the combinations hold no real values.
-    if (input.isCancelled?.()) return empty('cancelled');
+    if (input.isCancelled?.()) return { ...empty(STOPPED.error), cancelled: true };
     const { jqProcesses: _jq, ...rest } = r;
     return { uri: input.uri, version: input.version, ...rest };
   } catch (e) {
