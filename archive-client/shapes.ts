@@ -3,6 +3,7 @@
 // is dropped with a warning naming the archive URL, the object and the field, instead of crashing whatever reads it
 // later (`map is not a function`). Fields the interface leaves free (parameters) are not checked.
 import { isObject } from '../common/json';
+import { pluralPlain } from '../common/text';
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
@@ -108,6 +109,6 @@ export function checkedItems<T>(
   if (!dropped) return { items: out };
   return {
     items: out,
-    warning: `${url}: ${dropped} ${noun}${dropped === 1 ? '' : 's'} of the wrong shape left out; ${first}`,
+    warning: `${url}: ${pluralPlain(dropped, noun)} of the wrong shape left out; ${first}`,
   };
 }

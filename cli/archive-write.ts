@@ -13,6 +13,7 @@ import {
   type MetadataRegistration,
 } from '../archive-client/write';
 import { isObject } from '../common/json';
+import { noun } from '../common/text';
 
 export interface WriteArgs {
   positional: string[];
@@ -136,7 +137,7 @@ export async function post(a: WriteArgs, options: Omit<ArchiveOptions, 'url'>): 
   const archive = { ...options, url: last(a, 'archive') ?? archiveBaseOf(uri) };
   const points = await pointsOf(a);
   for (const p of points) await postPoint(archive, uri, p.ts, p.val);
-  process.stderr.write(`posted ${points.length} point${points.length === 1 ? '' : 's'} to ${uri}\n`);
+  process.stderr.write(`posted ${points.length} ${noun(points.length, 'point')} to ${uri}\n`);
   return 0;
 }
 
@@ -151,6 +152,6 @@ export async function bulk(a: WriteArgs, options: Omit<ArchiveOptions, 'url'>): 
     throw new WriteUsageError(`${file} needs {"data": [{"ts": …, "val": [{"event-type": …, "val": …}]}]} or that list`);
   const archive = { ...options, url: last(a, 'archive') ?? archiveBaseOf(uri) };
   await putBulk(archive, uri, data as BulkItem[]);
-  process.stderr.write(`stored ${data.length} timestamp${data.length === 1 ? '' : 's'} at ${uri}\n`);
+  process.stderr.write(`stored ${data.length} ${noun(data.length, 'timestamp')} at ${uri}\n`);
   return 0;
 }

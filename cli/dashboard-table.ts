@@ -8,6 +8,7 @@ import {
   type ReportDirection,
   type ReportGrid,
 } from '../dashboard/report';
+import { noun } from '../common/text';
 
 const MARK: Record<string, string> = {
   warning: '*',
@@ -126,11 +127,11 @@ export function renderTable(r: DashboardReport): string {
   const searches = s.searches
     .map(
       (x) =>
-        `${x.url}: ${x.error ? `failed (${x.error})` : `${x.pages} page${x.pages === 1 ? '' : 's'}, ${x.metadata} metadata`}, ${Math.round(x.ms)} ms`,
+        `${x.url}: ${x.error ? `failed (${x.error})` : `${x.pages} ${noun(x.pages, 'page')}, ${x.metadata} metadata`}, ${Math.round(x.ms)} ms`,
     )
     .join('; ');
   out.push(
-    `requests: ${s.requests} (${s.searches.length} metadata search${s.searches.length === 1 ? '' : 'es'} — ${searches || 'none'}; ` +
+    `requests: ${s.requests} (${s.searches.length} metadata ${noun(s.searches.length, 'search', 'searches')} — ${searches || 'none'}; ` +
       `${s.reads} series reads; ${s.fromCache} values from kept samples; ${s.deferred} deferred), ${Math.round(s.ms)} ms`,
   );
   const { directions, problems } = summarise(r);

@@ -22,6 +22,7 @@ import {
   type CommandOptions,
   type JqArgs,
 } from './options';
+import { noun } from '../common/text';
 
 const USAGE = `usage: psconfig-tools diff OLD NEW [--agent ADDRESS]... [--format text|json|markdown] [--report-only] [--no-diagnostics] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 
@@ -66,7 +67,7 @@ const OPTIONS: CommandOptions<Args> = {
   positional: everyPositional(),
   done: (a) => {
     if (a.inputs.length !== 2)
-      return `diff needs OLD and NEW (got ${a.inputs.length} input${a.inputs.length === 1 ? '' : 's'})`;
+      return `diff needs OLD and NEW (got ${a.inputs.length} ${noun(a.inputs.length, 'input')})`;
     if (a.inputs[0] === '-' && a.inputs[1] === '-') return 'only one of OLD and NEW can be standard input';
   },
 };

@@ -6,8 +6,9 @@
 import type { TaskDiffPart, TaskDiffResult, TaskDiffSide } from '../server/src/template/task-diff';
 import { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../common/task-diff-text';
 import { canonicalJson } from '../server/src/template/expand/template-view';
-import { identicalText } from '../server/src/template/expand/identical-tasks';
-import { count, plural } from '../common/text';
+
+import { count, plural, noun } from '../common/text';
+import { identicalText } from '../common/combination-text';
 
 /** A value in one line, cut to `max` characters. */
 export function shortValue(v: unknown, max = 80): string {
@@ -84,7 +85,7 @@ function sideLine(name: string, s: TaskDiffSide): string {
   if (s.failed)
     bits.push(`${count(s.failed)} failed${s.refused ? ` (${count(s.refused)} refused by pScheduler)` : ''}`);
   if (s.identical) bits.push(`${count(s.identical)} identical (created once)`);
-  if (s.taskErrors) bits.push(`${count(s.taskErrors)} task${s.taskErrors === 1 ? '' : 's'} stopped`);
+  if (s.taskErrors) bits.push(`${count(s.taskErrors)} ${noun(s.taskErrors, 'task')} stopped`);
   if (s.diagnostics) bits.push(`${plural(s.diagnostics.error, 'error')}, ${plural(s.diagnostics.warning, 'warning')}`);
   return `${name} ${s.source ?? ''}: ${s.error ? `cannot be expanded: ${s.error}` : bits.join(', ')}`;
 }

@@ -3,7 +3,7 @@
 // pScheduler would accept every task; 1: some combination or task failed, or pScheduler would refuse some task;
 // 2: the file cannot be read or parsed, or bad usage.
 import { expandText } from '../server/src/template/expand/from-text';
-import { identicalText } from '../server/src/template/expand/identical-tasks';
+
 import { DEFAULT_INPUT_LIMITS, readTemplateArg, unexpandedExit, type InputLimits } from './inputs';
 import {
   commandArgs,
@@ -16,6 +16,7 @@ import {
   type CommandOptions,
   type JqArgs,
 } from './options';
+import { identicalText } from '../common/combination-text';
 
 const USAGE = `usage: psconfig-tools expand INPUT [--agent ADDRESS]... [--format json|pscheduler] [--include-refused] [--jq PATH] [--jq-memory-mb N] [--allow-remote-includes] [--timeout SECONDS]
 

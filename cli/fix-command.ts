@@ -14,6 +14,7 @@ import { isLoopbackHost } from '../server/src/template/legacy-variables';
 import { DEFAULT_INPUT_LIMITS, InputError, readInput } from './inputs';
 import { unifiedDiff } from './unified-diff';
 import { commandArgs, flag, ipAllowedHostOption, onePositional, timeoutOption, type CommandOptions } from './options';
+import { noun } from '../common/text';
 
 const SHORT_CODES = FIXABLE_CODES.map((c) => c.slice('psconfig/'.length));
 
@@ -154,7 +155,7 @@ function summary(applied: FixReport[]): string {
   const counts = new Map<string, number>();
   for (const f of applied) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
   const parts = [...counts].map(([c, n]) => `${c.slice('psconfig/'.length)} ${n}`);
-  return `${applied.length} fix${applied.length === 1 ? '' : 'es'} (${parts.join(', ')})`;
+  return `${applied.length} ${noun(applied.length, 'fix', 'fixes')} (${parts.join(', ')})`;
 }
 
 /** Replaces the file's content with `after` if it still holds exactly `before` (as UTF-8): a temporary file beside

@@ -32,6 +32,7 @@ import {
   type CommandOptions,
   type JqArgs,
 } from './options';
+import { noun } from '../common/text';
 
 const USAGE = `usage: psconfig-tools schedule TEMPLATE [--days N] [--seed S] [--host ADDRESS]... [--format table|json] [--runs]
                                [--start YYYY-MM-DD] [--suggest] [--assume NAME=VALUE]... [--jq PATH]
@@ -144,11 +145,11 @@ export async function runScheduleCommand(argv: string[]): Promise<number> {
   }
   if (model.identical > 0)
     process.stderr.write(
-      `note: ${model.identical} combination${model.identical === 1 ? '' : 's'} left out: identical to another task of the same agent, which pSConfig creates once (psconfig-tools expand names it)\n`,
+      `note: ${model.identical} ${noun(model.identical, 'combination')} left out: identical to another task of the same agent, which pSConfig creates once (psconfig-tools expand names it)\n`,
     );
   if (model.skipped > 0)
     process.stderr.write(
-      `note: ${model.skipped} combination${model.skipped === 1 ? '' : 's'} left out: not created by the agents (failed to expand or refused by pScheduler; psconfig-tools expand says why)\n`,
+      `note: ${model.skipped} ${noun(model.skipped, 'combination')} left out: not created by the agents (failed to expand or refused by pScheduler; psconfig-tools expand says why)\n`,
     );
   for (const t of new Set(model.tasks.filter((x) => x.unmodelledFields.length).map((x) => x.task)))
     process.stderr.write(

@@ -9,6 +9,7 @@ import type {
   SimulationResult,
 } from '../server/src/template/schedule';
 import { isoTime } from '../server/src/template/schedule';
+import { noun } from '../common/text';
 
 export interface ScheduleTableInput {
   file: string;
@@ -37,8 +38,8 @@ export function renderScheduleTable(x: ScheduleTableInput): string {
   const out: string[] = [];
   const templates = new Set(report.tasks.map((t) => t.task)).size;
   out.push(
-    `${x.file}: ${report.tasks.length} pScheduler tasks (${templates} template task${templates === 1 ? '' : 's'}) on ${report.hosts.length} hosts, ` +
-      `simulated ${sim.days} day${sim.days === 1 ? '' : 's'} from ${isoTime(x.startMs, sim.spanStart)} after a warm-up day (seed ${sim.seed})`,
+    `${x.file}: ${report.tasks.length} pScheduler tasks (${templates} template ${noun(templates, 'task')}) on ${report.hosts.length} hosts, ` +
+      `simulated ${sim.days} ${noun(sim.days, 'day')} from ${isoTime(x.startMs, sim.spanStart)} after a warm-up day (seed ${sim.seed})`,
   );
   out.push('');
   const hosts = [...report.hosts].sort(

@@ -68,13 +68,6 @@ export interface IdenticalTaskRef {
   addressValues: string[];
 }
 
-// The one wording of a duplicate, shared by the server, the CLI and the Tasks tree.
-/** `identical to mesh a → b (same task JSON): pSConfig creates it once` */
-export function identicalText(ref: IdenticalTaskRef): string {
-  const parts = ref.addressValues.length ? ref.addressValues : ref.addresses;
-  return `identical to ${ref.task} ${parts.join(' → ') || '(no addresses)'} (same task JSON): pSConfig creates it once`;
-}
-
 /** Whether the agent creates this combination's task: built, not refused, not a duplicate of an earlier one. */
 export function isCreated(c: Pick<ExpandedCombination, 'error' | 'pscheduler' | 'identicalTo'>): boolean {
   return c.error === undefined && c.pscheduler !== undefined && c.identicalTo === undefined;
@@ -96,33 +89,6 @@ export interface PSchedulerRefusal {
   participant?: number;
   /** What pScheduler refuses, one sentence each, naming the field and what it expects. */
   problems: string[];
-}
-
-// The one wording of a refusal, shared by the server, the CLI and the Tasks tree.
-/** One line per refusal: `pScheduler would refuse this task: test throughput (schema 1): <first problem>`. */
-export function refusalText(refusals: PSchedulerRefusal[]): string {
-  const first = refusals[0];
-  const more = refusals.reduce((n, r) => n + r.problems.length, 0) - 1;
-  return `pScheduler would refuse this task: ${refusalPartLabel(first)}: ${first.problems[0]}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`;
-}
-
-/** `test throughput (schema 1)`, `archive central (http, schema 1)`, `context ns of participant 2 (linuxnns)`, `tools`. */
-export function refusalPartLabel(r: PSchedulerRefusal): string {
-  const version = r.version !== undefined ? `schema ${r.version}` : undefined;
-  switch (r.part) {
-    case 'test':
-      return `test ${r.plugin ?? '?'}${version ? ` (${version})` : ''}`;
-    case 'tools':
-      return `tools for the ${r.plugin ?? '?'} test`;
-    case 'archive': {
-      const what = [r.plugin, version].filter(Boolean).join(', ');
-      return `archive ${r.name ?? (r.index !== undefined ? `#${r.index + 1}` : '?')}${what ? ` (${what})` : ''}`;
-    }
-    case 'context': {
-      const who = r.participant !== undefined ? ` of participant ${r.participant + 1}` : '';
-      return `context ${r.name ?? (r.index !== undefined ? `#${r.index + 1}` : '?')}${who}${r.plugin ? ` (${r.plugin})` : ''}`;
-    }
-  }
 }
 
 export interface ExpandedTaskSummary {

@@ -1,8 +1,9 @@
 // A task's configured directions placed in its grid: each cell has two halves, row → column and column → row, as
 // MaDDash splits its cells. A mesh shows every direction twice (a → b is the first half of (a, b) and the second
 // half of (b, a)); a half no direction fills is "not configured".
-import { identicalText, type DashboardTaskPairs } from '../common/protocol';
+import { type DashboardTaskPairs } from '../common/protocol';
 import { metricsFor, type MetricId } from './metrics';
+import { identicalText } from '../common/combination-text';
 
 export interface Direction {
   /** Spec source and destination (input-source / input-destination in the archive). */

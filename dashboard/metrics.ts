@@ -2,6 +2,7 @@
 // psconfig MaDDash agent configures its checks (perfsonar/psconfig psconfig/perfsonar-psconfig/plugins/checks/
 // ps-nagios-{throughput,loss,owdelay,rtt,ping-loss,traceroute}.json "defaults"), read by the perfSONAR Nagios
 // plugins (perfsonar/nagios bin/check_*.pl): the same thresholds, in the same units, over the same time ranges.
+import { noun } from '../common/text';
 
 export type MetricId = 'throughput' | 'loss' | 'owdelay' | 'rtt' | 'paths';
 export const METRIC_IDS: readonly MetricId[] = ['throughput', 'loss', 'owdelay', 'rtt', 'paths'];
@@ -156,6 +157,6 @@ export function formatMetric(metric: MetricId, raw: number): string {
     case 'rtt':
       return `${trimNumber(raw, 3)} ms`;
     case 'paths':
-      return `${raw} path${raw === 1 ? '' : 's'}`;
+      return `${raw} ${noun(raw, 'path')}`;
   }
 }

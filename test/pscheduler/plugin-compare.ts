@@ -4,11 +4,12 @@
 // test/fixtures/migration/ (when that folder exists), so files added there are picked up.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { refusalText, type ExpandedCombination } from '../../common/protocol';
+import { type ExpandedCombination } from '../../common/protocol';
 import { expandText } from '../../server/src/template/expand/from-text';
 import { fixturesDir, repoRoot } from '../fixtures';
 import { harnessDir } from './harness/prefix';
 import type { PluginChecker, PluginVerdict } from './plugin-checks';
+import { refusalText } from '../../common/combination-text';
 
 export interface TaskComparison {
   task: string;

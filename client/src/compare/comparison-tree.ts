@@ -2,7 +2,6 @@
 // whose load changes, then the agents, each with its removed, added and changed tasks. Every task opens its task
 // JSON side by side.
 import {
-  identicalText,
   type CompareTasksResult,
   type TaskDiffAgent,
   type TaskDiffChanged,
@@ -11,7 +10,8 @@ import {
   type TaskDiffTask,
 } from '../../../common/protocol';
 import { hostLoadChangeText, loadPercent, taskDiffHeadline } from '../../../common/task-diff-text';
-import { count, plural } from '../../../common/text';
+import { count, plural, noun } from '../../../common/text';
+import { identicalText } from '../../../common/combination-text';
 
 export type ComparisonIcon =
   | 'git-compare'
@@ -350,7 +350,7 @@ export function statusText(d: TaskDiffResult): { text: string; tooltip: string; 
   const newErrors = d.newDiagnostics.filter((x) => x.severity === 'error').length + d.newFailures.length;
   if (!s.added && !s.removed && !s.changed && !newErrors) return undefined;
   const headline = s.added || s.removed || s.changed ? taskDiffHeadline(s) : 'tasks unchanged';
-  const more = newErrors ? `, ${newErrors} new error${newErrors === 1 ? '' : 's'}` : '';
+  const more = newErrors ? `, ${newErrors} new ${noun(newErrors, 'error')}` : '';
   return {
     text: `$(git-compare) ${headline}${more}`,
     tooltip: `pSConfig tasks against HEAD: ${d.old.tasks.toLocaleString('en-US')} → ${d.new.tasks.toLocaleString('en-US')} tasks${more}. Click to compare.`,

@@ -1,12 +1,12 @@
 // Text of the task JSON the preview shows and exports, and the address of a read-only task document.
 // Pure (no `vscode`): the document provider and the export command call these.
 import {
-  identicalText,
   isCreated,
   type ExpandTasksResult,
   type ExpandedCombination,
   type PSchedulerTask,
 } from '../../../common/protocol';
+import { identicalText } from '../../../common/combination-text';
 
 export { TASK_DOCUMENT_SCHEME } from '../language/document-schemes';
 

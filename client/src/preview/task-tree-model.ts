@@ -9,8 +9,6 @@
 // Ids are derived from names (agent, task, address names), never from positions, so VS Code keeps the
 // expansion state of each node across refreshes of an edited template.
 import {
-  identicalText,
-  refusalPartLabel,
   type ScheduleAgentLoad,
   type ExpandTasksResult,
   ExpandedCombination,
@@ -19,6 +17,7 @@ import {
 } from '../../../common/protocol';
 import { CombinationIndex } from './combination-index';
 import { pluralPlain } from '../../../common/text';
+import { identicalText, refusalPartLabel } from '../../../common/combination-text';
 
 export { combinationKey } from './combination-index';
 

@@ -12,6 +12,7 @@
 // folded: runs outside it are left out and counted.
 import type { HostRead, HostsResult, HostTaskEntry, ObservedRun } from '../../../common/protocol';
 import { REAL_FAILED, REAL_NONSTART, REAL_RUN, type TimelineData, type TimelineReal } from './messages';
+import { plural } from '../../../common/text';
 
 /** Real runs the page is sent at most (the reader itself keeps 5,000 runs per host). */
 export const MAX_TIMELINE_REAL_RUNS = 100_000;
@@ -40,9 +41,6 @@ function indexer(list: string[]): (text: string) => number {
     return i;
   };
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 const isoOf = (ms: number): string => new Date(ms).toISOString();
 

@@ -11,6 +11,7 @@ import { renderTraces } from './trace';
 import { HostError, newId, request } from './vscode-api';
 import { resolveTime } from '../explorer/time';
 import { summaryWindowForRange } from '../../../archive-client/summaries';
+import { noun } from '../../../common/text';
 
 type Dir = 'forward' | 'reverse';
 
@@ -371,7 +372,7 @@ export class DetailView {
     const r = this.results.get(`${dir}|${et}`);
     if (r) {
       const what = r.summaryType === 'base' && r.window === 0 ? 'base' : `${r.summaryType} ${formatWindow(r.window)}`;
-      const skipped = r.skipped ? `, ${r.skipped} unreadable point${r.skipped === 1 ? '' : 's'} skipped` : '';
+      const skipped = r.skipped ? `, ${r.skipped} unreadable ${noun(r.skipped, 'point')} skipped` : '';
       return `${dir}: ${what} (${r.windowReason}), ${r.data.ts.length} points${skipped}${r.note ? ` · ${r.note}` : ''}`;
     }
     const e = this.errors.get(`${dir}|${et}`);

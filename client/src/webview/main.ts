@@ -10,6 +10,7 @@ import { SearchFormView } from './form';
 import { ResultsTable } from './table';
 import { onThemeChange, readPalette } from './theme';
 import { HostError, loadState, newId, onHostMessage, post, request, saveState } from './vscode-api';
+import { noun } from '../../../common/text';
 
 interface Metrics {
   search?: { rows: number; renderMs: number; hostMs: number; pages: number; totalMs: number };
@@ -106,7 +107,7 @@ async function runSearch(restoreKey?: string): Promise<void> {
       totalMs: performance.now() - started,
     };
     setStatus(
-      `${m.rows.length} measurement${m.rows.length === 1 ? '' : 's'}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} page${m.pages === 1 ? '' : 's'} · ${Math.round(m.elapsedMs)} ms${m.warning ? ` · warning: ${m.warning}` : ''}`,
+      `${m.rows.length} ${noun(m.rows.length, 'measurement')}${m.total > m.rows.length ? ` of ${m.total}` : ''} · ${m.pages} ${noun(m.pages, 'page')} · ${Math.round(m.elapsedMs)} ms${m.warning ? ` · warning: ${m.warning}` : ''}`,
     );
     if (restoreKey && table.selectKey(restoreKey)) return;
   } catch (err) {

@@ -6,6 +6,7 @@ import { clear, h } from './dom';
 import { formatTime, formatValue } from './format';
 import type { Palette } from './theme';
 import type { ChartGroup } from './charts';
+import { noun } from '../../../common/text';
 
 /** A route's identity: the responding address per TTL (`*` for no answer). */
 export function pathSignature(hops: readonly TraceHop[]): string {
@@ -115,7 +116,7 @@ export function renderTraces(
         h(
           'span',
           { class: 'muted' },
-          ` — ${p.runs} run${p.runs === 1 ? '' : 's'}, ${formatTime(p.first)} … ${formatTime(p.last)}`,
+          ` — ${p.runs} ${noun(p.runs, 'run')}, ${formatTime(p.first)} … ${formatTime(p.last)}`,
         ),
       ),
     ),
@@ -124,7 +125,7 @@ export function renderTraces(
     h(
       'h4',
       {},
-      `${label}: ${d.ts.length} runs, ${paths.length} distinct path${paths.length === 1 ? '' : 's'}, ${changes} change${changes === 1 ? '' : 's'}`,
+      `${label}: ${d.ts.length} runs, ${paths.length} distinct ${noun(paths.length, 'path')}, ${changes} ${noun(changes, 'change')}`,
     ),
     h('div', { class: 'row' }, h('span', {}, 'Run'), pick),
     tableHolder,

@@ -5,12 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { identicalText, type ExpandedCombination } from '../../../common/protocol';
+import { type ExpandedCombination } from '../../../common/protocol';
 import { expandText } from '../../../server/src/template/expand/from-text';
 import { snapshotTree, TaskTreeModel, type TaskTreeNode } from '../../../client/src/preview/task-tree-model';
 import { formatCombinationDocument, formatTaskArray, pschedulerTaskArray } from '../../../client/src/preview/task-json';
 
 import { examplesDir as examples } from '../../fixtures';
+import { identicalText } from '../../../common/combination-text';
 const jqPath = process.env.JQ_PATH ?? '/usr/bin/jq';
 
 /**

@@ -18,6 +18,7 @@ import { HoverTip } from '../kit/hover-tip';
 import { reportPageErrors } from '../kit/page-errors';
 import { loadState, onHostMessage, post, saveState } from './api';
 import { GridView, type HoverInfo, type SortOrder } from './grid-view';
+import { noun } from '../../../../common/text';
 
 interface Metrics {
   /** Grids received, and the time from the page's start to the first grid drawn. */
@@ -369,14 +370,12 @@ function halfText(g: GridData, d: number, rowName: string, colName: string, deta
   if (detail) {
     if (detail.samples)
       lines.push(
-        `  ${detail.samples} result${detail.samples === 1 ? '' : 's'} in the window${detail.changes ? `, ${detail.changes} route change${detail.changes === 1 ? '' : 's'}` : ''}`,
+        `  ${detail.samples} ${noun(detail.samples, 'result')} in the window${detail.changes ? `, ${detail.changes} route ${noun(detail.changes, 'change')}` : ''}`,
       );
     if (detail.note) lines.push(`  ${detail.note}`);
     if (detail.key) lines.push(`  metadata key ${detail.key}${detail.toolName ? ` · ${detail.toolName}` : ''}`);
     if (detail.alternatives)
-      lines.push(
-        `  (${detail.alternatives} other measurement${detail.alternatives === 1 ? '' : 's'} of this pair fit too)`,
-      );
+      lines.push(`  (${detail.alternatives} other ${noun(detail.alternatives, 'measurement')} of this pair fit too)`);
   }
   return lines.join('\n');
 }
@@ -504,8 +503,8 @@ onHostMessage((msg: HostToDashboard) => {
       if (!s) return;
       const at = new Date(s.at * 1000).toLocaleTimeString();
       const text =
-        `Refreshed at ${at}: ${s.requests} request${s.requests === 1 ? '' : 's'} ` +
-        `(${s.searches} metadata search${s.searches === 1 ? '' : 'es'}, ${s.reads} series read${s.reads === 1 ? '' : 's'}` +
+        `Refreshed at ${at}: ${s.requests} ${noun(s.requests, 'request')} ` +
+        `(${s.searches} metadata ${noun(s.searches, 'search', 'searches')}, ${s.reads} series ${noun(s.reads, 'read')}` +
         `${s.fromCache ? `, ${s.fromCache} unchanged` : ''}${s.deferred ? `, ${s.deferred} left for the next refresh` : ''}) in ${(s.ms / 1000).toFixed(1)} s` +
         (msg.nextInSeconds ? ` · next in ${windowText(msg.nextInSeconds)}` : ' · automatic refresh off');
       setStatus(s.errors.length ? `${text} · ${s.errors.join('; ')}` : text, s.errors.length ? 'error' : 'info');

@@ -42,6 +42,7 @@ import { previewText } from '../../template/expand/preview-text';
 import { scheduleLensTitle, taskLensTitle } from '../../template/navigation/code-lenses';
 import { scheduleText } from '../../template/schedule-view';
 import type { Logger } from './guard';
+import { noun } from '../../../../common/text';
 
 /** The preview a task lens shows stops here, as the Tasks view does (a limited request is also cut at 4 MB). */
 export const LENS_PREVIEW_LIMIT = 10_000;
@@ -123,7 +124,7 @@ export class LensCommands {
     const directions = result.tasks.reduce((n, t) => n + t.directions.length / 6, 0);
     const what = result.error
       ? `cannot expand: ${result.error}`
-      : `${task ?? 'every task'}: ${directions.toLocaleString('en-US')} configured direction${directions === 1 ? '' : 's'}`;
+      : `${task ?? 'every task'}: ${directions.toLocaleString('en-US')} configured ${noun(directions, 'direction')}`;
     const file = await this.write(uri, `${task ? `${safeName(task)}.` : ''}dashboard.txt`, text || 'no tasks\n');
     return this.show(file, what, {});
   }

@@ -1,8 +1,9 @@
 // A task's dashboard as the language server can give it to an editor without the extension's panel (the Dashboard
 // lens in Neovim, Emacs, Helix): the grid's shape, its configured directions and the archives they write to. The
 // latest results need the archive, which the language server never reads: the text names the CLI command that does.
-import { identicalText, type DashboardTaskPairs } from '../../../../common/protocol';
+import { type DashboardTaskPairs } from '../../../../common/protocol';
 import { plural } from '../../../../common/text';
+import { identicalText } from '../../../../common/combination-text';
 
 /** Directions listed at most (a 200-member mesh has 39,800; the count above the list stays whole). */
 export const MAX_DIRECTION_LINES = 5000;

@@ -6,7 +6,7 @@ import { noteVariableDivergence } from './divergence';
 import { noContexts, type Built, type Gathered, type TaskEntry } from './gather';
 import type { ExpansionNotes } from './notes';
 import { assembleTask } from './pscheduler-task';
-import { refusalText, type TaskChecker } from '../pscheduler/task-check';
+import { type TaskChecker } from '../pscheduler/task-check';
 import type { TaskPlan } from './scheduling';
 import {
   expandVar,
@@ -19,6 +19,7 @@ import {
 } from './template-vars';
 import { AddressNode, type Json } from './template-view';
 import { isObject } from '../../../../common/json';
+import { refusalText } from '../../../../common/combination-text';
 
 /** The jq batch's answer: item × script index → result. */
 export type JqCell = (item: number, script: number) => JqValueResult;

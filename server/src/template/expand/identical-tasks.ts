@@ -20,7 +20,7 @@ import type { ExpandedCombination, PSchedulerTask } from '../../../../common/pro
 import { isObject } from '../../../../common/json';
 
 // The one wording of a duplicate and the "created" test (common/protocol.ts), for the CLI, which imports no protocol.
-export { identicalText, isCreated } from '../../../../common/protocol';
+export { isCreated } from '../../../../common/protocol';
 
 /** Top-level keys checksum() always writes, whatever the task has. */
 const FORCED_TOP = ['archives', 'detail', 'href', 'schedule', 'schema', 'tool'];

@@ -1,6 +1,8 @@
 // The Tasks view as plain text, for editors without it (Neovim, Emacs, Helix call the server's
 // `psconfig.server.previewTasks` command): agent → task → combination, in pSConfig order, plus the bare task JSON.
-import { identicalText, type ExpandTasksResult, type PreviewTasksText } from '../../../../common/protocol';
+import { type ExpandTasksResult, type PreviewTasksText } from '../../../../common/protocol';
+import { noun } from '../../../../common/text';
+import { identicalText } from '../../../../common/combination-text';
 
 export function previewText(r: ExpandTasksResult): PreviewTasksText {
   const out: PreviewTasksText = {
@@ -47,7 +49,7 @@ export function previewText(r: ExpandTasksResult): PreviewTasksText {
     let count = -(identical.get(agent) ?? 0);
     for (const lines of tasks.values()) count += lines.length;
     const same = identical.get(agent) ? `, ${identical.get(agent)} identical (created once)` : '';
-    text.push(`${agent}  ${count} task${count === 1 ? '' : 's'}${same}`);
+    text.push(`${agent}  ${count} ${noun(count, 'task')}${same}`);
     for (const [task, lines] of tasks) {
       const s = summaries.get(task);
       const what = [s?.testType, s?.group ? `group ${s.group}` : undefined].filter(Boolean).join(' · ');

@@ -10,7 +10,7 @@ import { definitionsOf, targetAt, type NameTarget } from './names';
 import { code, fenced, plain } from './markdown';
 import { hoverPayload } from './pscheduler-hover';
 import { hoverReference } from './reference-completion';
-import { pluralPlain } from '../../../../common/text';
+import { pluralPlain, noun } from '../../../../common/text';
 
 /** How many pScheduler tasks one template task yields (from the engine's count or its full expansion). */
 export interface TaskFact {
@@ -72,7 +72,7 @@ function hoverName(model: TemplateModel, t: NameTarget, facts?: ExpansionFacts):
     // On a reference show the object; on the definition key the object is right there.
     if (!t.definition) parts.push(fence(toValue(defs[0].valueNode)));
     const refs = model.index.referencesTo(t.kind, t.name, t.kind === 'labels' ? t.address : undefined).length;
-    if (t.kind !== 'tasks') parts.push(`${refs} reference${refs === 1 ? '' : 's'} in this template.`);
+    if (t.kind !== 'tasks') parts.push(`${refs} ${noun(refs, 'reference')} in this template.`);
   }
   return { start: t.start, end: t.end, markdown: parts.filter((p) => p !== '').join('\n\n') };
 }

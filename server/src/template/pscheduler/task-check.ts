@@ -8,7 +8,6 @@
 // Most combinations of a mesh share their archives and contexts, and many share their test; verdicts are cached
 // per JSON text of each part (and per object, for the constant parts the engine shares between combinations).
 import type { PSchedulerRefusal } from '../../../../common/protocol';
-export { refusalText } from '../../../../common/protocol';
 import { plugin as pluginData, pschedulerType, tool as toolData, type PluginData } from './catalog';
 import { checkPluginValue, unknownPluginMessage } from './check';
 import { memberValue, type NodeLike } from './nodes';

@@ -13,6 +13,7 @@ import { pschedulerType, type PluginData, type Schema } from './catalog';
 import { describeSchema, describeValue } from './describe';
 import { checkFormat, pythonRegex, type HostProfile } from './formats';
 import { memberProp, type NodeLike } from './nodes';
+import { noun } from '../../../../common/text';
 
 /** One string a template variable may become, and where it comes from (for the message). */
 export interface Candidate {
@@ -351,9 +352,7 @@ export class SchemaChecker {
       const items = node.children ?? [];
       if (schema.minItems !== undefined && items.length < schema.minItems) {
         const n = schema.minItems;
-        out?.push(
-          this.problem('invalid-value', node, `${this.field(node)} needs at least ${n} item${n === 1 ? '' : 's'}.`),
-        );
+        out?.push(this.problem('invalid-value', node, `${this.field(node)} needs at least ${n} ${noun(n, 'item')}.`));
         return false;
       }
       if (schema.maxItems !== undefined && items.length > schema.maxItems) {

@@ -4,6 +4,7 @@ import type { TemplateModel } from '../model';
 import { keyOf, members, propertyValue, stringValue } from '../parse';
 import { sectionNode } from '../symbols';
 import { diag, type TemplateDiagnostic } from './diagnostic';
+import { noun } from '../../../../common/text';
 
 export function checkSemantics(model: TemplateModel): TemplateDiagnostic[] {
   const out: TemplateDiagnostic[] = [];
@@ -27,7 +28,7 @@ function scheduledBy(model: TemplateModel, out: TemplateDiagnostic[]): void {
       diag(
         'psconfig/scheduled-by-range',
         'error',
-        `Task \`${t.name}\` has \`scheduled-by: ${sb.value}\`, but its group \`${g.name}\` is a ${g.type} group with ${g.size} address${g.size === 1 ? '' : 'es'} per task (valid: ${valid}). pSConfig stops generating this task ("The scheduled-by property for task ${t.name} is too big").`,
+        `Task \`${t.name}\` has \`scheduled-by: ${sb.value}\`, but its group \`${g.name}\` is a ${g.type} group with ${g.size} ${noun(g.size, 'address', 'addresses')} per task (valid: ${valid}). pSConfig stops generating this task ("The scheduled-by property for task ${t.name} is too big").`,
         sb.offset,
         sb.offset + sb.length,
       ),

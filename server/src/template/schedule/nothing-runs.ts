@@ -2,6 +2,7 @@
 // lose runs" must not read as a pass. Counted from the expansion's combinations, as the model left them out.
 import type { ExpandedCombination } from '../../../../common/protocol';
 import type { ScheduleModel } from './task-model';
+import { noun } from '../../../../common/text';
 
 /** undefined when some task would run; else one sentence saying why none would. */
 export function whyNothingRuns(combinations: readonly ExpandedCombination[], model: ScheduleModel): string | undefined {
@@ -26,7 +27,7 @@ export function whyNothingRuns(combinations: readonly ExpandedCombination[], mod
   ].filter(Boolean);
   const first = combinations.find((c) => c.error);
   return (
-    `no task would run: of the template's ${combinations.length} combination${combinations.length === 1 ? '' : 's'}, ${parts.join(', ')}` +
+    `no task would run: of the template's ${combinations.length} ${noun(combinations.length, 'combination')}, ${parts.join(', ')}` +
     (first?.error ? ` (task ${first.task}: ${first.error})` : '') +
     '; psconfig-tools expand lists each'
   );
