@@ -1,6 +1,6 @@
 // The dashboard's pure host (client/src/dashboard/host.ts) as the panel runs it, without a browser: the message
 // sequence of a refresh, the timer the user can turn off, template edits, hover details and the explorer arguments.
-import { after, before, mock, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { closeArchiveConnections } from '../../archive-client/http';
@@ -29,7 +29,34 @@ after(async () => {
   await archive.close();
 });
 
-function hostWith(defaults: Partial<DashboardDefaults> = {}, source: () => DashboardPairsResult = () => pairs) {
+/**
+ * The host's auto-refresh clock, advanced by the test: a timer fires when the test has moved the clock past it.
+ * (Not node:test's mock timers: they would also hold the HTTP client's own timeouts, which fire early under load.)
+ */
+function testClock() {
+  let at = 0;
+  let armed: { due: number; fn: () => void }[] = [];
+  return {
+    startTimer: (fn: () => void, ms: number) => {
+      const t = { due: at + ms, fn };
+      armed.push(t);
+      return { cancel: () => void (armed = armed.filter((x) => x !== t)) };
+    },
+    advance(ms: number): void {
+      at += ms;
+      const due = armed.filter((t) => t.due <= at);
+      armed = armed.filter((t) => t.due > at);
+      for (const t of due) t.fn();
+    },
+    armed: () => armed.length,
+  };
+}
+
+function hostWith(
+  defaults: Partial<DashboardDefaults> = {},
+  source: () => DashboardPairsResult = () => pairs,
+  clock = testClock(),
+) {
   const posted: HostToDashboard[] = [];
   const opened: OpenArchiveExplorerArgs[] = [];
   let pairCalls = 0;
@@ -57,8 +84,9 @@ function hostWith(defaults: Partial<DashboardDefaults> = {}, source: () => Dashb
       opened.push(a);
     },
     now: () => NOW,
+    startTimer: clock.startTimer,
   });
-  return { host, posted, opened, calls: () => pairCalls };
+  return { host, posted, opened, calls: () => pairCalls, clock };
 }
 
 const done = (posted: HostToDashboard[]): Extract<HostToDashboard, { type: 'status' }>[] =>
@@ -100,17 +128,17 @@ test('ready: init, then the grids with every state from the metadata, then value
 });
 
 test('the timer refreshes until turned off; an unchanged archive costs one search per refresh', async () => {
-  // The host's timer is a mock: its second passes when the test ticks it, after the refresh before it has ended.
-  mock.timers.enable({ apis: ['setTimeout'] });
-  const { host, posted } = hostWith({ autoRefreshSeconds: 1 });
+  // The host's clock is the test's: its second passes when the test advances it, after the refresh before it ended.
+  const { host, posted, clock } = hostWith({ autoRefreshSeconds: 1 });
   try {
     await host.handle({ type: 'ready' });
     await until('the first refresh', () => done(posted).length === 1);
     await settle(); // the refresh's end armed the timer
-    mock.timers.tick(999);
+    assert.equal(clock.armed(), 1);
+    clock.advance(999);
     await settle();
     assert.equal(done(posted).length, 1, 'no refresh before the second has passed');
-    mock.timers.tick(1);
+    clock.advance(1);
     await until('the second refresh', () => done(posted).length === 2);
     await settle();
     const [first, second] = done(posted);
@@ -119,12 +147,12 @@ test('the timer refreshes until turned off; an unchanged archive costs one searc
     assert.equal(second.nextInSeconds, 1);
     await host.handle({ type: 'setControls', controls: { autoRefreshSeconds: 0 } });
     const after = posted.length;
+    assert.equal(clock.armed(), 0, 'the timer was disarmed');
     // Ten of what would have been the timer's seconds: nothing starts.
-    mock.timers.tick(10_000);
+    clock.advance(10_000);
     await settle();
     assert.deepEqual(posted.slice(after), [], 'a refresh after the timer was turned off');
   } finally {
-    mock.timers.reset();
     host.dispose();
   }
 });

@@ -43,6 +43,9 @@ export interface DashboardHostDeps {
   openExplorer(args: OpenArchiveExplorerArgs): void | Promise<unknown>;
   log?(level: 'info' | 'error', text: string): void;
   now?(): number;
+  /** Arms the auto-refresh timer (default: the global setTimeout). A test passes its own clock here rather than
+   *  mocking the global timers, which the HTTP client's own timeouts also run on. */
+  startTimer?: (fn: () => void, ms: number) => { cancel(): void };
   timeoutMs?: number;
   /** Largest single response in bytes (setting psconfig.archive.maxResponseMb), read when a refresh starts. */
   maxResponseBytes?(): number | undefined;
@@ -96,8 +99,14 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
   let running: Promise<RefreshStats | undefined> | undefined;
   let queued: Promise<RefreshStats | undefined> | undefined;
   let cancelled = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: { cancel(): void } | undefined;
   let disposed = false;
+  const startTimer =
+    deps.startTimer ??
+    ((fn: () => void, ms: number) => {
+      const t = setTimeout(fn, ms);
+      return { cancel: () => clearTimeout(t) };
+    });
 
   const post = (m: HostToDashboard): void => {
     if (!disposed) deps.post(m);
@@ -168,10 +177,10 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
   }
 
   function schedule(): void {
-    if (timer) clearTimeout(timer);
+    timer?.cancel();
     timer = undefined;
     if (disposed || controls.autoRefreshSeconds <= 0) return;
-    timer = setTimeout(() => void refresh(), controls.autoRefreshSeconds * 1000);
+    timer = startTimer(() => void refresh(), controls.autoRefreshSeconds * 1000);
   }
 
   async function run(): Promise<RefreshStats | undefined> {
@@ -361,7 +370,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     dispose() {
       disposed = true;
       cancelled = true;
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
     },
   };
 }
