@@ -655,6 +655,9 @@ export async function runUiPass(opts: UiPassOptions): Promise<PassResult> {
         await frame.waitForFunction(() => window.timelineMetrics.hoverText.includes('non-starter'));
         const hover = await frame.evaluate(() => window.timelineMetrics.hoverText);
         const runs = await frame.evaluate(() => window.timelineMetrics.runs);
+        // The picture shows the runs, not a tooltip over them: the pointer leaves for the page's heading.
+        await frame.locator('h1').first().hover();
+        await frame.waitForFunction(() => window.timelineMetrics.hoverText === '');
         return `lens "${title}"; ${runs} runs; hover: ${hover.split('\n').slice(0, 3).join(' / ')}`;
       },
     );
