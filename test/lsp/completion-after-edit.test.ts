@@ -112,3 +112,20 @@ test('edits that change what completion reads: a group renamed, added, removed',
     ['rtt-1'],
   );
 });
+
+test('edits elsewhere than the cursor and its names: answered from the previous analysis, as a fresh document', async () => {
+  // A test added (the `tests` section): a group slot after it and before it.
+  const tests = base.indexOf('"tests": {') + '"tests": {'.length;
+  const added = '\n    "rtt-2": { "type": "rtt" },';
+  assert.deepEqual(await afterEdit([tests, tests, added], (t) => groupEnd(t, 'task-2')), ['mesh-1', 'mesh-2']);
+  // The same edit, completing a `test` slot: its names changed, so the current text is analysed.
+  const testEnd = (t: string): number => t.indexOf('"', t.indexOf('"test": "', t.indexOf('"task-1": {')) + 9);
+  assert.deepEqual(await afterEdit([tests, tests, added], testEnd), ['rtt-1', 'rtt-2']);
+  // A property added to task-2, the cursor in task-1 (before the edit) and in task-2 (after it).
+  const task2 = base.indexOf('"task-2": {') + '"task-2": {'.length;
+  const prop = '\n      "x-added": [1, 2],';
+  assert.deepEqual(await afterEdit([task2, task2, prop], (t) => groupEnd(t, 'task-1')), ['mesh-1', 'mesh-2']);
+  assert.deepEqual(await afterEdit([task2, task2, prop], (t) => groupEnd(t, 'task-2')), ['mesh-1', 'mesh-2']);
+  // An edit that breaks the structure (a brace typed): the current text is analysed.
+  assert.deepEqual(await afterEdit([task2, task2, ' {'], (t) => groupEnd(t, 'task-1')), ['mesh-1', 'mesh-2']);
+});

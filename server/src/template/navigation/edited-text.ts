@@ -3,9 +3,9 @@
 // only that string's content, so the previous parse still says which slot the cursor is in and which names it
 // offers. Only the offsets after the edit move: they are mapped through the edited region.
 import type { EditedRegion } from '../incremental';
-import { nodeAtOffset } from '../parse';
+import { nodeAtOffset, nodePath, type JsonNode } from '../parse';
 import { completeAt, type NavCompletionResult } from './completion';
-import type { TemplateModel } from '../model';
+import { analyseTemplate, type TemplateModel } from '../model';
 
 export type { EditedRegion } from '../incremental';
 export { extendRegion } from '../incremental';
@@ -99,7 +99,6 @@ export function completeOutsideEdit(
   const parsed = model.parsed;
   const { lo, hiOld, hiNew } = region;
   const delta = hiNew - hiOld;
-  if (offset >= lo && offset <= hiNew) return undefined;
   if (parsed.approximate || parsed.syntaxErrors.length > 0 || !parsed.root) return undefined;
   // The innermost container whose brackets the edit left alone: opening bracket before lo, closing one at or
   // after hiOld (the edit removed [lo, hiOld)).
@@ -138,6 +137,10 @@ export function completeOutsideEdit(
   } catch {
     return undefined;
   }
+  const toNew = toOld + delta;
+  if (from < offset && offset < toNew)
+    return completeInStretch(model, container, section, read(from, toNew), from, offset);
+  if (offset >= lo && offset <= hiNew) return undefined;
   const at = toParsed(region, offset);
   const holdsCursor = container.offset < at && at < container.offset + container.length;
   if (holdsCursor && (section === 'groups' || section === 'address-classes')) return undefined;
@@ -161,4 +164,44 @@ export function completeOutsideEdit(
     items.push({ ...item, replaceStart, replaceEnd });
   }
   return { ...nav, items };
+}
+
+/**
+ * completeOutsideEdit with the cursor in the stretch of members the edit re-shaped (a paste, the cursor in it): that
+ * stretch alone is parsed, nested in its container's path (`{"tasks":{` … `}}`), so the cursor's slot is what the
+ * whole current text would give; the names come from the previous version's model (the section they are defined
+ * in is not the edited one). Slots of `groups` and `address-classes` read the cursor's siblings, which the stretch
+ * may not hold: refused there.
+ */
+function completeInStretch(
+  model: TemplateModel,
+  container: JsonNode,
+  section: string,
+  stretch: string,
+  from: number,
+  offset: number,
+): NavCompletionResult | undefined {
+  if (section === 'groups' || section === 'address-classes') return undefined;
+  let prefix = '';
+  let suffix = '';
+  for (const seg of nodePath(container)) {
+    // An array item's index only counts as "an index" for the slots (reference-slots.ts): the first one will do.
+    prefix += typeof seg === 'number' ? '[' : `{${JSON.stringify(seg)}:`;
+    suffix = (typeof seg === 'number' ? ']' : '}') + suffix;
+  }
+  const [open, close] = container.type === 'object' ? ['{', '}'] : ['[', ']'];
+  const shift = prefix.length + 1 - from;
+  const small = analyseTemplate(prefix + open + stretch + close + suffix);
+  const nav = completeAt(small, offset + shift, model);
+  const kind = nav.items[0]?.kind;
+  if (nav.context !== 'reference' || !nav.reuse || kind === undefined || sectionOfNames(kind) === section)
+    return undefined;
+  return {
+    ...nav,
+    items: nav.items.map((item) => ({
+      ...item,
+      replaceStart: item.replaceStart - shift,
+      replaceEnd: item.replaceEnd - shift,
+    })),
+  };
 }
