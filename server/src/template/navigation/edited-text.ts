@@ -192,7 +192,14 @@ function completeInStretch(
   const [open, close] = container.type === 'object' ? ['{', '}'] : ['[', ']'];
   const shift = prefix.length + 1 - from;
   const small = analyseTemplate(prefix + open + stretch + close + suffix);
-  const nav = completeAt(small, offset + shift, model);
+  let nav: NavCompletionResult;
+  try {
+    nav = completeAt(small, offset + shift, model);
+  } finally {
+    // Its tree storage may be a pooled multi-megabyte buffer (tree.ts takes any that fits): give it back, or the
+    // next re-parse of the document faults in fresh pages for its own.
+    small.parsed.tree.release();
+  }
   const kind = nav.items[0]?.kind;
   if (nav.context !== 'reference' || !nav.reuse || kind === undefined || sectionOfNames(kind) === section)
     return undefined;
