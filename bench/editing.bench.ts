@@ -12,7 +12,7 @@ import { generateLargeTemplate } from './diagnostics.bench';
  * thread (the checks' worker, V8's helpers), from Linux's /proc (undefined elsewhere). Wall times on a shared
  * 2-core machine swing with everything else running; CPU per edit does not.
  */
-function serverCpu(pid: number | undefined): { main: number; other: number } | undefined {
+export function serverCpu(pid: number | undefined): { main: number; other: number } | undefined {
   if (pid === undefined) return undefined;
   try {
     const ticks = (tid: string): number => {
@@ -28,13 +28,13 @@ function serverCpu(pid: number | undefined): { main: number; other: number } | u
   }
 }
 
-interface Stats {
+export interface Stats {
   median: number;
   p95: number;
   max: number;
 }
 
-function stats(samples: number[]): Stats {
+export function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
   return {
     median: s[s.length >> 1],
@@ -43,14 +43,14 @@ function stats(samples: number[]): Stats {
   };
 }
 
-const fmt = (s: Stats): string =>
+export const fmt = (s: Stats): string =>
   `median ${s.median.toFixed(1).padStart(7)} ms  p95 ${s.p95.toFixed(1).padStart(7)} ms  max ${s.max.toFixed(1).padStart(7)} ms`;
 
 type Kind = 'completion' | 'hover' | 'definition';
 const KINDS: Kind[] = ['completion', 'hover', 'definition'];
 
 /** A 200-line block of tasks to paste at the start of `tasks` (names unique per paste). */
-function pastedBlock(n: number): string {
+export function pastedBlock(n: number): string {
   const lines: string[] = [];
   for (let i = 0; i < 20; i++) {
     lines.push(

@@ -1,10 +1,11 @@
 // The edited region since the parsed version, and completion answered from the previous parse while typing in
-// a string: must equal completion on a fresh parse of the current text.
+// a string or elsewhere than the cursor and its names: must equal completion on a fresh parse of the current text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completeAt } from '../../../server/src/template/navigation/completion';
 import {
   completeInEditedText,
+  completeOutsideEdit,
   extendRegion,
   toCurrent,
   toParsed,
@@ -105,4 +106,158 @@ test('edits that may change the structure or touch a key or a type are refused',
   check([[key, key, 'q']], (t) => t.indexOf('"host-"') + 6, false);
   const type = TEMPLATE.indexOf('"mesh"') + 3;
   check([[type, type, 'q']], (t) => t.indexOf('"host-"') + 6, false);
+});
+
+/** A template with a few names of each kind a slot offers, and room to edit in every section. */
+const WIDE = JSON.stringify(
+  {
+    addresses: { 'host-a': { address: 'a.example', labels: { v6: { address: '::1' } } }, 'host-b': { address: 'b' } },
+    groups: {
+      g1: {
+        type: 'mesh',
+        'default-address-label': 'v6',
+        addresses: [{ name: 'host-a', label: 'v6' }, { name: 'host-b' }],
+      },
+      g2: { type: 'disjoint', 'a-addresses': [{ name: 'host-a' }], 'b-addresses': [{ name: 'host-b' }] },
+    },
+    tests: { t1: { type: 'rtt', spec: { source: '{% address[0] %}', dest: '{% address[1] %}' } }, t2: { type: 'rtt' } },
+    schedules: { s1: { repeat: 'PT1H' } },
+    archives: { a1: { archiver: 'esmond', data: {} } },
+    tasks: {
+      task1: { group: 'g1', test: 't1', schedule: 's1', archives: ['a1'] },
+      task2: { group: 'g2', test: 't2', archives: ['a1', 'a1'] },
+    },
+  },
+  null,
+  2,
+);
+
+/** Edits of WIDE: [start, end, inserted]. */
+function wideEdits(): { name: string; edit: [number, number, string] }[] {
+  const after = (s: string): number => WIDE.indexOf(s) + s.length;
+  const before = (s: string): number => WIDE.indexOf(s);
+  const task2 = after('"task2": {');
+  const tasks = after('"tasks": {');
+  const t2 = before('"t2": {');
+  const g2 = before('"g2": {');
+  const g1End = WIDE.indexOf('}', WIDE.indexOf('"g1": {')) + 1;
+  return [
+    { name: 'a property added to a task', edit: [task2, task2, '\n      "x-added": 1,'] },
+    {
+      name: 'tasks pasted',
+      edit: [tasks, tasks, '\n    "p1": { "group": "g1", "test": "t1" },\n    "p2": { "group": "g2" },'],
+    },
+    { name: 'a test added', edit: [t2, t2, '"t0": { "type": "latency" },\n    '] },
+    { name: 'a test removed', edit: [t2 - 2, WIDE.indexOf('}', t2) + 1, ''] },
+    { name: 'a group renamed', edit: [g2 + 2, g2 + 3, '9'] },
+    { name: 'a group added', edit: [g2, g2, '"g0": { "type": "mesh" },\n    '] },
+    { name: 'a group member changed', edit: [g1End - 3, g1End - 3, ', { "name": "host-a" }'] },
+    {
+      name: 'a label added',
+      edit: [after('"v6": { "address": "::1" }'), after('"v6": { "address": "::1" }'), ', "v4": {}'],
+    },
+    { name: 'a task key renamed', edit: [before('"group": "g2"') + 1, before('"group": "g2"') + 6, 'test'] },
+    { name: 'a brace typed in a task', edit: [task2, task2, ' {'] },
+    { name: 'a comment typed', edit: [task2, task2, ' // x'] },
+    { name: 'a section closed early', edit: [task2, task2, '}, "groups": { "gx": {} }, "more": {'] },
+    {
+      name: 'an archive deleted from a list',
+      edit: [after('"archives": [\n        "a1",') - 1, after('"archives": [\n        "a1",'), ''],
+    },
+  ];
+}
+
+test('completion outside the edited region: wherever it answers, it equals a fresh parse', () => {
+  const parsed = navModel(WIDE);
+  let answered = 0;
+  for (const { name, edit } of wideEdits()) {
+    const { text, region } = applyAll(WIDE, [edit]);
+    const fresh = navModel(text);
+    const read = (a: number, b: number): string => text.slice(a, b);
+    for (let offset = 0; offset <= text.length; offset++) {
+      const early = completeOutsideEdit(parsed, region!, read, offset);
+      if (!early) continue;
+      answered++;
+      const want = completeAt(fresh, offset);
+      assert.deepEqual(
+        { context: early.context, items: early.items },
+        { context: want.context, items: want.items },
+        `${name}, offset ${offset}`,
+      );
+    }
+  }
+  assert.ok(answered > 50, `answered ${answered} times`);
+});
+
+test('completion outside the edited region: answers where the names are untouched, refuses otherwise', () => {
+  const parsed = navModel(WIDE);
+  const edits = new Map(wideEdits().map((e) => [e.name, e.edit]));
+  const answers = (name: string, at: (t: string) => number): boolean => {
+    const { text, region } = applyAll(WIDE, [edits.get(name)!]);
+    return completeOutsideEdit(parsed, region!, (a, b) => text.slice(a, b), at(text)) !== undefined;
+  };
+  const groupOf = (task: string) => (t: string) =>
+    t.indexOf('"', t.indexOf('"group": "', t.indexOf(`"${task}": {`)) + 10);
+  const testOf = (task: string) => (t: string) => t.indexOf('"', t.indexOf('"test": "', t.indexOf(`"${task}": {`)) + 9);
+  // A property added before the cursor in its own task, a test added: the group slot after / before them.
+  assert.ok(answers('a property added to a task', groupOf('task2')));
+  assert.ok(answers('a property added to a task', groupOf('task1')));
+  assert.ok(answers('a test added', groupOf('task1')));
+  assert.ok(answers('tasks pasted', groupOf('task1')));
+  // Names of the edited section, a broken or re-shaped structure: refused.
+  assert.ok(!answers('a test added', testOf('task1')));
+  assert.ok(!answers('a group renamed', groupOf('task1')));
+  assert.ok(!answers('a group added', groupOf('task2')));
+  // In a pasted task: the stretch alone is parsed for the slot, the names are the previous version's.
+  assert.ok(answers('tasks pasted', groupOf('p2')));
+  assert.ok(answers('tasks pasted', testOf('p1')));
+  assert.ok(!answers('a brace typed in a task', groupOf('task2')));
+  assert.ok(!answers('a comment typed', groupOf('task2')));
+  assert.ok(!answers('a section closed early', groupOf('task1')));
+});
+
+test('completion outside the edited region: random edits, wherever it answers it equals a fresh parse', () => {
+  const parsed = navModel(WIDE);
+  const snippets = [
+    '',
+    ' ',
+    '\n',
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    ',',
+    ':',
+    '"k": 1,',
+    ', "k": 1',
+    '{ "group": "g1" }',
+    '"g3": {},',
+    '// c',
+    '"px": { "group": "g", "test": "t1", "archives": ["a"] },',
+    '1',
+    'x',
+  ];
+  let seed = 11;
+  const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  let answered = 0;
+  for (let round = 0; round < 400; round++) {
+    const s = rnd(WIDE.length + 1);
+    const e = Math.min(WIDE.length, s + (rnd(3) === 0 ? rnd(40) : 0));
+    const ins = snippets[rnd(snippets.length)] + (rnd(4) === 0 ? snippets[rnd(snippets.length)] : '');
+    const { text, region } = applyAll(WIDE, [[s, e, ins]]);
+    const fresh = navModel(text);
+    for (let offset = rnd(5); offset <= text.length; offset += 5) {
+      const early = completeOutsideEdit(parsed, region!, (a, b) => text.slice(a, b), offset);
+      if (!early) continue;
+      answered++;
+      const want = completeAt(fresh, offset);
+      assert.deepEqual(
+        { context: early.context, items: early.items },
+        { context: want.context, items: want.items },
+        `[${s}, ${e}) → ${JSON.stringify(ins)}, offset ${offset}`,
+      );
+    }
+  }
+  assert.ok(answered > 100, `answered ${answered} times`);
 });

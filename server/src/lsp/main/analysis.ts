@@ -38,6 +38,32 @@ export class AnalysisCache {
    *  waits for expansion figures); its tree is released when a newer version replaces this one too. */
   private readonly retired = new Map<string, Analysis>();
 
+  /** Per uri: the pending refreshLater timer. */
+  private readonly refreshes = new Map<string, NodeJS.Timeout>();
+
+  /**
+   * Analyses the document's current version after `delayMs` without a newer edit, if an older version was analysed
+   * (navigation was used on it). Completion right after an edit answers from the previous analysis when it can
+   * (navigation-handlers.ts): this keeps that analysis one quiet period old, so the edits since stay few and
+   * small, and it builds the whole text and re-parses while the user pauses rather than at the next request.
+   */
+  refreshLater(doc: TextDocument, delayMs: number): void {
+    const pending = this.refreshes.get(doc.uri);
+    if (pending) clearTimeout(pending);
+    if (!this.entries.has(doc.uri)) return;
+    const timer = setTimeout(() => {
+      this.refreshes.delete(doc.uri);
+      try {
+        if (this.entries.has(doc.uri)) this.get(doc);
+      } catch {
+        // The next request needing it analyses this version again, under its own guard (which reports it).
+      }
+    }, delayMs);
+    // Never what keeps the process alive.
+    timer.unref();
+    this.refreshes.set(doc.uri, timer);
+  }
+
   /** The analysis of the document's current version if it exists already (never parses). */
   peek(doc: TextDocument): Analysis | undefined {
     const hit = this.entries.get(doc.uri);
@@ -89,6 +115,8 @@ export class AnalysisCache {
   }
 
   delete(uri: string): void {
+    clearTimeout(this.refreshes.get(uri));
+    this.refreshes.delete(uri);
     release(this.entries.get(uri));
     release(this.retired.get(uri));
     this.entries.delete(uri);

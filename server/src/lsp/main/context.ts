@@ -2,7 +2,7 @@
 // (lifecycle-, document-, expansion-, command-, compare-, navigation-, lens-handlers.ts): the open documents and
 // their parse cache, the client's capabilities and settings, the worker's client, and the services built on them.
 import { TextDocuments, type Connection } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { HostsResult } from '../../../../common/protocol';
 import type { TemplateModel } from '../../template/model';
 import { AnalysisCache } from './analysis';
@@ -12,6 +12,7 @@ import { ExpansionService } from './expansion-service';
 import { consoleLogger, type Logger } from './guard';
 import { fsPathOf, IncludeTracker } from './include-tracker';
 import { IncludeWatcher } from './include-watcher';
+import { PiecedDocument } from './pieced-document';
 import type { ServerOptions } from './options';
 import { SchemaService } from './schema-service';
 import { SettingsState } from './settings-state';
@@ -25,7 +26,8 @@ export interface ServerContext {
   /** Filled in by `initialize` (lifecycle-handlers.ts); read its fields when a handler runs, not before. */
   readonly client: ClientCapabilities;
   readonly settings: SettingsState;
-  readonly documents: TextDocuments<TextDocument>;
+  /** Their text is read through the edits since it was last built whole (pieced-document.ts). */
+  readonly documents: TextDocuments<PiecedDocument>;
   /** One analysis per (uri, version) (analysis.ts). */
   readonly cache: AnalysisCache;
   readonly schema: SchemaService;
@@ -46,10 +48,12 @@ export function createContext(connection: Connection, options: ServerOptions): S
   const log = consoleLogger(connection);
   const cache = new AnalysisCache(options.incrementalMinChars);
   // Changes are applied one at a time so the cache can record where each one lands (see AnalysisCache.edited).
-  const documents = new TextDocuments<TextDocument>({
-    create: TextDocument.create,
+  // An edit copies no text (pieced-document.ts): completion right after it reads a few characters and the
+  // previous analysis, and whoever needs the whole text builds it then.
+  const documents = new TextDocuments<PiecedDocument>({
+    create: (uri, languageId, version, content) => PiecedDocument.create(uri, languageId, version, content),
     update: (doc, changes, version) => {
-      if (changes.length === 0) return TextDocument.update(doc, changes, version);
+      if (changes.length === 0) return PiecedDocument.update(doc, changes, version);
       for (const change of changes) {
         if ('range' in change)
           cache.noteChange(
@@ -59,7 +63,7 @@ export function createContext(connection: Connection, options: ServerOptions): S
             change.text.length,
           );
         else cache.noteReplaced(doc.uri);
-        TextDocument.update(doc, [change], version);
+        PiecedDocument.update(doc, [change], version);
       }
       return doc;
     },
@@ -122,7 +126,7 @@ export function createContext(connection: Connection, options: ServerOptions): S
 }
 
 /** An open document and its model (none when it is not open, or too large to analyse). */
-export function openModel(ctx: ServerContext, uri: string): { doc: TextDocument; model: TemplateModel } | undefined {
+export function openModel(ctx: ServerContext, uri: string): { doc: PiecedDocument; model: TemplateModel } | undefined {
   const doc = ctx.documents.get(uri);
   if (!doc) return undefined;
   const model = ctx.cache.get(doc).model;

@@ -37,6 +37,8 @@ export function registerDocumentHandlers(ctx: ServerContext): void {
       ctx.lastTouched = e.document.uri;
       publisher.queuePass(e.document);
       expansion.documentChanged(e.document.uri, e.document.version);
+      if (e.document.length >= ctx.options.editedTextMinChars)
+        ctx.cache.refreshLater(e.document, ctx.options.diagnosticsDelayMs);
       ctx.templateChanges.notify(e.document);
       refreshDependents(e.document.uri);
     }),

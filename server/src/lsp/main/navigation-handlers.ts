@@ -18,7 +18,7 @@ import {
   type NavCompletionItem,
   type NavCompletionResult,
 } from '../../template/navigation/completion';
-import { completeInEditedText } from '../../template/navigation/edited-text';
+import { completeInEditedText, completeOutsideEdit } from '../../template/navigation/edited-text';
 import { quickFixes } from '../../template/navigation/code-actions';
 import { migrationCodeActions } from './migration-actions';
 import { documentSymbols } from '../../template/navigation/document-symbols';
@@ -40,6 +40,7 @@ import { runSafe, withTimeout } from './guard';
 import { mergeCompletions, payloadItems } from './completion-merge';
 import { openModel, type ServerContext } from './context';
 import { meshConfigActions } from './meshconfig-actions';
+import type { PiecedDocument } from './pieced-document';
 
 /** Schema completion and hover parse the document a second time (their own AST); skip it for big files. */
 const MAX_SCHEMA_SERVICE_CHARS = 1024 * 1024;
@@ -63,12 +64,19 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
   const EDITED_TEXT_MIN_CHARS = ctx.options.editedTextMinChars;
 
   const modelOf = (uri: string) => openModel(ctx, uri);
-  /** Name completion from the previous parse when the text changed only inside one string (edited-text.ts). */
-  const completeFromEdited = (doc: TextDocument, offset: number): NavCompletionResult | undefined => {
+  /**
+   * Name completion from the previous parse when the text changed only inside one string, or elsewhere than the
+   * cursor and the names it is offered (edited-text.ts). Both read only the edited stretch of the current text,
+   * through the document's pending edits: the whole text is not built before the answer.
+   */
+  const completeFromEdited = (doc: PiecedDocument, offset: number): NavCompletionResult | undefined => {
     const e = cache.edited(doc);
-    if (!e?.analysis.model || doc.getText().length < EDITED_TEXT_MIN_CHARS) return undefined;
-    const inserted = doc.getText().slice(e.region.lo, e.region.hiNew);
-    return completeInEditedText(e.analysis.model, e.region, inserted, offset);
+    if (!e?.analysis.model || doc.length < EDITED_TEXT_MIN_CHARS) return undefined;
+    const inserted = doc.slice(e.region.lo, e.region.hiNew);
+    return (
+      completeInEditedText(e.analysis.model, e.region, inserted, offset) ??
+      completeOutsideEdit(e.analysis.model, e.region, (from, to) => doc.slice(from, to), offset)
+    );
   };
   const edits = (doc: TextDocument, list: TextEditOffsets[]) =>
     list.map((e) => ({ range: toRange(doc, e.start, e.end), newText: e.newText }));
@@ -89,8 +97,7 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
         // knows AnyJSON there). A space or `%` typed there opens nothing; `:` opens the values of the key.
         if (trigger === ' ' || trigger === '%' || (trigger === ':' && nav.items.length === 0)) return null;
         const ours = payloadItems(doc, nav.items, ctx.client.snippets);
-        const theirs =
-          doc.getText().length > MAX_SCHEMA_SERVICE_CHARS ? [] : (await schema.complete(doc, params.position)).items;
+        const theirs = doc.length > MAX_SCHEMA_SERVICE_CHARS ? [] : (await schema.complete(doc, params.position)).items;
         return { isIncomplete: false, items: mergeCompletions(ours, theirs) };
       }
       if (nav.context !== 'none') {
@@ -118,7 +125,7 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
       }
       // Typing a space or `%` only matters inside `{% %}`, and `:` only before a name.
       if (trigger === ' ' || trigger === '%' || trigger === ':') return null;
-      if (doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      if (doc.length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return schema.complete(doc, params.position);
     }),
   );
@@ -141,7 +148,7 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
       // A detail from the previous parse is good enough while a big template is being typed in.
       const model =
         cache.peek(doc)?.model ??
-        (doc.getText().length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ??
+        (doc.length >= EDITED_TEXT_MIN_CHARS ? cache.edited(doc)?.analysis.model : undefined) ??
         cache.get(doc).model;
       return model ? { ...item, detail: nameDetail(model, data.kind, item.label) } : item;
     }),
@@ -200,7 +207,7 @@ export function registerNavigationHandlers(ctx: ServerContext): void {
         const hosts = hostsHoverLines(m.model, offset, ctx.hostsResults.get(m.doc.uri));
         return { contents: { kind: 'markdown', value: h.markdown + hosts }, range: toRange(m.doc, h.start, h.end) };
       }
-      if (m.doc.getText().length > MAX_SCHEMA_SERVICE_CHARS) return null;
+      if (m.doc.length > MAX_SCHEMA_SERVICE_CHARS) return null;
       return schema.hover(m.doc, params.position);
     }),
   );

@@ -15,13 +15,21 @@ export type { NavCompletionItem, NavCompletionResult } from './completion-items'
 
 const NONE: NavCompletionResult = { context: 'none', items: [] };
 
-export function completeAt(model: TemplateModel, offset: number): NavCompletionResult {
+/**
+ * Completion at `offset` of `model`'s text. The names a name slot offers come from `namesFrom` (default: the same
+ * model); edited-text.ts passes the previous version's model with a small parse of an edited stretch.
+ */
+export function completeAt(
+  model: TemplateModel,
+  offset: number,
+  namesFrom: TemplateModel = model,
+): NavCompletionResult {
   const root = model.parsed.root;
   const node = nodeAtOffset(root, offset, true);
   if (!node) return NONE;
   if (node.type === 'string') {
     const inside = offset > node.offset && (offset < node.offset + node.length || !closed(model.text, node));
-    if (inside) return completeInString(model, node, offset);
+    if (inside) return completeInString(model, node, offset, namesFrom);
     // Right before a key's opening quote (a spec's `{|"dest"`): a new key of a spec / data goes there.
     const prop = node.parent;
     if (offset === node.offset && prop?.type === 'property' && prop.children?.[0] === node && prop.parent)
@@ -33,7 +41,7 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
     const path = nodePath(node);
     const index = (node.children ?? []).filter((c) => c.offset + c.length <= offset).length;
     const slot = valueSlotAt([...path, index], undefined);
-    return slot ? names(model, slot, offset, offset, true) : (completeInPayload(model, node, offset) ?? NONE);
+    return slot ? names(namesFrom, slot, offset, offset, true) : (completeInPayload(model, node, offset) ?? NONE);
   }
   if (node.type === 'property' && node.colonOffset !== undefined && offset > node.colonOffset) {
     const value = node.children?.[1];
@@ -42,7 +50,7 @@ export function completeAt(model: TemplateModel, offset: number): NavCompletionR
     if (typeof key?.value !== 'string' || !node.parent) return NONE;
     const slot = valueSlotAt([...nodePath(node.parent), key.value], node.parent);
     return slot
-      ? names(model, slot, offset, offset, true)
+      ? names(namesFrom, slot, offset, offset, true)
       : (completeInPayload(model, node, offset) ?? completeReference(model, node, offset) ?? NONE);
   }
   // Inside a spec / data or a test / archive / context object, between tokens or on a literal; a task's reference.
@@ -55,20 +63,25 @@ function closed(text: string, node: JsonNode): boolean {
   return node.length >= 2 && text.charCodeAt(end) === 34 && text.charCodeAt(end - 1) !== 92;
 }
 
-function completeInString(model: TemplateModel, node: JsonNode, offset: number): NavCompletionResult {
+function completeInString(
+  model: TemplateModel,
+  node: JsonNode,
+  offset: number,
+  namesFrom: TemplateModel,
+): NavCompletionResult {
   const start = node.offset + 1;
   const end = closed(model.text, node) ? node.offset + node.length - 1 : node.offset + node.length;
   const parent = node.parent;
   if (parent?.type === 'property' && parent.children?.[0] === node) {
     // A key: only remote-addresses keys name something.
     const slot = parent.parent ? keySlotAt(nodePath(parent.parent)) : undefined;
-    if (slot) return names(model, slot, start, end, false);
+    if (slot) return names(namesFrom, slot, start, end, false);
     return completePayloadString(model, node, offset, start, end) ?? completeReference(model, node, offset) ?? NONE;
   }
   const path = nodePath(node);
   const holder = parent?.type === 'property' ? parent.parent : undefined;
   const slot = valueSlotAt(path, holder);
-  if (slot) return names(model, slot, start, end, false);
+  if (slot) return names(namesFrom, slot, start, end, false);
   const variable = completeVariable(model, path, start, end, offset);
   if (variable.context !== 'none') return variable;
   return completePayloadString(model, node, offset, start, end) ?? completeReference(model, node, offset) ?? NONE;
