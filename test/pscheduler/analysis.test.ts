@@ -35,6 +35,7 @@ const view = (f: LiveFixture) =>
 test('a non-starter of pScheduler failing under load is told apart from a scheduling verdict', () => {
   assert.ok(isLoadFailure('Failed to post run data to all participants'));
   assert.ok(isLoadFailure('Failed to get run data from https://127.0.0.23/pscheduler/tasks/x/runs/y: 500: ...'));
+  assert.ok(isLoadFailure('Failed to get lead run data: Got 0 rows of lead participant data instead of 1.'));
   assert.ok(!isLoadFailure('No times available for this run.'));
   assert.ok(!isLoadFailure('Gave up after too many scheduling conflicts.'));
   assert.ok(!isLoadFailure(null));

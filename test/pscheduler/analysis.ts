@@ -16,10 +16,12 @@ const NONSTART = 'nonstart';
 /**
  * Non-starters that are pScheduler failing under load, not a scheduling verdict: the scheduler's run_post could not
  * get or put the participants' run data in time (SCHED run_post ~684-714: "Failed to get run data from ...",
- * "Failed to post run data to all participants"), e.g. a plug-in program past its limit on a loaded machine.
+ * "Failed to post run data to all participants"), e.g. a plug-in program past its limit on a loaded machine, or
+ * found its own lead run gone from the database right after posting it (SCHED ~658-669: "Failed to get lead run
+ * data: Got 0 rows of lead participant data instead of 1.", seen on a run at load 8-10, 2026-11-28 11:19 UTC).
  */
 export function isLoadFailure(reason: string | null): boolean {
-  return reason !== null && /^Failed to (get|post) run data/.test(reason);
+  return reason !== null && /^Failed to (get|post) (lead )?run data/.test(reason);
 }
 
 export interface RunView {
