@@ -146,10 +146,12 @@ function describe(label: string, m: ServerMemoryResult | undefined): string {
             .join(', ')}]`
         : '';
       const entries = h.entries
-        ? `; entries ${Object.entries(h.entries)
-            .filter(([, n]) => n > 0)
-            .map(([k, n]) => `${k} ${n}`)
-            .join(', ') || 'none'}`
+        ? `; entries ${
+            Object.entries(h.entries)
+              .filter(([, n]) => n > 0)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ') || 'none'
+          }`
         : '';
       return `${h.thread}: used ${h.heapUsedMb} / total ${h.heapTotalMb} MB, external ${h.externalMb}${spaces}${entries}`;
     })

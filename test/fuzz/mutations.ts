@@ -215,18 +215,28 @@ export const SIZE_MUTATIONS: Record<string, Mutation> = {
       const o = (objects.length ? r.pick(objects).value : v) as Record<string, Json>;
       if (!o || typeof o !== 'object' || Array.isArray(o)) return;
       const tag = r.int(1e6).toString(36);
-      for (let i = 0, n = 500 + r.int(5000); i < n; i++) o[`k${tag}-${i}.example.net`] = { address: `10.${i >> 8}.${i & 255}.1` };
+      for (let i = 0, n = 500 + r.int(5000); i < n; i++)
+        o[`k${tag}-${i}.example.net`] = { address: `10.${i >> 8}.${i & 255}.1` };
     }),
   'big arrays': (text, r) =>
     structural(r, text, (v) => {
-      const arrays = slots(v).filter((s) => Array.isArray(s.value) && (s.value as Json[]).length > 0);
+      const arrays = slots(v).filter((s) => Array.isArray(s.value) && s.value.length > 0);
       if (!arrays.length) return;
       const s = r.pick(arrays);
       const items = s.value as Json[];
       // The items repeat by reference: at most ~300 KB of their text, or arrays grown inside grown arrays multiply.
-      const itemChars = (JSON.stringify(items)?.length ?? 2) / items.length;
+      let itemChars: number;
+      try {
+        itemChars = (JSON.stringify(items)?.length ?? 2) / items.length;
+      } catch {
+        return; // nested past V8's own stack (an earlier deep-nesting mutation): left as it was
+      }
       const length = Math.min(500 + r.int(5000), Math.ceil(300_000 / itemChars));
-      set(s.holder, s.key, Array.from({ length }, (_, i) => items[i % items.length]));
+      set(
+        s.holder,
+        s.key,
+        Array.from({ length }, (_, i) => items[i % items.length]),
+      );
     }),
 };
 

@@ -83,7 +83,9 @@ test("closed documents leave no entry in either thread's per-document stores", a
   for (const uri of uris) {
     await client.open(uri, mesh);
     const textDocument = { uri };
-    await client.change(uri, [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' }]);
+    await client.change(uri, [
+      { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' },
+    ]);
     await client.request('textDocument/hover', { textDocument, position: { line: 2, character: 6 } });
     await client.request('textDocument/completion', { textDocument, position: { line: 2, character: 6 } });
     await client.request('textDocument/documentSymbol', { textDocument });
