@@ -6,11 +6,14 @@
 //   npm run bench -- memory
 // Environment: PSCONFIG_BENCH_MEMORY_INPUTS (1000), PSCONFIG_BENCH_MEMORY_SEED (1), PSCONFIG_BENCH_MEMORY_IDLE_MS
 // (45000: idle time after the last close), PSCONFIG_BENCH_MEMORY_RETIRE_MS (unset: the server's own 30 s; set, it
-// is passed as PSCONFIG_WORKER_IDLE_RETIRE_MS), PSCONFIG_BENCH_BASE_SERVER (another bundle, e.g. main's, to compare).
+// is passed as PSCONFIG_WORKER_IDLE_RETIRE_MS), PSCONFIG_BENCH_BASE_SERVER (another bundle, e.g. main's, to compare),
+// PSCONFIG_BENCH_MEMORY_PLAIN=1 (started without the environment the VS Code client gives it, common/server-env.ts,
+// as `node dist/server.js` in a shell: glibc's malloc with its default, dynamic thresholds).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { ServerMemoryRequest, type ServerMemoryResult } from '../common/protocol';
+import { SERVER_PROCESS_ENV } from '../common/server-env';
 import { examplesDir } from '../test/fixtures';
 import { corpus } from '../test/fuzz/run';
 import { MUTATIONS, SIZE_MUTATIONS, mutate } from '../test/fuzz/mutations';
@@ -22,6 +25,7 @@ const INPUTS = Number(process.env.PSCONFIG_BENCH_MEMORY_INPUTS ?? 1000);
 const SEED = Number(process.env.PSCONFIG_BENCH_MEMORY_SEED ?? 1);
 const IDLE_MS = Number(process.env.PSCONFIG_BENCH_MEMORY_IDLE_MS ?? 45_000);
 const RETIRE_MS = process.env.PSCONFIG_BENCH_MEMORY_RETIRE_MS;
+const PLAIN = process.env.PSCONFIG_BENCH_MEMORY_PLAIN === '1';
 /** How long one step of one input may take before the bench goes on (jq runs up to its time limit; a close cancels). */
 const STEP_MS = 5000;
 
@@ -163,9 +167,12 @@ function describe(label: string, m: ServerMemoryResult | undefined): string {
 export async function run(): Promise<void> {
   const base = process.env.PSCONFIG_BENCH_BASE_SERVER;
   const load0 = loadavg()[0];
+  // As the VS Code client starts it (common/server-env.ts), unless PLAIN.
+  const env: Record<string, string> = PLAIN ? {} : { ...SERVER_PROCESS_ENV };
+  if (RETIRE_MS) env.PSCONFIG_WORKER_IDLE_RETIRE_MS = RETIRE_MS;
   const client = await LspClient.start({
     settings: { jq: { path: process.env.JQ_PATH || '/usr/bin/jq', memoryLimitMb: 128 } },
-    ...(RETIRE_MS ? { env: { PSCONFIG_WORKER_IDLE_RETIRE_MS: RETIRE_MS } } : {}),
+    env,
     ...(base ? { command: [process.execPath, base, '--stdio'] } : {}),
   });
   const pid = client.child.pid as number;
@@ -217,7 +224,13 @@ export async function run(): Promise<void> {
     const ratio = idle.rss / first.rss;
     console.log(
       [
-        `Server: ${base ?? 'dist/server.js'}; worker retired after ${RETIRE_MS ? `${RETIRE_MS} ms (PSCONFIG_WORKER_IDLE_RETIRE_MS; default ${WORKER_IDLE_RETIRE_MS} ms)` : `${WORKER_IDLE_RETIRE_MS} ms (the default)`} idle; load average ${load0.toFixed(2)} -> ${loadavg()[0].toFixed(2)}`,
+        `Server: ${base ?? 'dist/server.js'}, ${
+          PLAIN
+            ? 'plain (no environment of its own)'
+            : `with the client's environment (${Object.entries(SERVER_PROCESS_ENV)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ')})`
+        }; worker retired after ${RETIRE_MS ? `${RETIRE_MS} ms (PSCONFIG_WORKER_IDLE_RETIRE_MS; default ${WORKER_IDLE_RETIRE_MS} ms)` : `${WORKER_IDLE_RETIRE_MS} ms (the default)`} idle; load average ${load0.toFixed(2)} -> ${loadavg()[0].toFixed(2)}`,
         `${FIRST.length} first inputs (ordinary templates; the first kept open), then ${INPUTS} fuzzed (seed ${SEED}, ${(chars / 1e6).toFixed(0)} MB of text) in ${fuzzSeconds} s, then ${IDLE_MS / 1000} s idle after the last close (worker retired: ${retired ? 'yes' : 'no'})`,
         `  resident after the first inputs: ${f0(first.rss)} MB (${where(first)})`,
         `  resident after the fuzzed inputs: ${f0(afterRun.rss)} MB; peak ${f0(idle.hwm)} MB`,
