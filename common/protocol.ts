@@ -362,6 +362,10 @@ export interface HeapFigures {
   heapUsedMb: number;
   heapTotalMb: number;
   externalMb: number;
+  /** Physical size of each of V8's heap spaces (new, old, code, large object, …), MB. */
+  spacesMb?: Record<string, number>;
+  /** Entries each per-document store of this thread holds (analyses, expansions, …): zero for a closed document. */
+  entries?: Record<string, number>;
 }
 
 /**
@@ -370,6 +374,8 @@ export interface HeapFigures {
  */
 export interface ServerMemoryResult {
   rssMb: number;
+  /** ArrayBuffers and Buffers of the process (both threads), MB. */
+  arrayBuffersMb?: number;
   heaps: HeapFigures[];
 }
 

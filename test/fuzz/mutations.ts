@@ -204,14 +204,55 @@ export const MUTATIONS: Record<string, Mutation> = {
 
 export const MUTATION_NAMES = Object.keys(MUTATIONS);
 
-/** One fuzz input: 1–3 mutations of a corpus template. */
-export function mutate(corpus: readonly string[], r: Random): { text: string; applied: string[] } {
+/**
+ * Mutations that make a template big in one dimension (the memory bench, bench/memory.bench.ts, adds them to
+ * MUTATIONS; the fuzzer does not, so its seeds keep giving the inputs its recorded runs saw).
+ */
+export const SIZE_MUTATIONS: Record<string, Mutation> = {
+  'many keys': (text, r) =>
+    structural(r, text, (v) => {
+      const objects = slots(v).filter((s) => s.value && typeof s.value === 'object' && !Array.isArray(s.value));
+      const o = (objects.length ? r.pick(objects).value : v) as Record<string, Json>;
+      if (!o || typeof o !== 'object' || Array.isArray(o)) return;
+      const tag = r.int(1e6).toString(36);
+      for (let i = 0, n = 500 + r.int(5000); i < n; i++)
+        o[`k${tag}-${i}.example.net`] = { address: `10.${i >> 8}.${i & 255}.1` };
+    }),
+  'big arrays': (text, r) =>
+    structural(r, text, (v) => {
+      const arrays = slots(v).filter((s) => Array.isArray(s.value) && s.value.length > 0);
+      if (!arrays.length) return;
+      const s = r.pick(arrays);
+      const items = s.value as Json[];
+      // The items repeat by reference: at most ~300 KB of their text, or arrays grown inside grown arrays multiply.
+      let itemChars: number;
+      try {
+        itemChars = (JSON.stringify(items)?.length ?? 2) / items.length;
+      } catch {
+        return; // nested past V8's own stack (an earlier deep-nesting mutation): left as it was
+      }
+      const length = Math.min(500 + r.int(5000), Math.ceil(300_000 / itemChars));
+      set(
+        s.holder,
+        s.key,
+        Array.from({ length }, (_, i) => items[i % items.length]),
+      );
+    }),
+};
+
+/** One fuzz input: 1–3 mutations of a corpus template, picked from `mutations` (default: the fuzzer's). */
+export function mutate(
+  corpus: readonly string[],
+  r: Random,
+  mutations: Record<string, Mutation> = MUTATIONS,
+): { text: string; applied: string[] } {
+  const names = mutations === MUTATIONS ? MUTATION_NAMES : Object.keys(mutations);
   let text = r.pick(corpus);
   const applied: string[] = [];
   for (let i = 0, n = 1 + r.int(3); i < n; i++) {
-    const name = r.pick(MUTATION_NAMES);
+    const name = r.pick(names);
     applied.push(name);
-    text = MUTATIONS[name](text, r);
+    text = mutations[name](text, r);
   }
   // Keep an input well inside what the server analyses (2 MB): bigger is its own, documented path.
   if (text.length > 1_500_000) text = text.slice(0, 1_500_000);

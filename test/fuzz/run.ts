@@ -71,7 +71,8 @@ function parseOptions(argv: string[]): Options {
   return o;
 }
 
-function corpus(): string[] {
+/** The fuzzer's corpus: every real template of the fixtures and the examples the project carries. */
+export function corpus(): string[] {
   const texts = readdirSync(examplesDir)
     .filter((f) => f.endsWith('.json') && f !== 'expected-pairs.json')
     .map((f) => readFileSync(join(examplesDir, f), 'utf8'));

@@ -3,8 +3,15 @@
 // through the strings long-lived caches keep (an address cut from a template is a view into the whole text).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExpandTasksRequest, ServerMemoryRequest, type ServerMemoryResult } from '../../common/protocol';
-import { LspClient, serverForSuite } from './lsp-client';
+import {
+  CompareHostsRequest,
+  CompareTasksRequest,
+  ExpandTasksRequest,
+  ScheduleRequest,
+  ServerMemoryRequest,
+  type ServerMemoryResult,
+} from '../../common/protocol';
+import { exampleText, LspClient, serverForSuite } from './lsp-client';
 
 let client: LspClient;
 
@@ -66,4 +73,44 @@ test('closed templates are not kept alive by the strings cached from them', asyn
   const grown = workerHeap(await memory()) - before;
   // One template's worth (4 MB as a V8 string) may remain in a cache of the latest parse; thirty may not.
   assert.ok(grown < 20, `the worker's live heap grew by ${grown} MB over ${count} closed 2 MB templates`);
+});
+
+test("closed documents leave no entry in either thread's per-document stores", async () => {
+  // Three templates, each asked everything an editor asks (diagnostics, an edit, navigation, lenses and their counts,
+  // previews, the schedule, a task comparison, a hosts comparison), then closed.
+  const mesh = exampleText('perl-shared--client-psconfig-mesh.json');
+  const uris = [0, 1, 2].map((i) => `file:///tmp/psconfig-memory/entries-${i}.psconfig.json`);
+  for (const uri of uris) {
+    await client.open(uri, mesh);
+    const textDocument = { uri };
+    await client.change(uri, [
+      { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' },
+    ]);
+    await client.request('textDocument/hover', { textDocument, position: { line: 2, character: 6 } });
+    await client.request('textDocument/completion', { textDocument, position: { line: 2, character: 6 } });
+    await client.request('textDocument/documentSymbol', { textDocument });
+    const lenses = await client.request<unknown[]>('textDocument/codeLens', { textDocument });
+    for (const lens of lenses ?? []) await client.request('codeLens/resolve', lens);
+    await client.request(ExpandTasksRequest.method, { uri });
+    await client.request(ExpandTasksRequest.method, { uri, limit: 5 });
+    await client.request(ScheduleRequest.method, { uri });
+    await client.request(CompareTasksRequest.method, { uri, base: { text: mesh, source: 'HEAD' } });
+    await client.request(CompareHostsRequest.method, { uri, reads: [] });
+  }
+  const open = await memory();
+  const main = (m: ServerMemoryResult) => m.heaps.find((h) => h.thread === 'main')!.entries!;
+  const worker = (m: ServerMemoryResult) => m.heaps.find((h) => h.thread === 'worker')!.entries!;
+  // (Open, each store holds what it holds for these documents: the counts below are read, not guessed.)
+  assert.equal(main(open).openDocuments, 3);
+  assert.equal(main(open).analyses, 3);
+  assert.equal(worker(open).fullExpansions, 3);
+  assert.equal(worker(open).comparisons, 3);
+
+  for (const uri of uris) client.close(uri);
+  // The request is answered after the closes are handled (one connection, in order), and the worker reads its
+  // forget notices before the memory job (one port, in order).
+  const closed = await memory();
+  const nonZero = (e: Record<string, number>) => Object.fromEntries(Object.entries(e).filter(([, n]) => n !== 0));
+  assert.deepEqual(nonZero(main(closed)), {}, 'main thread');
+  assert.deepEqual(nonZero(worker(closed)), {}, 'worker thread');
 });

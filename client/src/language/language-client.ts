@@ -13,6 +13,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { ServerCommands, type ServerSettings } from '../../../common/protocol';
+import { SERVER_PROCESS_ENV } from '../../../common/server-env';
 import { LANGUAGE_ID } from './language-id';
 import { withExtensionCommand } from './lens-commands';
 import { SERVER_SETTING_KEYS, serverSettingsFrom } from './server-settings';
@@ -40,8 +41,13 @@ export function createLanguageClient(
 ): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    // (The client adds its own environment to `env`: these only fix malloc's thresholds, common/server-env.ts.)
+    run: { module, transport: TransportKind.ipc, options: { env: { ...SERVER_PROCESS_ENV } } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      options: { env: { ...SERVER_PROCESS_ENV }, execArgv: ['--nolazy', '--inspect=6019'] },
+    },
   };
   const globs = vscode.workspace.getConfiguration(SECTION).get<string[]>('files') ?? [];
   // `client` is assigned below; the middleware only runs after start.

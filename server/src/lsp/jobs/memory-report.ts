@@ -2,7 +2,7 @@
 // wondering why the process is large): each thread's V8 heap after a full collection, beside the process's resident
 // size. Resident size alone cannot tell a leak from a heap V8 grew for one large expansion and keeps for later;
 // the live heap after a full collection can.
-import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import type { HeapFigures } from '../../../../common/protocol';
@@ -35,8 +35,11 @@ export function collectGarbage(): boolean {
 
 const mb = (bytes: number): number => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 
-/** This thread's heap, after a full collection when one can be forced (`collected` says whether it was). */
-export function heapFigures(thread: HeapFigures['thread']): HeapFigures {
+/**
+ * This thread's heap, after a full collection when one can be forced (`collected` says whether it was); `entries`:
+ * what the thread's per-document stores hold (to show they hold nothing for closed documents).
+ */
+export function heapFigures(thread: HeapFigures['thread'], entries?: Record<string, number>): HeapFigures {
   const collected = collectGarbage();
   // Development only: PSCONFIG_HEAP_SNAPSHOT_DIR=dir writes each thread's heap there at every request (to diff).
   const dir = process.env.PSCONFIG_HEAP_SNAPSHOT_DIR;
@@ -48,5 +51,7 @@ export function heapFigures(thread: HeapFigures['thread']): HeapFigures {
     heapUsedMb: mb(h.used_heap_size),
     heapTotalMb: mb(h.total_heap_size),
     externalMb: mb(h.external_memory),
+    spacesMb: Object.fromEntries(getHeapSpaceStatistics().map((sp) => [sp.space_name, mb(sp.physical_space_size)])),
+    ...(entries ? { entries } : {}),
   };
 }

@@ -114,6 +114,11 @@ export class AnalysisCache {
     return this.set({ uri: doc.uri, version: doc.version, text, model });
   }
 
+  /** Analyses kept, the ones they replaced, and edits noted since (per open document: at most one of each). */
+  entryCounts(): Record<string, number> {
+    return { analyses: this.entries.size, replacedAnalyses: this.retired.size, notedEdits: this.edits.size };
+  }
+
   delete(uri: string): void {
     clearTimeout(this.refreshes.get(uri));
     this.refreshes.delete(uri);

@@ -125,6 +125,23 @@ export function createContext(connection: Connection, options: ServerOptions): S
   };
 }
 
+/**
+ * What the main thread keeps per document, store by store (psconfig/serverMemory): an open document has at most one
+ * entry in each, a closed one none.
+ */
+export function documentEntries(ctx: ServerContext): Record<string, number> {
+  return {
+    openDocuments: ctx.documents.keys().length,
+    ...ctx.cache.entryCounts(),
+    ...ctx.schema.entryCounts(),
+    ...ctx.expansion.entryCounts(),
+    ...ctx.publisher.entryCounts(),
+    ...ctx.includes.entryCounts(),
+    ...ctx.templateChanges.entryCounts(),
+    hostsResults: ctx.hostsResults.size,
+  };
+}
+
 /** An open document and its model (none when it is not open, or too large to analyse). */
 export function openModel(ctx: ServerContext, uri: string): { doc: PiecedDocument; model: TemplateModel } | undefined {
   const doc = ctx.documents.get(uri);

@@ -75,6 +75,11 @@ export class DiagnosticsPublisher {
     return p && p.version === version ? p.diagnostics : undefined;
   }
 
+  /** What is kept per document: the last publication, passes waiting for the quiet period, passes that can stop. */
+  entryCounts(): Record<string, number> {
+    return { publications: this.last.size, queuedPasses: this.timers.size, runningPasses: this.cancels.size };
+  }
+
   clear(uri: string): void {
     this.last.delete(uri);
     this.cancels.get(uri)?.cancel();

@@ -53,6 +53,7 @@ export function registerDocumentHandlers(ctx: ServerContext): void {
       ctx.cache.delete(e.document.uri);
       ctx.schema.forget(e.document.uri);
       expansion.forget(e.document.uri);
+      ctx.templateChanges.forget(e.document.uri);
       ctx.runner.documentClosed();
     }),
   );

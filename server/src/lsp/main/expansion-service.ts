@@ -89,7 +89,8 @@ export class ExpansionService {
     counts.then(
       (v) => {
         entry.value = v;
-        this.lastCounts.set(doc.uri, v);
+        // (Not for a document closed, or its settings changed, while they were counted: forget() ran.)
+        if (this.countCache.has(doc.uri)) this.lastCounts.set(doc.uri, v);
       },
       () => this.countCache.get(doc.uri) === entry && this.countCache.delete(doc.uri),
     );
@@ -162,6 +163,18 @@ export class ExpansionService {
     this.supersede(uri, version);
     this.stopSchedule(uri);
     this.runner.forget(uri, true);
+  }
+
+  /** What is kept per document (none for a closed one; direct runs only while in flight). */
+  entryCounts(): Record<string, number> {
+    return {
+      expansions: this.full.size,
+      directExpansions: this.direct.size,
+      scheduleFlags: this.scheduleFlags.size,
+      schedulesSeen: this.scheduleSeen.size,
+      taskCounts: this.countCache.size,
+      lastTaskCounts: this.lastCounts.size,
+    };
   }
 
   forget(uri: string): void {
@@ -250,7 +263,8 @@ export class ExpansionService {
       token?.onCancellationRequested(() => cancel.cancel());
     }
     const r = await this.runner.send('schedule', { input: this.fullInput(doc, open), params, cancel: cancel.buffer });
-    if (open && !r.error && r.version === doc.version)
+    // (Its flag still standing: not for a document closed, or edited, while it was simulated.)
+    if (open && !r.error && r.version === doc.version && this.scheduleFlags.get(doc.uri)?.flag === cancel)
       this.scheduleSeen.set(doc.uri, { version: doc.version, templateTasks: r.templateTasks });
     return r;
   }

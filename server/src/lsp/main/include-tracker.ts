@@ -33,6 +33,11 @@ export class IncludeTracker {
   /** Per template uri: the local include paths of its last check. */
   private readonly deps = new Map<string, Set<string>>();
 
+  /** Templates whose includes are known (open ones only). */
+  entryCounts(): Record<string, number> {
+    return { includeLists: this.deps.size };
+  }
+
   setWorkspaceFolders(uris: string[]): void {
     this.folders = uris.map(fsPathOf).filter((p): p is string => p !== undefined);
   }

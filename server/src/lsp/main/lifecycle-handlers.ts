@@ -9,7 +9,7 @@ import {
 import { ServerCommands, ServerMemoryRequest, type ServerMemoryResult } from '../../../../common/protocol';
 import { heapFigures } from '../jobs';
 import { readClientCapabilities } from './client-capabilities';
-import { recheck, type ServerContext } from './context';
+import { documentEntries, recheck, type ServerContext } from './context';
 import { guarded, runSafe } from './guard';
 
 /** How long the first checks wait for the client's answer to workspace/configuration. */
@@ -91,8 +91,13 @@ export function registerLifecycleHandlers(ctx: ServerContext): void {
   connection.onRequest(ServerMemoryRequest.method, (_params: unknown, token: CancellationToken) =>
     runSafe<ServerMemoryResult | null>(log, 'serverMemory', null, token, async () => {
       const worker = await ctx.runner.workerHeap();
-      const main = heapFigures('main');
-      return { rssMb: Math.round(process.memoryUsage.rss() / (1024 * 1024)), heaps: worker ? [main, worker] : [main] };
+      const main = heapFigures('main', documentEntries(ctx));
+      const usage = process.memoryUsage();
+      return {
+        rssMb: Math.round(usage.rss / (1024 * 1024)),
+        arrayBuffersMb: Math.round((usage.arrayBuffers / (1024 * 1024)) * 10) / 10,
+        heaps: worker ? [main, worker] : [main],
+      };
     }),
   );
 }

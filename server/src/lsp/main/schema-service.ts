@@ -56,6 +56,11 @@ export class SchemaService {
   forget(uri: string): void {
     if (this.cached?.uri === uri) this.cached = undefined;
   }
+
+  /** The language service's parse kept (of the document last asked about, while it is open). */
+  entryCounts(): Record<string, number> {
+    return { schemaParses: this.cached ? 1 : 0 };
+  }
 }
 
 /** A stack overflow inside the language service (a nesting our scan did not foresee) means "nothing to offer". */

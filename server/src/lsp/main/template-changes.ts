@@ -27,6 +27,18 @@ export class TemplateChanges {
     });
   }
 
+  /** A closed document's pending notice goes (its views closed with it). */
+  forget(uri: string): void {
+    const pending = this.pending.get(uri);
+    if (pending) clearTimeout(pending.timer);
+    this.pending.delete(uri);
+  }
+
+  /** Notices waiting for the quiet period. */
+  entryCounts(): Record<string, number> {
+    return { templateChangeNotices: this.pending.size };
+  }
+
   dispose(): void {
     for (const t of this.pending.values()) clearTimeout(t.timer);
   }

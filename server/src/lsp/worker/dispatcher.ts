@@ -3,6 +3,7 @@
 // the simulated schedule runs in slices that wait while any of them is in flight (job-priority.ts). The worker thread
 // (thread.ts) serves it to the main thread's messages; without a worker thread the main thread runs one of its own
 // (main/worker-client.ts), so both paths answer with the same code at the same priorities.
+import { emptyExpansionResult } from '../../../../common/protocol';
 import { heapFigures } from '../jobs/memory-report';
 import {
   pollerOf,
@@ -49,6 +50,9 @@ export class JobDispatcher {
     expand: (a) => {
       const isCancelled = pollerOf(a.cancel);
       return this.priority.request(() => {
+        // Cancelled while it waited for its turn (its document was edited or closed, and the forget notice came
+        // first): a shared run started now would be kept for a document the editor no longer has.
+        if (isCancelled?.()) return Promise.resolve(emptyExpansionResult(a.input.uri, a.input.version, 'cancelled'));
         if (a.shared) return this.expansions.expand(a.input, isCancelled, a.firstsOnly);
         this.expansions.engineRuns++;
         return runAlone(a.input, isCancelled);
@@ -60,7 +64,7 @@ export class JobDispatcher {
     scheduleDiagnostics: (a) => this.schedules.diagnostics(a.input, pollerOf(a.cancel) ?? (() => false)),
     compare: (a) => this.priority.request(() => this.comparisons.compare(a)),
     compareTask: (a) => this.comparisons.taskJson(a),
-    memory: () => heapFigures('worker'),
+    memory: () => heapFigures('worker', this.entryCounts()),
   };
 
   /** Answers one job (an exception, even a synchronous one, rejects); `early` receives what it posts before. */
@@ -77,6 +81,11 @@ export class JobDispatcher {
     this.schedules.forget(n.uri);
     if (n.edited) this.comparisons.edited(n.uri);
     else this.comparisons.forget(n.uri);
+  }
+
+  /** What the per-document stores hold (psconfig/serverMemory: none for a closed document). */
+  entryCounts(): Record<string, number> {
+    return { ...this.expansions.entryCounts(), ...this.schedules.entryCounts(), ...this.comparisons.entryCounts() };
   }
 
   /** Engine runs started here (tests of the in-process fallback). */

@@ -85,6 +85,11 @@ export class SharedExpansions {
     return this.fullRun(input);
   }
 
+  /** Full expansions kept (one per open document at most). */
+  entryCounts(): Record<string, number> {
+    return { fullExpansions: this.full.size };
+  }
+
   forget(uri: string): void {
     const run = this.full.get(uri);
     if (run && !run.settled) run.cancelled = true;

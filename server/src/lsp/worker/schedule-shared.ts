@@ -126,6 +126,11 @@ export class SharedSchedules {
     return run.outcome;
   }
 
+  /** Simulations kept (one per open document at most). */
+  entryCounts(): Record<string, number> {
+    return { schedules: this.runs.size };
+  }
+
   forget(uri: string): void {
     const run = this.runs.get(uri);
     if (run) run.cancelled = true;

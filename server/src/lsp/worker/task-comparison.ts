@@ -108,6 +108,11 @@ export class TaskComparisons {
     return found ? { combination: found } : {};
   }
 
+  /** Comparison bases and comparisons kept (one of each per open document at most). */
+  entryCounts(): Record<string, number> {
+    return { comparisonBases: this.bases.size, comparisons: this.kept.size };
+  }
+
   /** Closed, or settings changed: the base and the comparison go. */
   forget(uri: string): void {
     this.bases.delete(uri);
