@@ -3,7 +3,7 @@
 // the simulated schedule runs in slices that wait while any of them is in flight (job-priority.ts). The worker thread
 // (thread.ts) serves it to the main thread's messages; without a worker thread the main thread runs one of its own
 // (main/worker-client.ts), so both paths answer with the same code at the same priorities.
-import { emptyExpansionResult } from '../../../../common/protocol';
+import { emptyExpansionResult, STOPPED } from '../../../../common/protocol';
 import { heapFigures } from '../jobs/memory-report';
 import {
   pollerOf,
@@ -52,7 +52,11 @@ export class JobDispatcher {
       return this.priority.request(() => {
         // Cancelled while it waited for its turn (its document was edited or closed, and the forget notice came
         // first): a shared run started now would be kept for a document the editor no longer has.
-        if (isCancelled?.()) return Promise.resolve(emptyExpansionResult(a.input.uri, a.input.version, 'cancelled'));
+        if (isCancelled?.())
+          return Promise.resolve({
+            ...emptyExpansionResult(a.input.uri, a.input.version, STOPPED.error),
+            cancelled: true,
+          });
         if (a.shared) return this.expansions.expand(a.input, isCancelled, a.firstsOnly);
         this.expansions.engineRuns++;
         return runAlone(a.input, isCancelled);
