@@ -6,18 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { PiecedDocument } from '../../../server/src/lsp/main/pieced-document';
-
-/** mulberry32: a small seeded generator, so a failure is replayed by its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from '../../seeded-random';
 
 const PIECES = ['a', 'b', '{', '"', ' ', '\n', '\r\n', '\r', '\u{1F600}', '\uD83D', 'xyz', '\n\n', '\r\r\n'];
 

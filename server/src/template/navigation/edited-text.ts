@@ -55,14 +55,7 @@ export function completeInEditedText(
   } else if (property.children?.[0]?.value === 'type') return undefined;
   const nav = completeAt(model, toParsed(region, offset));
   if (nav.context !== 'reference') return undefined;
-  const items = [];
-  for (const item of nav.items) {
-    const replaceStart = toCurrent(region, item.replaceStart);
-    const replaceEnd = toCurrent(region, item.replaceEnd, 'end');
-    if (replaceStart === undefined || replaceEnd === undefined) return undefined;
-    items.push({ ...item, replaceStart, replaceEnd });
-  }
-  return { ...nav, items };
+  return inCurrentText(nav, region);
 }
 
 /** Above this many characters, the stretch an edit re-shaped is not checked here (the caller re-parses). */
@@ -156,14 +149,7 @@ export function completeOutsideEdit(
   const kind = nav.items[0]?.kind;
   if (nav.context !== 'reference' || !nav.reuse || kind === undefined) return undefined;
   if (sectionOfNames(kind) === section) return undefined;
-  const items = [];
-  for (const item of nav.items) {
-    const replaceStart = toCurrent(region, item.replaceStart);
-    const replaceEnd = toCurrent(region, item.replaceEnd, 'end');
-    if (replaceStart === undefined || replaceEnd === undefined) return undefined;
-    items.push({ ...item, replaceStart, replaceEnd });
-  }
-  return { ...nav, items };
+  return inCurrentText(nav, region);
 }
 
 /**
@@ -211,4 +197,16 @@ function completeInStretch(
       replaceEnd: item.replaceEnd - shift,
     })),
   };
+}
+
+/** The answer of the previous parse with its replace ranges moved into the current text (none if one fell in the edit). */
+function inCurrentText(nav: NavCompletionResult, region: EditedRegion): NavCompletionResult | undefined {
+  const items = [];
+  for (const item of nav.items) {
+    const replaceStart = toCurrent(region, item.replaceStart);
+    const replaceEnd = toCurrent(region, item.replaceEnd, 'end');
+    if (replaceStart === undefined || replaceEnd === undefined) return undefined;
+    items.push({ ...item, replaceStart, replaceEnd });
+  }
+  return { ...nav, items };
 }
