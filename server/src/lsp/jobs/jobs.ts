@@ -77,20 +77,23 @@ export interface EarlyDiagnostics {
 }
 
 /**
- * A diagnostics pass stopped by its cancel flag (nothing to publish), or what it found: the shown diagnostics (the
- * cap is applied where the checks ran) and, `later`, what jq's compile checks add (a second message of the worker).
+ * What a diagnostics pass found: the shown diagnostics (the cap is applied where the checks ran) and, `later`, what
+ * jq's compile checks add. The worker's pass holds `later` as a function it calls once (the parse is released when
+ * it finishes); the answer between the threads as the promise it returned (a second message of the worker).
  */
-export type DiagnosticsOutcome =
-  | { kind: 'cancelled' }
-  | {
-      kind: 'checked';
-      /** The shown diagnostics, worst first. */
-      diagnostics: TemplateDiagnostic[];
-      /** Per severity, what the cap left out. */
-      omitted: SeverityCounts;
-      includePaths: string[];
-      later: Promise<TemplateDiagnostic[]>;
-    };
+export interface DiagnosticsFound<Later> {
+  kind: 'checked';
+  /** The worst MAX_DIAGNOSTICS of every problem found (after the user's severity overrides), errors first. */
+  diagnostics: TemplateDiagnostic[];
+  /** Per severity, the problems the cap left out (the publisher's note counts them). */
+  omitted: SeverityCounts;
+  /** Local paths the template's includes name (read or not), for refreshing it when one of them changes. */
+  includePaths: string[];
+  later: Later;
+}
+
+/** A diagnostics pass stopped by its cancel flag (nothing to publish), or what it found, as answered. */
+export type DiagnosticsOutcome = { kind: 'cancelled' } | DiagnosticsFound<Promise<TemplateDiagnostic[]>>;
 
 export interface ExpandJob {
   input: EngineInput;

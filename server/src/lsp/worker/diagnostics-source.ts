@@ -1,5 +1,6 @@
 // The one place the server asks for a template's diagnostics (the rules live in server/src/template).
 import type { TemplateDiagnostic } from '../../template/rules/diagnostic';
+import type { DiagnosticsFound } from '../jobs/jobs';
 import {
   ChecksCancelled,
   checkJqExpressions,
@@ -9,25 +10,12 @@ import {
 } from '../../template/diagnostics';
 import { jqRunnerFor, type JqConfig } from '../../template/jq/config';
 import { policyFor, type IncludeScope } from '../../template/includes/scope';
-import { capDiagnostics, type CappedDiagnostics, type SeverityCounts } from '../../template/diagnostic-cap';
+import { capDiagnostics, type CappedDiagnostics } from '../../template/diagnostic-cap';
 import { applySeverityOverrides, type SeverityOverrides } from '../../template/severity-overrides';
 
 /** A pass stopped because `isCancelled` said so (nothing to publish: whoever cancelled queues the next pass), or
- *  what it found. */
-export type DiagnosticsPass =
-  | { kind: 'cancelled' }
-  | {
-      kind: 'checked';
-      /** The worst MAX_DIAGNOSTICS of every problem found (after the user's severity overrides), errors first. */
-      diagnostics: TemplateDiagnostic[];
-      /** Per severity, the problems the cap left out (the publisher's note counts them). */
-      omitted: SeverityCounts;
-      /** Local paths the template's includes name (read or not), for refreshing it when one of them changes. */
-      includePaths: string[];
-      /** Checks that need a process (jq compiling expressions, severity overrides applied), merged into the first
-       *  pass when they finish. Call it once: the parse is released when it finishes. */
-      later: () => Promise<TemplateDiagnostic[]>;
-    };
+ *  what it found (jobs.ts DiagnosticsFound; `later`: call it once). */
+export type DiagnosticsPass = { kind: 'cancelled' } | DiagnosticsFound<() => Promise<TemplateDiagnostic[]>>;
 
 /**
  * Includes are read under `scope` before the checks run. `isCancelled`: polled between the checks' passes and
